@@ -1,0 +1,31 @@
+# Two commands for a new user:  `make play`  and  `make test`.
+# Each creates .venv when missing and installs everything into it.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip
+TORCH  ?= torch==2.14.1 torchvision==0.29.1
+
+.PHONY: play test lint eval clean-venv
+
+$(BIN)/kiekai: pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+	$(PIP) install -c constraints.txt $(TORCH)
+	$(PIP) install -c constraints.txt -e '.[dev]'
+	touch $(BIN)/kiekai
+
+play: $(BIN)/kiekai
+	$(BIN)/kiekai play --bots 3
+
+test: $(BIN)/kiekai
+	$(BIN)/python -m pytest
+
+lint: $(BIN)/kiekai
+	$(BIN)/ruff check .
+
+eval: $(BIN)/kiekai
+	$(BIN)/python scripts/make_evaluation.py
+
+clean-venv:
+	rm -rf $(VENV)

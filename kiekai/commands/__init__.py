@@ -1,0 +1,1 @@
+"""Typer command modules; each exposes ``register(app)`` (see :mod:`kiekai.cli`)."""

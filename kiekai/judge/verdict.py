@@ -1,0 +1,63 @@
+"""The verdict record every judge decision returns (match and ne bis in idem)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import Enum
+from typing import Any
+
+
+class Strictness(str, Enum):
+    """Table rules for accepting a guess (rulebook, "Imperfect Guesses").
+
+    - ``strict``: the same word in any form (inflection, spelling, case, compounds).
+    - ``standard``: also synonyms and derived words that name the same thing.
+    - ``lenient``: also a kind or broader kind one step away, degree words,
+      near-synonyms and typos.
+    """
+
+    STRICT = "strict"
+    STANDARD = "standard"
+    LENIENT = "lenient"
+
+    @classmethod
+    def parse(cls, value: str | Strictness) -> Strictness:
+        """Return the level named ``value`` (case-insensitive).
+
+        Raises:
+            ValueError: not one of strict / standard / lenient.
+        """
+        if isinstance(value, Strictness):
+            return value
+        try:
+            return cls(str(value).strip().lower())
+        except ValueError:
+            raise ValueError(
+                f"unknown strictness {value!r}: use strict, standard or lenient"
+            ) from None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judge's decision with its evidence.
+
+    Attributes:
+        accepted: whether the table accepts the guess (or, for repeats, whether the
+            word repeats a used one).
+        score: 0..1, the judge's confidence that the two words name the same thing.
+        relation: the strongest relation found, e.g. ``same-lemma``, ``spelling``,
+            ``synonym``, ``hypernym``, ``hyponym``, ``antonym``, ``cohyponym``,
+            ``typo``, ``unrelated``, ``not-one-word``, ``empty``.
+        reason: one human-readable sentence explaining the decision.
+        matched: for ne bis in idem, the used word that is repeated (else ``None``).
+    """
+
+    accepted: bool
+    score: float
+    relation: str
+    reason: str
+    matched: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable dict of the fields."""
+        return asdict(self)
