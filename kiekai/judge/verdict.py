@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Strictness(str, Enum):
+class Strictness(StrEnum):
     """Table rules for accepting a guess (rulebook, "Imperfect Guesses").
 
     - ``strict``: the same word in any form (inflection, spelling, case, compounds).

@@ -1,0 +1,1 @@
+"""Kiek (Splotter): rules engine, players and bots."""
