@@ -1,13 +1,94 @@
 """Decks of photo cards: safe reading of a photo folder, labels.csv and content hashes.
 
-(The card record below is the interface the rest of the package uses; the folder reader
-is filled in by the deck module's owner.)
+A *deck* is a folder of photographs (searched recursively) that become the cards of a game
+of Kiek. The rulebook ("Preparations") deals four cards to each player and places three
+face up, so a deck must hold at least ``4 * players + 3`` usable photos
+(:func:`check_deck_size`).
+
+Reading is defensive: a photo folder really contains truncated files, zero-byte files, text
+named ``.jpg``, CMYK and 16-bit images, alpha channels, EXIF-rotated phone photos, animated
+GIFs, thumbnails and decompression bombs. Every file that cannot become a card is *skipped*
+with one reason (never a crash); every odd-but-valid file is decoded to correct 8-bit sRGB by
+:func:`open_rgb`, the one function the rest of the package uses to get pixels.
+
+``labels.csv`` (optional, UTF-8) in the deck folder names each photo's content::
+
+    file,wnid,label,wordnet_lemmas
+    photos/n01440764.jpg,n01440764,tench,tench;Tinca_tinca
+
+``file`` is a path relative to the deck folder; ``label`` (a human word or phrase) and/or
+``wnid`` (a WordNet 3.0 noun synset id, ``n`` + 8 digits) must be present; other columns are
+kept in :attr:`Card.extra`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+import csv
+import hashlib
+import io
+import os
+import re
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import numpy as np
+from PIL import Image, ImageOps
+
+#: File-name suffixes (compared case-insensitively) that are read as photos.
+PHOTO_SUFFIXES: frozenset[str] = frozenset({".jpg", ".jpeg", ".png", ".webp", ".gif"})
+
+#: Image formats (as Pillow names them) accepted whatever the file's suffix says.
+PHOTO_FORMATS: frozenset[str] = frozenset({"JPEG", "MPO", "PNG", "WEBP", "GIF"})
+
+#: Smallest usable side in pixels: a photo under 32 px a side cannot be shown or perceived
+#: (CLIP's ViT-B/32 patch is 32 px; a 1x1 "photo" is a tracking pixel, not a card).
+MIN_SIDE: int = 32
+
+#: Largest accepted photo in pixels (width x height), Pillow's own default
+#: ``Image.MAX_IMAGE_PIXELS`` (89,478,485 ≈ 0.25 GiB of 24-bit RGB, 1024 * 1024 * 1024 // 4 // 3).
+#: Larger images are treated as decompression bombs and skipped.
+MAX_PIXELS: int = 1024 * 1024 * 1024 // 4 // 3
+
+#: Cards dealt to each player, and cards placed face up (rulebook, "Preparations").
+CARDS_PER_PLAYER: int = 4
+CARDS_FACE_UP: int = 3
+
+LABELS_FILE = "labels.csv"
+_WNID_RE = re.compile(r"^n\d{8}$")
+
+
+class DeckError(Exception):
+    """A deck folder or its labels.csv cannot be used; the message names the path and the fix."""
+
+
+class DeckTooSmallError(DeckError):
+    """A deck has fewer usable photos than a game of Kiek deals (rulebook, "Preparations").
+
+    Attributes:
+        needed: cards the game deals (``4 * players + 3``).
+        available: usable photos in the deck.
+        players: number of players.
+    """
+
+    def __init__(self, needed: int, available: int, players: int) -> None:
+        self.needed = needed
+        self.available = available
+        self.players = players
+        super().__init__(
+            f"needs {CARDS_PER_PLAYER} cards a player + {CARDS_FACE_UP} = {needed} for "
+            f"{players} players, this deck has {available} usable photos; add photos to the "
+            f"deck folder or play with fewer players"
+        )
+
+
+class PhotoError(Exception):
+    """A photo file cannot become a card; ``str(error)`` is the human reason."""
+
+
+class DeckWarning(UserWarning):
+    """A photo was skipped or a labels.csv row was ignored while reading a deck."""
 
 
 @dataclass(frozen=True)
@@ -23,6 +104,11 @@ class Card:
         wnid: WordNet 3.0 noun id from labels.csv (e.g. ``"n01440764"``), or ``None``.
         width: decoded width in pixels (after EXIF rotation).
         height: decoded height in pixels (after EXIF rotation).
+        mode: the file's own Pillow mode before conversion (``"RGB"``, ``"CMYK"``,
+            ``"I;16"``, ``"RGBA"``, ``"P"`` …), or ``""`` when unknown.
+        format: the file's Pillow format (``"JPEG"``, ``"PNG"``, ``"WEBP"``, ``"GIF"``), or ``""``.
+        extra: other labels.csv columns of this photo's row as ``(column, value)`` pairs
+            (e.g. ``(("wordnet_lemmas", "tench;Tinca_tinca"),)``).
     """
 
     id: str
@@ -32,3 +118,543 @@ class Card:
     wnid: str | None = None
     width: int = 0
     height: int = 0
+    mode: str = ""
+    format: str = ""
+    extra: tuple[tuple[str, str], ...] = ()
+
+    def extra_value(self, column: str) -> str | None:
+        """The value of labels.csv column ``column`` for this card, or ``None`` if absent."""
+        for name, value in self.extra:
+            if name == column:
+                return value
+        return None
+
+
+@dataclass
+class Deck:
+    """A read deck: its usable cards and what was left out, and why.
+
+    Attributes:
+        root: the deck folder (absolute).
+        cards: usable cards, sorted by :attr:`Card.id` so that a seeded shuffle is
+            reproducible across machines.
+        skipped: ``(relative path, reason)`` for every photo-typed file that is not a card
+            (cannot be decoded, too small, decompression bomb), sorted by path.
+        ignored: relative paths of files that are not photos by their suffix (e.g. ``notes.txt``);
+            hidden files and labels.csv are not listed.
+        problems: human-readable labels.csv problems (rows ignored, unknown files), each
+            naming the row and the fix.
+    """
+
+    root: Path
+    cards: list[Card]
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        """Number of usable cards."""
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        """Iterate the usable cards in id order."""
+        return iter(self.cards)
+
+    def labelled(self) -> list[Card]:
+        """Cards with a label or a wnid from labels.csv, in id order."""
+        return [c for c in self.cards if c.label is not None or c.wnid is not None]
+
+    def by_id(self, card_id: str) -> Card:
+        """The card with id ``card_id``.
+
+        Raises:
+            KeyError: no card of this deck has that id (the message names the deck folder).
+        """
+        index = self._index()
+        if card_id not in index:
+            raise KeyError(f"no card {card_id!r} in deck {self.root}")
+        return index[card_id]
+
+    def _index(self) -> dict[str, Card]:
+        cache = self.__dict__.get("_by_id")
+        if cache is None or len(cache) != len(self.cards):
+            cache = {c.id: c for c in self.cards}
+            self.__dict__["_by_id"] = cache
+        return cache
+
+
+def cards_needed(players: int) -> int:
+    """Cards a game of Kiek deals: 4 a player + 3 face up (rulebook, "Preparations").
+
+    Raises:
+        ValueError: ``players`` is below 1.
+    """
+    if players < 1:
+        raise ValueError(f"players must be at least 1, got {players}")
+    return CARDS_PER_PLAYER * players + CARDS_FACE_UP
+
+
+def check_deck_size(deck_or_count: Deck | Sequence[Card] | int, players: int) -> int:
+    """Check a deck holds enough usable photos to deal a game of Kiek; return the number needed.
+
+    Args:
+        deck_or_count: a :class:`Deck`, a sequence of cards, or a count of usable photos.
+        players: number of players.
+
+    Raises:
+        DeckTooSmallError: fewer than ``4 * players + 3`` usable photos, e.g. "needs 4 cards a
+            player + 3 = 19 for 4 players, this deck has 12 usable photos".
+        ValueError: ``players`` is below 1.
+    """
+    available = deck_or_count if isinstance(deck_or_count, int) else len(deck_or_count)
+    needed = cards_needed(players)
+    if available < needed:
+        raise DeckTooSmallError(needed, available, players)
+    return needed
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+@dataclass(frozen=True)
+class PhotoInfo:
+    """What validation learnt about one photo file.
+
+    Attributes:
+        width: width in pixels after EXIF rotation.
+        height: height in pixels after EXIF rotation.
+        mode: Pillow mode of the file (before conversion to RGB).
+        format: Pillow format name.
+    """
+
+    width: int
+    height: int
+    mode: str
+    format: str
+
+
+# Validation results keyed by (sha256, max_pixels, min_side): a photo is decoded once a process.
+_INFO_CACHE: dict[tuple[str, int, int], PhotoInfo | PhotoError] = {}
+
+# EXIF orientations (tag 274) that turn the image a quarter turn, so width and height swap.
+_QUARTER_TURNS = {5, 6, 7, 8}
+
+
+def _open_checked(source: Path | io.BytesIO, max_pixels: int) -> Image.Image:
+    """Open an image lazily, refusing unknown formats and decompression bombs.
+
+    Raises:
+        PhotoError: not an image Pillow knows, not a photo format, or more than ``max_pixels``.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(source)
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise PhotoError(f"decompression bomb refused ({exc})") from exc
+    except Image.UnidentifiedImageError as exc:
+        raise PhotoError("not an image (Pillow cannot identify the file's contents)") from exc
+    except Exception as exc:  # Pillow raises many types on hostile headers
+        raise PhotoError(f"cannot read the image header ({type(exc).__name__}: {exc})") from exc
+    if image.format not in PHOTO_FORMATS:
+        image.close()
+        raise PhotoError(f"{image.format} is not a photo format (use JPEG, PNG, WEBP or GIF)")
+    width, height = image.size
+    if width * height > max_pixels:
+        image.close()
+        raise PhotoError(
+            f"decompression bomb refused: {width}x{height} = {width * height:,} pixels "
+            f"is over the limit of {max_pixels:,}"
+        )
+    return image
+
+
+def _rotated_size(image: Image.Image) -> tuple[int, int]:
+    """(width, height) in pixels after applying the EXIF orientation tag."""
+    width, height = image.size
+    try:
+        orientation = image.getexif().get(274, 1)
+    except Exception:  # a corrupt EXIF block: exif_transpose ignores it too
+        orientation = 1
+    return (height, width) if orientation in _QUARTER_TURNS else (width, height)
+
+
+def inspect_photo(
+    data: bytes, *, max_pixels: int = MAX_PIXELS, min_side: int = MIN_SIDE
+) -> PhotoInfo:
+    """Validate one photo's bytes by decoding them (JPEGs at 1/8 scale via draft mode).
+
+    Args:
+        data: the file's bytes.
+        max_pixels: decompression-bomb limit in pixels (width x height).
+        min_side: smallest usable side in pixels (after EXIF rotation).
+
+    Returns:
+        The photo's :class:`PhotoInfo` (size after EXIF rotation, original mode and format).
+
+    Raises:
+        PhotoError: empty, not an image, truncated or corrupt, a decompression bomb, or
+            smaller than ``min_side`` pixels a side; the message is the reason.
+    """
+    if not data:
+        raise PhotoError("empty file (0 bytes)")
+    image = _open_checked(io.BytesIO(data), max_pixels)
+    with image:
+        mode, fmt = image.mode, image.format or ""
+        width, height = _rotated_size(image)
+        if min(width, height) < min_side:
+            raise PhotoError(
+                f"too small to show: {width}x{height} pixels, under {min_side} px a side"
+            )
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", Image.DecompressionBombWarning)
+                if fmt in ("JPEG", "MPO"):
+                    image.draft(None, (1, 1))  # 1/8-scale DCT: still reads every byte
+                image.load()
+        except Exception as exc:  # truncated or corrupt data: OSError, SyntaxError, ValueError…
+            raise PhotoError(f"cannot decode ({type(exc).__name__}: {exc})") from exc
+    return PhotoInfo(width=width, height=height, mode=mode, format=fmt)
+
+
+def _sixteen_bit_to_l(image: Image.Image) -> Image.Image:
+    """Scale a 16-bit or 32-bit integer grey image to 8-bit ``L`` (0..65535 -> 0..255, rounded).
+
+    Pillow's ``convert("L")`` clips such images at 255 (turning most pixels white); here values
+    are divided by 257 (65535 / 255) instead. 32-bit ``I`` images whose values fit in 0..255
+    are kept as they are.
+    """
+    array = np.asarray(image).astype(np.float64)
+    if image.mode == "F":
+        scale = 255.0 if array.size and array.max() <= 1.0 else 1.0
+        array = array * scale
+    elif image.mode.startswith("I;16") or (array.size and array.max() > 255):
+        array = array / 257.0
+    return Image.fromarray(np.clip(np.rint(array), 0, 255).astype(np.uint8), mode="L")
+
+
+def _to_rgb(image: Image.Image) -> Image.Image:
+    """Convert a loaded first frame of any mode to 8-bit RGB; transparency is composited on white."""
+    mode = image.mode
+    if mode in ("I", "I;16", "I;16L", "I;16B", "I;16N", "F"):
+        return _sixteen_bit_to_l(image).convert("RGB")
+    has_alpha = mode in ("RGBA", "LA", "PA", "RGBa", "La") or (
+        mode in ("P", "L", "RGB") and "transparency" in image.info
+    )
+    if has_alpha:
+        rgba = image.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(white, rgba).convert("RGB")
+    if mode == "RGB":
+        return image
+    return image.convert("RGB")  # CMYK (Adobe inversion handled by Pillow), P, L, 1, YCbCr, LAB
+
+
+def _apply_icc(image: Image.Image) -> Image.Image:
+    """Convert an RGB or CMYK image with an embedded ICC profile to sRGB; unchanged on failure."""
+    icc = image.info.get("icc_profile")
+    if not icc or image.mode not in ("RGB", "CMYK"):
+        return image
+    try:
+        from PIL import ImageCms
+
+        source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+        target = ImageCms.createProfile("sRGB")
+        converted = ImageCms.profileToProfile(image, source, target, outputMode="RGB")
+    except Exception:  # a broken or unsupported profile: fall back to Pillow's conversion
+        return image
+    return converted if converted is not None else image
+
+
+def open_rgb(
+    card_or_path: Card | str | os.PathLike[str],
+    max_side: int | None = None,
+    *,
+    max_pixels: int = MAX_PIXELS,
+) -> Image.Image:
+    """Decode a photo to an upright 8-bit RGB Pillow image.
+
+    Handles every mode a photo folder really holds: CMYK (and embedded ICC profiles, converted
+    to sRGB), 16-bit grey (scaled 0..65535 -> 0..255, not clipped), alpha and transparent
+    palettes (composited on white), palette and 1-bit images, EXIF orientation
+    (``ImageOps.exif_transpose``), the first frame of animated GIF/WEBP.
+
+    Args:
+        card_or_path: a :class:`Card` or a path to a photo file.
+        max_side: if given, the image is shrunk (aspect kept, Lanczos) so that its longer side
+            is at most this many pixels; JPEGs use draft mode to decode at a smaller scale.
+        max_pixels: decompression-bomb limit in pixels (width x height).
+
+    Returns:
+        A loaded ``PIL.Image.Image`` in mode ``"RGB"``, size (width, height) in pixels after
+        EXIF rotation (and after shrinking).
+
+    Raises:
+        PhotoError: the file cannot be decoded or is a decompression bomb.
+        FileNotFoundError: the path does not exist.
+    """
+    path = Path(card_or_path.path if isinstance(card_or_path, Card) else card_or_path)
+    data = path.read_bytes()
+    if not data:
+        raise PhotoError(f"{path}: empty file (0 bytes)")
+    try:
+        image = _open_checked(io.BytesIO(data), max_pixels)
+    except PhotoError as exc:
+        raise PhotoError(f"{path}: {exc}") from exc
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            if max_side is not None and image.format in ("JPEG", "MPO"):
+                image.draft(None, (max_side, max_side))
+            image.load()  # the first frame of a GIF/WEBP animation
+            upright = ImageOps.exif_transpose(image) or image
+            upright.load()
+            rgb = _to_rgb(_apply_icc(upright))
+    except PhotoError:
+        raise
+    except Exception as exc:
+        raise PhotoError(f"{path}: cannot decode ({type(exc).__name__}: {exc})") from exc
+    if max_side is not None and max(rgb.size) > max_side:
+        rgb = rgb.copy()
+        rgb.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
+    if rgb is image:
+        rgb = image.copy()
+    image.close()
+    return rgb
+
+
+# --------------------------------------------------------------------------- folder reading
+
+OnSkip = Callable[[str, str], None]
+OnProblem = Callable[[str], None]
+
+
+def _warn_skip(relative: str, reason: str) -> None:
+    warnings.warn(f"{relative}: skipped, {reason}", DeckWarning, stacklevel=3)
+
+
+def _warn_problem(message: str) -> None:
+    warnings.warn(message, DeckWarning, stacklevel=3)
+
+
+def _walk_files(root: Path) -> list[str]:
+    """Relative ``/``-separated paths of every non-hidden file under ``root`` (no symlinked dirs)."""
+    found: list[str] = []
+    for directory, subdirs, files in os.walk(root, followlinks=False):
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+        for name in files:
+            if name.startswith("."):
+                continue
+            rel = Path(directory, name).relative_to(root).as_posix()
+            found.append(rel)
+    return sorted(found)
+
+
+@dataclass(frozen=True)
+class _LabelRow:
+    line: int
+    label: str | None
+    wnid: str | None
+    extra: tuple[tuple[str, str], ...]
+
+
+def _normalise_relative(raw: str) -> str | None:
+    """A labels.csv ``file`` value as a clean relative posix path, or None if it escapes the deck."""
+    text = raw.strip().replace("\\", "/")
+    if not text:
+        return None
+    posix = PurePosixPath(text)
+    if posix.is_absolute() or ".." in posix.parts:
+        return None
+    parts = [p for p in posix.parts if p not in (".", "")]
+    return "/".join(parts) if parts else None
+
+
+def read_labels(path: Path, on_problem: OnProblem | None = None) -> dict[str, _LabelRow]:
+    """Read a deck's labels.csv: ``file`` plus ``label`` and/or ``wnid`` columns.
+
+    Args:
+        path: the labels.csv file.
+        on_problem: called with one message per ignored row; default: a :class:`DeckWarning`.
+
+    Returns:
+        Rows keyed by the normalised relative photo path (``/`` separators).
+
+    Raises:
+        DeckError: not UTF-8, not CSV, no ``file`` column, or neither ``label`` nor ``wnid``;
+            the message names the file and the fix.
+    """
+    report = on_problem or _warn_problem
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DeckError(
+            f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); "
+            f"save labels.csv as UTF-8 (e.g. 'iconv -f latin1 -t utf-8')"
+        ) from exc
+    try:
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        header = [h.strip() for h in (reader.fieldnames or [])]
+    except csv.Error as exc:
+        raise DeckError(f"{path}: not valid CSV ({exc}); write it as comma-separated values") from exc
+    if "file" not in header:
+        raise DeckError(
+            f"{path}: no 'file' column (header is {header!r}); the first line must name the "
+            f"columns, e.g. 'file,label,wnid', and 'file' must give each photo's path relative "
+            f"to the deck folder"
+        )
+    if "label" not in header and "wnid" not in header:
+        raise DeckError(
+            f"{path}: needs a 'label' and/or a 'wnid' column besides 'file' (header is {header!r})"
+        )
+    reader.fieldnames = header
+    rows: dict[str, _LabelRow] = {}
+    try:
+        for line_no, row in enumerate(reader, start=2):
+            raw_file = (row.get("file") or "").strip()
+            relative = _normalise_relative(raw_file)
+            if relative is None:
+                report(
+                    f"{path.name} line {line_no}: file {raw_file!r} is empty or outside the deck "
+                    f"folder; give a path relative to the deck folder (row ignored)"
+                )
+                continue
+            if relative in rows:
+                report(
+                    f"{path.name} line {line_no}: {relative!r} is listed again; keep one row "
+                    f"per photo (the first row is used)"
+                )
+                continue
+            label = (row.get("label") or "").strip() or None
+            wnid = (row.get("wnid") or "").strip() or None
+            if wnid is not None and not _WNID_RE.match(wnid):
+                report(
+                    f"{path.name} line {line_no}: wnid {wnid!r} is not a WordNet noun id "
+                    f"('n' + 8 digits, e.g. n01440764); wnid ignored"
+                )
+                wnid = None
+            extra = tuple(
+                (k, (v or "").strip())
+                for k, v in row.items()
+                if k not in ("file", "label", "wnid") and k is not None and isinstance(v, str)
+            )
+            rows[relative] = _LabelRow(line=line_no, label=label, wnid=wnid, extra=extra)
+    except csv.Error as exc:
+        raise DeckError(f"{path}: not valid CSV near line {reader.line_num} ({exc})") from exc
+    return rows
+
+
+def _photo_info_cached(data: bytes, digest: str, max_pixels: int, min_side: int) -> PhotoInfo:
+    key = (digest, max_pixels, min_side)
+    cached = _INFO_CACHE.get(key)
+    if cached is None:
+        try:
+            cached = inspect_photo(data, max_pixels=max_pixels, min_side=min_side)
+        except PhotoError as exc:
+            cached = exc
+        _INFO_CACHE[key] = cached
+    if isinstance(cached, PhotoError):
+        raise cached
+    return cached
+
+
+def load_deck(
+    path: str | os.PathLike[str],
+    *,
+    on_skip: OnSkip | None = None,
+    on_problem: OnProblem | None = None,
+    max_pixels: int = MAX_PIXELS,
+    min_side: int = MIN_SIDE,
+) -> Deck:
+    """Read a photo folder (recursively) and its optional labels.csv into a :class:`Deck`.
+
+    Photos are files ending in .jpg, .jpeg, .png, .webp or .gif (any case); each is hashed
+    (SHA-256 of its bytes) and validated by decoding it once (validation results are cached
+    by hash within the process). Hidden files and folders (``.name``) are not read.
+
+    Args:
+        path: the deck folder.
+        on_skip: called as ``on_skip(relative_path, reason)`` once per skipped photo;
+            default: one :class:`DeckWarning` per skipped photo.
+        on_problem: called with one message per labels.csv problem (row naming a missing or
+            skipped photo, malformed wnid, duplicate row); default: a :class:`DeckWarning`.
+        max_pixels: decompression-bomb limit (width x height, pixels); larger photos are skipped.
+        min_side: photos with a side under this many pixels (after EXIF rotation) are skipped.
+
+    Returns:
+        The deck, cards sorted by id.
+
+    Raises:
+        DeckError: the path is missing or not a folder, the folder has no photo files at
+            all, or labels.csv is unreadable (see :func:`read_labels`).
+    """
+    root = Path(path).expanduser()
+    if not root.exists():
+        raise DeckError(f"deck folder {root} does not exist; give the path of a folder of photos")
+    if not root.is_dir():
+        raise DeckError(
+            f"{root} is a file, not a folder; give the folder that holds the photos "
+            f"(and optionally labels.csv)"
+        )
+    root = root.resolve()
+    skip = on_skip or _warn_skip
+    problems: list[str] = []
+
+    def problem(message: str) -> None:
+        problems.append(message)
+        (on_problem or _warn_problem)(message)
+
+    labels_path = root / LABELS_FILE
+    labels = read_labels(labels_path, problem) if labels_path.is_file() else {}
+
+    files = _walk_files(root)
+    photos = [f for f in files if PurePosixPath(f).suffix.lower() in PHOTO_SUFFIXES]
+    photo_set = set(photos)
+    ignored = [f for f in files if f not in photo_set and f != LABELS_FILE]
+    if not photos:
+        raise DeckError(
+            f"deck folder {root} has no photos (.jpg, .jpeg, .png, .webp or .gif, searched in "
+            f"sub-folders too); put photos in it or give another folder"
+        )
+
+    cards: list[Card] = []
+    skipped: list[tuple[str, str]] = []
+    for relative in photos:
+        file_path = root / relative
+        try:
+            data = file_path.read_bytes()
+        except OSError as exc:
+            reason = f"cannot read the file ({exc.strerror or exc})"
+            skipped.append((relative, reason))
+            skip(relative, reason)
+            continue
+        digest = hashlib.sha256(data).hexdigest()
+        try:
+            info = _photo_info_cached(data, digest, max_pixels, min_side)
+        except PhotoError as exc:
+            skipped.append((relative, str(exc)))
+            skip(relative, str(exc))
+            continue
+        row = labels.get(relative)
+        cards.append(
+            Card(
+                id=relative,
+                path=file_path,
+                sha256=digest,
+                label=row.label if row else None,
+                wnid=row.wnid if row else None,
+                width=info.width,
+                height=info.height,
+                mode=info.mode,
+                format=info.format,
+                extra=row.extra if row else (),
+            )
+        )
+
+    for relative, row in labels.items():
+        if relative not in photo_set:
+            problem(
+                f"{LABELS_FILE} line {row.line}: file {relative!r} is not a photo in {root}; "
+                f"fix the path (relative to the deck folder) or delete the row"
+            )
+    return Deck(root=root, cards=cards, skipped=skipped, ignored=ignored, problems=problems)

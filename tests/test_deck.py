@@ -1,0 +1,331 @@
+"""Tests for kiekai.deck: reading photo folders, labels.csv, decoding awkward photos."""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+import warnings
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from kiekai.deck import (
+    Card,
+    DeckError,
+    DeckTooSmallError,
+    DeckWarning,
+    PhotoError,
+    cards_needed,
+    check_deck_size,
+    load_deck,
+    open_rgb,
+)
+
+NANDU = "ñandú photo (1).jpg"
+EXPECTED_SKIPS = {
+    "truncated.jpg": "truncated",
+    "zero-bytes.jpg": "empty",
+    "not-an-image.jpg": "not an image",
+    "one-pixel.png": "too small",
+}
+
+
+def _pixels(image: Image.Image) -> np.ndarray:
+    return np.asarray(image).astype(np.int32)
+
+
+def _photo(path: Path, size: tuple[int, int] = (64, 48), colour=(200, 30, 40)) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, colour).save(path)
+    return path
+
+
+def _png_chunk(kind: bytes, payload: bytes) -> bytes:
+    crc = zlib.crc32(kind + payload) & 0xFFFFFFFF
+    return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", crc)
+
+
+def _bomb_png(width: int, height: int) -> bytes:
+    """A tiny PNG whose header claims width x height 8-bit grey pixels."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _png_chunk(b"IHDR", header)
+        + _png_chunk(b"IDAT", zlib.compress(b""))
+        + _png_chunk(b"IEND", b"")
+    )
+
+
+@pytest.fixture(scope="module")
+def bad_deck(bad_photos: Path):
+    calls: list[tuple[str, str]] = []
+    deck = load_deck(bad_photos, on_skip=lambda rel, why: calls.append((rel, why)))
+    return deck, calls
+
+
+# ----------------------------------------------------------------------- bad-inputs folder
+
+
+def test_bad_inputs_skips_exactly_the_undecodable_with_one_reason_each(bad_deck):
+    deck, calls = bad_deck
+    assert sorted(rel for rel, _ in calls) == sorted(EXPECTED_SKIPS)
+    assert sorted(deck.skipped) == sorted(calls)
+    for rel, reason in deck.skipped:
+        assert EXPECTED_SKIPS[rel] in reason, (rel, reason)
+    ids = {c.id for c in deck.cards}
+    assert ids == {
+        "animated.gif",
+        "cmyk.jpg",
+        "exif-rotated.jpg",
+        "gray16.png",
+        "photo.WEBP",
+        "with-alpha.png",
+        NANDU,
+    }
+    assert [c.id for c in deck.cards] == sorted(ids)
+
+
+def test_default_reporting_is_one_warning_per_skipped_file(bad_photos: Path):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        load_deck(bad_photos)
+    messages = [str(w.message) for w in caught if issubclass(w.category, DeckWarning)]
+    assert len(messages) == len(EXPECTED_SKIPS)
+    for name in EXPECTED_SKIPS:
+        assert sum(m.startswith(name + ":") for m in messages) == 1
+
+
+def test_cards_record_hash_mode_and_size(bad_deck, bad_photos: Path):
+    deck, _ = bad_deck
+    for card in deck.cards:
+        assert card.sha256 == hashlib.sha256(card.path.read_bytes()).hexdigest()
+        assert card.path == bad_photos.resolve() / card.id
+        image = open_rgb(card)
+        assert image.mode == "RGB"
+        assert image.size == (card.width, card.height)
+    modes = {c.id: c.mode for c in deck.cards}
+    assert modes["cmyk.jpg"] == "CMYK"
+    assert modes["gray16.png"].startswith("I")
+    assert modes["with-alpha.png"] == "RGBA"
+    assert modes["animated.gif"] == "P"
+
+
+def test_cmyk_decodes_to_the_same_colours_as_the_rgb_copy(bad_photos: Path):
+    rgb = _pixels(open_rgb(bad_photos / NANDU))
+    cmyk = _pixels(open_rgb(bad_photos / "cmyk.jpg"))
+    assert cmyk.shape == rgb.shape
+    assert np.abs(cmyk - rgb).mean() < 5  # JPEG re-encoding noise only
+    # The raw inks read as RGB would be far off, so the comparison can fail.
+    raw = np.asarray(Image.open(bad_photos / "cmyk.jpg"))[..., :3].astype(np.int32)
+    assert np.abs(raw - rgb).mean() > 40
+
+
+def test_exif_rotation_is_applied(bad_photos: Path):
+    stored = np.asarray(Image.open(bad_photos / "exif-rotated.jpg").convert("RGB"))
+    assert stored.shape[:2] == (288, 384)  # landscape on disk, orientation tag 6
+    upright = np.asarray(open_rgb(bad_photos / "exif-rotated.jpg"))
+    assert upright.shape[:2] == (384, 288)
+    np.testing.assert_array_equal(upright, np.rot90(stored, k=-1))  # a quarter turn clockwise
+    small = open_rgb(bad_photos / "exif-rotated.jpg", max_side=96)
+    assert small.size == (72, 96)
+
+
+def test_gray16_is_scaled_not_clipped(bad_photos: Path):
+    raw = np.asarray(Image.open(bad_photos / "gray16.png")).astype(np.float64)
+    assert raw.max() > 255
+    decoded = _pixels(open_rgb(bad_photos / "gray16.png"))
+    np.testing.assert_array_equal(decoded[..., 0], decoded[..., 1])
+    np.testing.assert_array_equal(decoded[..., 0], decoded[..., 2])
+    np.testing.assert_array_equal(decoded[..., 0], np.rint(raw / 257).astype(np.int32))
+    assert (decoded == 255).mean() < 0.05
+
+
+def test_alpha_png_keeps_its_opaque_colours(bad_photos: Path):
+    rgba = np.asarray(Image.open(bad_photos / "with-alpha.png"))
+    decoded = np.asarray(open_rgb(bad_photos / "with-alpha.png"))
+    opaque = rgba[..., 3] == 255
+    np.testing.assert_array_equal(decoded[opaque], rgba[..., :3][opaque])
+
+
+def test_transparency_is_composited_on_white(tmp_path: Path):
+    array = np.zeros((40, 40, 4), dtype=np.uint8)
+    array[..., 0] = 255  # red
+    array[:, :20, 3] = 0  # left half fully transparent
+    array[:, 20:, 3] = 128  # right half half transparent
+    Image.fromarray(array, "RGBA").save(tmp_path / "a.png")
+    decoded = _pixels(open_rgb(tmp_path / "a.png"))
+    assert (decoded[:, :20] == 255).all()
+    np.testing.assert_allclose(decoded[5, 30], [255, 127, 127], atol=1)
+
+    palette = Image.new("P", (40, 40), 0)
+    palette.putpalette([0, 0, 0, 0, 0, 255] + [0] * 762)
+    palette.paste(1, (20, 0, 40, 40))
+    palette.save(tmp_path / "p.gif", transparency=0)
+    decoded = _pixels(open_rgb(tmp_path / "p.gif"))
+    assert (decoded[:, :20] == 255).all()
+    assert (decoded[:, 20:] == [0, 0, 255]).all()
+
+
+def test_gif_first_frame_and_webp(bad_photos: Path):
+    gif = Image.open(bad_photos / "animated.gif")
+    first = np.asarray(gif.convert("RGB")).astype(np.int32)
+    gif.seek(1)
+    second = np.asarray(gif.convert("RGB")).astype(np.int32)
+    decoded = _pixels(open_rgb(bad_photos / "animated.gif"))
+    np.testing.assert_array_equal(decoded, first)
+    assert np.abs(decoded - second).mean() > 1
+    webp = _pixels(open_rgb(bad_photos / "photo.WEBP"))
+    assert np.abs(webp - _pixels(open_rgb(bad_photos / NANDU))).mean() < 8
+
+
+def test_open_rgb_errors_name_the_file(bad_photos: Path, tmp_path: Path):
+    for name in EXPECTED_SKIPS:
+        if name == "one-pixel.png":
+            continue  # decodable, only too small for a card
+        with pytest.raises(PhotoError, match=name):
+            open_rgb(bad_photos / name)
+    card = Card(id="x.jpg", path=bad_photos / "not-an-image.jpg", sha256="0")
+    with pytest.raises(PhotoError, match="not an image"):
+        open_rgb(card)
+
+
+# ----------------------------------------------------------------------- folders
+
+
+def test_recursive_search_any_suffix_case_hidden_and_ignored(tmp_path: Path):
+    _photo(tmp_path / "a.JPG")
+    _photo(tmp_path / "sub" / "deeper" / "b.jpeg")
+    _photo(tmp_path / "c.Png")
+    _photo(tmp_path / ".hidden.jpg")
+    _photo(tmp_path / ".cache" / "d.jpg")
+    (tmp_path / "notes.txt").write_text("not a photo")
+    deck = load_deck(tmp_path)
+    assert [c.id for c in deck.cards] == ["a.JPG", "c.Png", "sub/deeper/b.jpeg"]
+    assert deck.ignored == ["notes.txt"]
+    assert deck.skipped == []
+    assert deck.by_id("sub/deeper/b.jpeg").width == 64
+    with pytest.raises(KeyError, match="nope.jpg"):
+        deck.by_id("nope.jpg")
+
+
+def test_decompression_bomb_is_skipped(tmp_path: Path):
+    (tmp_path / "bomb.png").write_bytes(_bomb_png(100_000, 100_000))
+    _photo(tmp_path / "big.png", size=(300, 300))
+    _photo(tmp_path / "ok.png")
+    reasons: dict[str, str] = {}
+    deck = load_deck(tmp_path, on_skip=reasons.__setitem__, max_pixels=200 * 200)
+    assert [c.id for c in deck.cards] == ["ok.png"]
+    assert "decompression bomb" in reasons["bomb.png"]
+    assert "decompression bomb" in reasons["big.png"] and "90,000" in reasons["big.png"]
+    with pytest.raises(PhotoError, match="decompression bomb"):
+        open_rgb(tmp_path / "bomb.png")
+
+
+def test_wrong_suffix_is_read_by_content(tmp_path: Path):
+    _photo(tmp_path / "really-a.png")
+    (tmp_path / "really-a.png").rename(tmp_path / "named.jpg")
+    deck = load_deck(tmp_path)
+    assert deck.cards[0].format == "PNG"
+
+
+def test_missing_path_file_and_empty_folder_are_clear_errors(tmp_path: Path):
+    with pytest.raises(DeckError, match="does not exist"):
+        load_deck(tmp_path / "nowhere")
+    _photo(tmp_path / "x.png")
+    with pytest.raises(DeckError, match="not a folder"):
+        load_deck(tmp_path / "x.png")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "readme.txt").write_text("hi")
+    with pytest.raises(DeckError, match=r"has no photos.*\.jpg"):
+        load_deck(empty)
+
+
+# ----------------------------------------------------------------------- labels.csv
+
+
+def test_labels_are_attached_and_extra_columns_kept(tmp_path: Path):
+    _photo(tmp_path / "photos" / "a.jpg")
+    _photo(tmp_path / "photos" / "b.jpg")
+    _photo(tmp_path / "c.jpg")
+    (tmp_path / "labels.csv").write_text(
+        "file,wnid,label,wordnet_lemmas\n"
+        "photos/a.jpg,n01440764,tench,tench;Tinca_tinca\n"
+        "photos\\b.jpg,,bicycle,\n",
+        encoding="utf-8",
+    )
+    deck = load_deck(tmp_path)
+    a, b, c = (deck.by_id(i) for i in ("photos/a.jpg", "photos/b.jpg", "c.jpg"))
+    assert (a.label, a.wnid, a.extra_value("wordnet_lemmas")) == ("tench", "n01440764", "tench;Tinca_tinca")
+    assert (b.label, b.wnid) == ("bicycle", None)
+    assert (c.label, c.wnid) == (None, None)
+    assert [x.id for x in deck.labelled()] == ["photos/a.jpg", "photos/b.jpg"]
+    assert deck.problems == []
+
+
+def test_label_rows_naming_missing_files_or_bad_wnids_are_reported(tmp_path: Path):
+    _photo(tmp_path / "a.jpg")
+    (tmp_path / "labels.csv").write_text(
+        "file,label,wnid\na.jpg,apple,apple\nmissing.jpg,pear,\na.jpg,again,\n../x.jpg,up,\n",
+        encoding="utf-8",
+    )
+    seen: list[str] = []
+    deck = load_deck(tmp_path, on_problem=seen.append)
+    assert seen == deck.problems
+    assert len(seen) == 4
+    assert any("line 2" in m and "wnid 'apple'" in m for m in seen)
+    assert any("line 3" in m and "missing.jpg" in m and "delete the row" in m for m in seen)
+    assert any("line 4" in m and "listed again" in m for m in seen)
+    assert any("line 5" in m and "outside the deck" in m for m in seen)
+    assert deck.by_id("a.jpg").label == "apple" and deck.by_id("a.jpg").wnid is None
+
+
+def test_labels_without_file_column_or_in_latin1_are_errors(tmp_path: Path):
+    _photo(tmp_path / "a.jpg")
+    (tmp_path / "labels.csv").write_text("path,label\na.jpg,apple\n", encoding="utf-8")
+    with pytest.raises(DeckError, match="no 'file' column"):
+        load_deck(tmp_path)
+    (tmp_path / "labels.csv").write_text("file,other\na.jpg,apple\n", encoding="utf-8")
+    with pytest.raises(DeckError, match="'label' and/or a 'wnid'"):
+        load_deck(tmp_path)
+    (tmp_path / "labels.csv").write_bytes("file,label\na.jpg,jalapeño\n".encode("latin-1"))
+    with pytest.raises(DeckError, match="UTF-8"):
+        load_deck(tmp_path)
+    (tmp_path / "labels.csv").write_bytes("\ufefffile,label\na.jpg,jalapeño\n".encode())
+    assert load_deck(tmp_path).cards[0].label == "jalapeño"  # a BOM from Excel is fine
+
+
+def test_dev_deck_loads_all_labelled(dev_deck: Path):
+    deck = load_deck(dev_deck)
+    assert len(deck) == 600
+    assert len(deck.labelled()) == 600
+    assert deck.skipped == [] and deck.problems == []
+    ids = [c.id for c in deck.cards]
+    assert ids == sorted(ids)
+    tench = deck.by_id("photos/n01440764.jpg")
+    assert (tench.label, tench.wnid) == ("tench", "n01440764")
+
+
+# ----------------------------------------------------------------------- deck size
+
+
+def test_deck_size_follows_the_preparations_rule(tmp_path: Path):
+    assert cards_needed(4) == 19
+    assert cards_needed(3) == 15
+    assert check_deck_size(19, 4) == 19
+    with pytest.raises(DeckTooSmallError) as info:
+        check_deck_size(12, 4)
+    assert str(info.value).startswith(
+        "needs 4 cards a player + 3 = 19 for 4 players, this deck has 12 usable photos"
+    )
+    assert (info.value.needed, info.value.available) == (19, 12)
+    for i in range(3):
+        _photo(tmp_path / f"{i}.png")
+    deck = load_deck(tmp_path)
+    with pytest.raises(DeckTooSmallError, match="this deck has 3 usable photos"):
+        check_deck_size(deck, 2)
+    with pytest.raises(ValueError):
+        cards_needed(0)
