@@ -1,0 +1,1 @@
+"""Kismet (1997): rules data, the engine (base game and variant), reflex bots and timed tables."""
