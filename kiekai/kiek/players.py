@@ -15,6 +15,12 @@ from typing import Protocol, runtime_checkable
 from kiekai.deck import Card
 
 
+class TimeUp(Exception):
+    """Raised by a player whose time for a decision ran out (rulebook "A Turn": a turn may
+    never take more than two minutes). The runner then records that nothing was written.
+    """
+
+
 @dataclass(frozen=True)
 class ActiveView:
     """What the active player sees at the start of the turn (rulebook, "A Turn").

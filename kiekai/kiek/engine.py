@@ -1,0 +1,811 @@
+"""The Kiek rules engine: one pure, seeded game state with every rule in one place.
+
+Like a python-chess ``Board`` or an OpenSpiel state, :class:`KiekEngine` holds the whole
+table (hands, the face-up cards, discards, words used, scores) and moves only through its
+action methods, which validate against the rulebook (``../shared/rules/kiek.txt``) and
+append one :class:`kiekai.events.Event` per thing that happened to an
+:class:`kiekai.events.EventLog`. The engine never reads a clock or talks to a person:
+the runner (:mod:`kiekai.kiek.game`) enforces the two-minute turn and asks the players.
+
+A turn moves through four phases (:class:`Phase`)::
+
+    PLAY   the active player plays 2 hand cards, splits the 5 cards 3-vs-2, writes a word
+    GUESS  every other player writes one word (or nothing, when time ran out)
+    CALL   the words are read aloud; any player may call "ne bis in idem"; points are scored
+    KEEP   the three players left of the next active player each keep one of the 5 cards
+
+and the game ends (phase ``OVER``) after ``rounds`` rounds (3 by the rulebook; more are the
+rulebook's optional extra rounds). Every settled reading of an open point of the rulebook
+is written in ``docs/rules.md`` together with the test that covers it.
+
+Seats are numbered ``0..n-1`` clockwise: the player "to the left" of seat ``s`` is seat
+``(s + 1) % n``, and play passes to the left.
+
+Matching guesses and spotting repeated words is the judge's job (:mod:`kiekai.judge`); it is
+injected, so any object with the :class:`JudgeLike` methods works.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from kiekai.deck import Card
+from kiekai.events import Event, EventLog
+from kiekai.judge.verdict import Verdict
+from kiekai.kiek.players import ActivePlay, ActiveView, GuessView, KeepView, RevealView
+
+#: Seconds a turn may take ("A turn may never take more than two minutes", rulebook "A Turn").
+TURN_SECONDS = 120.0
+#: Cards dealt to each player (rulebook "Preparations").
+HAND_SIZE = 4
+#: Cards face up in the middle of the table (rulebook "Preparations").
+TABLE_SIZE = 3
+#: Cards the active player plays from hand each turn (rulebook "A Turn").
+PLAYED_PER_TURN = 2
+#: Sizes of the two groups of the split (rulebook "A Turn": "one of three and one of two").
+GROUP_OF_THREE, GROUP_OF_TWO = 3, 2
+#: Players who each keep one card for the next turn (rulebook "The Next Turn").
+CHOOSERS = 3
+#: Rounds of the game proper (rulebook "End of the Game"); later rounds are extra rounds.
+BASE_ROUNDS = 3
+#: Highest stake: points per match from the third round on (rulebook "The Next Turn",
+#: "End of the Game": extra rounds score three points).
+MAX_STAKE = 3
+#: Points for a correct "ne bis in idem" call (rulebook "Ne Bis in Idem": "scores one point";
+#: a flat point, not multiplied by the stake: settled in docs/rules.md).
+CALL_POINTS = 1
+#: Players at the table (settled reading: 3 to 8; see docs/rules.md).
+MIN_PLAYERS, MAX_PLAYERS = 3, 8
+
+
+class Phase(StrEnum):
+    """Where the current turn stands (see the module docstring)."""
+
+    PLAY = "play"
+    GUESS = "guess"
+    CALL = "call"
+    KEEP = "keep"
+    OVER = "over"
+
+
+class IllegalAction(ValueError):
+    """An action that the rules (or the current phase) do not allow; the message says why."""
+
+
+class JudgeLike(Protocol):
+    """What the engine needs from a judge (:class:`kiekai.judge.Judge` provides it)."""
+
+    def match(self, secret: str, guess: str) -> Verdict:
+        """Does ``guess`` match the active player's ``secret`` word?"""
+        ...
+
+    def is_repeat(self, word: str, used_words: Sequence[str]) -> Verdict:
+        """Does ``word`` repeat one of ``used_words``? (``matched`` names which.)"""
+        ...
+
+
+def one_word_verdict(judge: object, word: str) -> Verdict:
+    """Ask ``judge`` whether ``word`` is one lexical item (rulebook "A Turn": "just one word").
+
+    Uses the judge's one-word check (a method ``check_word``, ``one_word``, ``is_one_word``
+    or ``one_word_check`` returning a :class:`Verdict`, a bool or ``(bool, reason)``); a
+    judge without one falls back to :func:`kiekai.judge.lexical.one_word_check`.
+
+    Returns:
+        a :class:`Verdict` whose ``accepted`` is True for one word; ``reason`` says why not.
+    """
+    result: object = None
+    for name in ("check_word", "one_word", "is_one_word", "one_word_check", "check_one_word"):
+        method = getattr(judge, name, None)
+        if callable(method):
+            result = method(word)
+            break
+    else:
+        from kiekai.judge.lexical import one_word_check
+
+        result = one_word_check(word)
+    if isinstance(result, Verdict):
+        return result
+    if isinstance(result, tuple):
+        accepted, reason = bool(result[0]), str(result[1]) if len(result) > 1 else ""
+    else:
+        accepted, reason = bool(result), ""
+    if not accepted and not reason:
+        reason = f"{word!r} is not one word"
+    return Verdict(
+        accepted=accepted,
+        score=1.0 if accepted else 0.0,
+        relation="one-word" if accepted else ("empty" if not word.strip() else "not-one-word"),
+        reason=reason or "one word",
+    )
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """How one turn was scored (also logged as the ``score`` event).
+
+    Attributes:
+        turn: 0-based turn index.
+        active: seat of the active player.
+        stake: points per match this turn (1, 2 or 3).
+        words: the word each seat wrote this turn, indexed by seat ("" = nothing written).
+        matches: seat -> the judge's verdict on that guesser's word (guessers who wrote
+            something, when the secret was not a called repeat).
+        repeats: seat -> the used word its word repeats (only seats whose word repeats).
+        callers: seats that called "ne bis in idem", in seating order from the active
+            player's left.
+        credited_caller: the seat that scored the call point, or ``None``.
+        penalised: seats that cannot score this turn (wrote a repeat and it was called).
+        points: points scored this turn, indexed by seat.
+    """
+
+    turn: int
+    active: int
+    stake: int
+    words: tuple[str, ...]
+    matches: dict[int, Verdict]
+    repeats: dict[int, str]
+    callers: tuple[int, ...]
+    credited_caller: int | None
+    penalised: frozenset[int]
+    points: tuple[int, ...]
+
+
+@dataclass
+class _TurnState:
+    """The mutable scratch of the turn in progress."""
+
+    played: tuple[str, ...] = ()
+    three: tuple[str, ...] = ()
+    two: tuple[str, ...] = ()
+    secret: str = ""
+    guesses: dict[int, str] = field(default_factory=dict)
+    kept: list[str] = field(default_factory=list)
+
+
+class KiekEngine:
+    """A game of Kiek from the deal to the final scores.
+
+    Args:
+        cards: the deck; at least ``4 * n_players + 3`` cards with unique ids.
+        n_players: players at the table, 3 to 8.
+        judge: decides matches and repeats (see :class:`JudgeLike`).
+        seed: seeds the shuffle, the redeals and (when ``first_active`` is None) the first
+            active player, so the same seed and the same actions give the same game.
+        first_active: seat of the first active player (the runner passes the first human,
+            the "youngest player" of the rulebook); ``None`` lets the seed choose.
+        rounds: rounds to play; 3 is the game proper, more are extra rounds at stake 3.
+        log: where events go (an in-memory log when ``None``).
+        on_event: called with each event right after it is logged (e.g. to print it).
+        time_limit: seconds per turn, put in the views (the runner enforces it).
+
+    Raises:
+        ValueError: fewer than 3 or more than 8 players, ``rounds`` < 1, duplicate card
+            ids, a deck smaller than ``4 * n_players + 3``, or a bad ``first_active``.
+    """
+
+    def __init__(
+        self,
+        cards: Sequence[Card],
+        n_players: int,
+        *,
+        judge: JudgeLike,
+        seed: int,
+        first_active: int | None = None,
+        rounds: int = BASE_ROUNDS,
+        log: EventLog | None = None,
+        on_event: Callable[[Event], None] | None = None,
+        time_limit: float = TURN_SECONDS,
+    ) -> None:
+        if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+            raise ValueError(
+                f"Kiek needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n_players}: "
+                "change --bots/--humans"
+            )
+        if rounds < 1:
+            raise ValueError(f"rounds must be at least 1, got {rounds}")
+        needed = HAND_SIZE * n_players + TABLE_SIZE
+        if len(cards) < needed:
+            raise ValueError(
+                f"the deck has {len(cards)} cards but {n_players} players need {needed} "
+                f"({HAND_SIZE} a player + {TABLE_SIZE} on the table): add photos or "
+                "play with fewer players"
+            )
+        ids = [card.id for card in cards]
+        if len(set(ids)) != len(ids):
+            duplicates = sorted({i for i in ids if ids.count(i) > 1})
+            raise ValueError(f"duplicate card ids in the deck: {duplicates[:5]}")
+        if first_active is not None and not 0 <= first_active < n_players:
+            raise ValueError(f"first_active {first_active} is not a seat of {n_players}")
+
+        self.n_players = n_players
+        self.judge = judge
+        self.seed = seed
+        self.rounds = rounds
+        self.time_limit = float(time_limit)
+        self.log = log if log is not None else EventLog(None)
+        self.on_event = on_event
+        self._rng = random.Random(seed)
+        self.cards: dict[str, Card] = {card.id: card for card in cards}
+
+        deck = list(cards)
+        self._rng.shuffle(deck)
+        self.hands: list[list[Card]] = [
+            deck[HAND_SIZE * seat : HAND_SIZE * (seat + 1)] for seat in range(n_players)
+        ]
+        self.table: list[Card] = deck[HAND_SIZE * n_players : needed]
+        self.aside: list[Card] = deck[needed:]
+        self.discards: list[Card] = []
+        self.first_active = (
+            first_active if first_active is not None else self._rng.randrange(n_players)
+        )
+        self.turn = 0
+        self.phase = Phase.PLAY
+        self.used_words: list[str] = []
+        self.scores: list[int] = [0] * n_players
+        self.last_active_turn: list[int] = [-1] * n_players
+        self.results: list[TurnResult] = []
+        self.end_reason = ""
+        self._state = _TurnState()
+
+        self._emit(
+            "setup",
+            data={
+                "seed": seed,
+                "n_players": n_players,
+                "rounds": rounds,
+                "first_active": self.first_active,
+                "first_active_by": "given" if first_active is not None else "seed",
+                "hands": [[card.id for card in hand] for hand in self.hands],
+                "table": [card.id for card in self.table],
+                "aside": len(self.aside),
+                "deck_size": len(cards),
+                "labels": {card.id: card.label for card in cards if card.label},
+                "time_limit": self.time_limit,
+            },
+        )
+        self._begin_turn()
+
+    # ------------------------------------------------------------------ derived facts
+
+    @property
+    def total_turns(self) -> int:
+        """Turns in the whole game: every player active once per round."""
+        return self.rounds * self.n_players
+
+    @property
+    def round(self) -> int:
+        """0-based round of the current turn (a round = every player active once)."""
+        return self.turn // self.n_players
+
+    @property
+    def active(self) -> int:
+        """Seat of the active player this turn (play passes to the left each turn)."""
+        return (self.first_active + self.turn) % self.n_players
+
+    def stake_for_turn(self, turn: int) -> int:
+        """Points per match on ``turn``: 1 in round 1, 2 in round 2, 3 from round 3 on.
+
+        Rulebook "The Next Turn" (stakes raised after everyone was active once, three
+        points the third time around) and "End of the Game" (extra rounds score three).
+        """
+        return min(turn // self.n_players + 1, MAX_STAKE)
+
+    @property
+    def stake(self) -> int:
+        """Points per match this turn (see :meth:`stake_for_turn`)."""
+        return self.stake_for_turn(self.turn)
+
+    def seats_from_left_of(self, seat: int) -> list[int]:
+        """All seats in seating order starting at the left of ``seat``; ``seat`` comes last."""
+        return [(seat + 1 + k) % self.n_players for k in range(self.n_players)]
+
+    @property
+    def guessers(self) -> list[int]:
+        """Every seat but the active one, in seating order from the active player's left."""
+        return self.seats_from_left_of(self.active)[:-1]
+
+    def choosers_for(self, new_active: int) -> list[int]:
+        """The three seats to the left of ``new_active``, in choosing order.
+
+        With three players the third of them is ``new_active`` itself (settled reading,
+        docs/rules.md).
+        """
+        return [(new_active + 1 + k) % self.n_players for k in range(CHOOSERS)]
+
+    @property
+    def next_active(self) -> int:
+        """Seat of the next turn's active player."""
+        return (self.active + 1) % self.n_players
+
+    def to_move(self) -> list[int]:
+        """Seats whose action the engine waits for now, in order (empty when over).
+
+        PLAY: the active seat; GUESS: guessers who have not written yet; CALL: every seat
+        (each may call); KEEP: the next chooser.
+        """
+        if self.phase is Phase.PLAY:
+            return [self.active]
+        if self.phase is Phase.GUESS:
+            return [s for s in self.guessers if s not in self._state.guesses]
+        if self.phase is Phase.CALL:
+            return self.seats_from_left_of(self.active)
+        if self.phase is Phase.KEEP:
+            choosers = self.choosers_for(self.next_active)
+            return choosers[len(self._state.kept) :]
+        return []
+
+    def is_over(self) -> bool:
+        """True once the last turn was scored (or the discards ran too low to deal)."""
+        return self.phase is Phase.OVER
+
+    def ranking(self) -> list[int]:
+        """Seats from first to last place.
+
+        Higher score first; ties go to the tied player whose last turn as active player
+        came latest (rulebook "End of the Game": "Ties are broken in favour of the player
+        who played last"; settled reading in docs/rules.md), then to the lower seat.
+        """
+        return sorted(
+            range(self.n_players),
+            key=lambda s: (-self.scores[s], -self.last_active_turn[s], s),
+        )
+
+    def winner(self) -> int:
+        """The seat that wins (first of :meth:`ranking`)."""
+        return self.ranking()[0]
+
+    # ------------------------------------------------------------------ views
+
+    def active_view(self) -> ActiveView:
+        """What the active player sees (table, own hand, words used, stake)."""
+        self._require(Phase.PLAY)
+        return ActiveView(
+            seat=self.active,
+            turn=self.turn,
+            stake=self.stake,
+            table=tuple(self.table),
+            hand=tuple(self.hands[self.active]),
+            used_words=tuple(self.used_words),
+            time_limit=self.time_limit,
+        )
+
+    def guess_view(self, seat: int, time_limit: float | None = None) -> GuessView:
+        """What guesser ``seat`` sees: both groups and the words used in earlier turns.
+
+        ``time_limit`` is the seconds left of the turn (defaults to the whole turn).
+        """
+        self._require(Phase.GUESS)
+        if seat not in self.guessers:
+            raise IllegalAction(f"seat {seat} is not a guessing player this turn")
+        return GuessView(
+            seat=seat,
+            turn=self.turn,
+            stake=self.stake,
+            active_seat=self.active,
+            three=tuple(self.cards[c] for c in self._state.three),
+            two=tuple(self.cards[c] for c in self._state.two),
+            used_words=tuple(self.used_words),
+            time_limit=self.time_limit if time_limit is None else float(time_limit),
+        )
+
+    def reveal_view(self, seat: int) -> RevealView:
+        """The words read aloud this turn, for ``seat`` to decide on a ne bis in idem call."""
+        self._require(Phase.CALL)
+        return RevealView(
+            seat=seat,
+            turn=self.turn,
+            words=self._words_by_seat(),
+            active_seat=self.active,
+            used_words=tuple(self.used_words),
+        )
+
+    def keep_view(self, seat: int) -> KeepView:
+        """What chooser ``seat`` sees: the cards still on offer and those already kept."""
+        self._require(Phase.KEEP)
+        if seat not in self.to_move()[:1]:
+            raise IllegalAction(f"seat {seat} is not the next player to keep a card")
+        kept = tuple(self.cards[c] for c in self._state.kept)
+        return KeepView(
+            seat=seat,
+            new_active_seat=self.next_active,
+            cards=tuple(c for c in self.table if c.id not in self._state.kept),
+            kept=kept,
+            hand=tuple(self.hands[seat]),
+            used_words=tuple(self.used_words),
+        )
+
+    def legal_plays(self) -> list[tuple[tuple[str, str], tuple[str, str, str], tuple[str, str]]]:
+        """Every (played, three, two) card choice open to the active player.
+
+        With a hand of h cards: C(h, 2) * C(5, 3) choices (60 with a full hand of 4).
+        The word is free text and not enumerated.
+        """
+        self._require(Phase.PLAY)
+        hand = [c.id for c in self.hands[self.active]]
+        out = []
+        for played in itertools.combinations(hand, PLAYED_PER_TURN):
+            five = [c.id for c in self.table] + list(played)
+            for three in itertools.combinations(five, GROUP_OF_THREE):
+                two = tuple(c for c in five if c not in three)
+                out.append((played, three, two))  # type: ignore[arg-type]
+        return out
+
+    # ------------------------------------------------------------------ actions
+
+    def play(self, action: ActivePlay | None) -> None:
+        """The active player plays 2 hand cards, splits the 5 cards 3-vs-2 and writes a word.
+
+        ``action=None`` means time ran out before any cards were chosen: the first two cards
+        of the hand are played and no word is written. A word of ``""`` means the cards
+        were chosen but no word was written in time. Either way nobody can match an
+        unwritten word, so the turn scores nothing and goes straight to KEEP (settled
+        reading, docs/rules.md).
+
+        Raises:
+            IllegalAction: wrong phase; played cards not 2 distinct cards of the hand; the
+                groups are not exactly the 5 table cards split 3 and 2; the word is not one
+                word (the judge's one-word check).
+        """
+        self._require(Phase.PLAY)
+        hand_ids = [c.id for c in self.hands[self.active]]
+        if action is None:
+            played: tuple[str, ...] = tuple(hand_ids[:PLAYED_PER_TURN])
+            five = [c.id for c in self.table] + list(played)
+            three, two, word = tuple(five[:3]), tuple(five[3:]), ""
+            forfeited = True
+        else:
+            played, three, two = tuple(action.played), tuple(action.three), tuple(action.two)
+            word = action.word.strip()
+            forfeited = False
+            if len(played) != PLAYED_PER_TURN or len(set(played)) != PLAYED_PER_TURN:
+                raise IllegalAction(f"play exactly 2 different cards from the hand, got {played}")
+            missing = [c for c in played if c not in hand_ids]
+            if missing:
+                raise IllegalAction(f"cards {missing} are not in the active player's hand")
+            five_set = {c.id for c in self.table} | set(played)
+            if len(three) != GROUP_OF_THREE or len(two) != GROUP_OF_TWO:
+                raise IllegalAction(
+                    f"split the 5 cards into a group of 3 and a group of 2, got "
+                    f"{len(three)} and {len(two)}"
+                )
+            if set(three) | set(two) != five_set or set(three) & set(two):
+                raise IllegalAction(
+                    "the two groups must hold exactly the 3 table cards and the 2 played cards"
+                )
+            if word:
+                verdict = one_word_verdict(self.judge, word)
+                if not verdict.accepted:
+                    raise IllegalAction(f"write one word: {verdict.reason}")
+        hand = self.hands[self.active]
+        for card_id in played:
+            card = next(c for c in hand if c.id == card_id)
+            hand.remove(card)
+            self.table.append(card)
+        self._state.played, self._state.three, self._state.two = played, three, two
+        self._state.secret = word
+        self._emit(
+            "play",
+            player=self.active,
+            data={
+                "played": list(played),
+                "three": list(three),
+                "two": list(two),
+                "stake": self.stake,
+                "forfeited": forfeited,
+                "wrote_word": bool(word),
+            },
+        )
+        if not word:
+            # Nothing to guess: the turn is over with no points.
+            self._emit("reveal", player=self.active, data={"words": self._words_list()})
+            self._score(callers=())
+        else:
+            self.phase = Phase.GUESS
+
+    def guess(self, seat: int, word: str) -> None:
+        """Guesser ``seat`` writes ``word`` (``""`` = nothing written, e.g. out of time).
+
+        When the last guesser has written, the words are read aloud (``reveal`` event) and
+        the phase moves to CALL.
+
+        Raises:
+            IllegalAction: wrong phase, ``seat`` is not a guesser or already guessed, or the
+                word is not one word.
+        """
+        self._require(Phase.GUESS)
+        if seat not in self.guessers:
+            raise IllegalAction(f"seat {seat} is not a guessing player this turn")
+        if seat in self._state.guesses:
+            raise IllegalAction(f"seat {seat} has already written a guess this turn")
+        word = word.strip()
+        if word:
+            verdict = one_word_verdict(self.judge, word)
+            if not verdict.accepted:
+                raise IllegalAction(f"write one word: {verdict.reason}")
+        self._state.guesses[seat] = word
+        self._emit("guess", player=seat, data={"word": word})
+        if len(self._state.guesses) == len(self.guessers):
+            self._emit(
+                "reveal",
+                player=self.active,
+                data={"words": self._words_list(), "secret": self._state.secret},
+            )
+            self.phase = Phase.CALL
+
+    def call(self, callers: Iterable[int]) -> TurnResult:
+        """Resolve the ne bis in idem calls and score the turn.
+
+        ``callers`` are the seats that said "ne bis in idem" (any order; duplicates ignored).
+        A call is right when some word written this turn repeats a word used in an earlier
+        turn (the judge's ``is_repeat``). Then the first caller in seating order from the
+        active player's left who did not write a repeat scores :data:`CALL_POINTS`, and
+        whoever wrote a repeat scores nothing this turn; if the repeat is the active
+        player's word nobody scores a match. A wrong call scores nothing. Each guess the
+        judge matches to the secret scores the stake for the guesser and for the active
+        player (rulebook "A Turn", "Ne Bis in Idem").
+
+        Returns:
+            the :class:`TurnResult` (also logged as ``call`` and ``score`` events).
+
+        Raises:
+            IllegalAction: wrong phase or a seat that is not at the table.
+        """
+        self._require(Phase.CALL)
+        callers = set(callers)
+        bad = [s for s in callers if not 0 <= s < self.n_players]
+        if bad:
+            raise IllegalAction(f"seats {bad} are not at the table")
+        return self._score(callers=tuple(s for s in self.seats_from_left_of(self.active) if s in callers))
+
+    def keep(self, seat: int, card_id: str) -> None:
+        """Chooser ``seat`` keeps card ``card_id`` on the table for the next turn.
+
+        After the third choice the two cards left are discarded and the next turn starts
+        (with a redeal of the discards when the new active player is out of cards).
+
+        Raises:
+            IllegalAction: wrong phase, not this seat's choice, or the card is not on offer.
+        """
+        self._require(Phase.KEEP)
+        expected = self.to_move()
+        if not expected or seat != expected[0]:
+            raise IllegalAction(f"seat {seat} may not keep a card now (waiting for {expected[:1]})")
+        on_offer = [c.id for c in self.table if c.id not in self._state.kept]
+        if card_id not in on_offer:
+            raise IllegalAction(f"card {card_id!r} is not on offer; choose one of {on_offer}")
+        self._state.kept.append(card_id)
+        self._emit("keep", player=seat, data={"card": card_id, "for": self.next_active})
+        if len(self._state.kept) == CHOOSERS:
+            kept = [self.cards[c] for c in self._state.kept]
+            dropped = [c for c in self.table if c.id not in self._state.kept]
+            self.discards.extend(dropped)
+            self.table = kept
+            self._emit("discard", data={"cards": [c.id for c in dropped], "table": list(self._state.kept)})
+            self.turn += 1
+            self._begin_turn()
+
+    def note_time_up(self, seat: int, what: str) -> None:
+        """Log that ``seat`` ran out of time writing ``what`` (``"word"``, ``"guess"`` ...).
+
+        Called by the runner, which enforces the two-minute turn; the engine's state is
+        not changed (the runner then submits an empty word).
+        """
+        self._emit("time-up", player=seat, data={"what": what, "time_limit": self.time_limit})
+
+    # ------------------------------------------------------------------ internals
+
+    def _require(self, phase: Phase) -> None:
+        if self.phase is not phase:
+            raise IllegalAction(f"the game is in the {self.phase.value} phase, not {phase.value}")
+
+    def _emit(self, type_: str, *, player: int | None = None, data: dict | None = None) -> Event:
+        event = self.log.append(Event(type=type_, turn=self.turn, player=player, data=data or {}))
+        if self.on_event is not None:
+            self.on_event(event)
+        return event
+
+    def _words_list(self) -> list[str]:
+        words = [""] * self.n_players
+        words[self.active] = self._state.secret
+        for seat, word in self._state.guesses.items():
+            words[seat] = word
+        return words
+
+    def _words_by_seat(self) -> dict[int, str]:
+        return dict(enumerate(self._words_list()))
+
+    def _score(self, callers: tuple[int, ...]) -> TurnResult:
+        active, stake = self.active, self.stake
+        words = self._words_list()
+        repeats: dict[int, str] = {}
+        repeat_reasons: dict[int, str] = {}
+        if self.used_words:
+            for seat in self.seats_from_left_of(active):
+                if words[seat]:
+                    verdict = self.judge.is_repeat(words[seat], tuple(self.used_words))
+                    if verdict.accepted:
+                        repeats[seat] = verdict.matched or words[seat]
+                        repeat_reasons[seat] = verdict.reason
+        points = [0] * self.n_players
+        call_right = bool(callers) and bool(repeats)
+        penalised = frozenset(repeats) if call_right else frozenset()
+        credited: int | None = None
+        if call_right:
+            credited = next((s for s in callers if s not in penalised), None)
+            if credited is not None:
+                points[credited] += CALL_POINTS
+        if callers:
+            self._emit(
+                "call",
+                data={
+                    "callers": list(callers),
+                    "right": call_right,
+                    "credited": credited,
+                    "repeats": {str(s): w for s, w in repeats.items()},
+                    "reasons": {str(s): r for s, r in repeat_reasons.items()},
+                    "points": CALL_POINTS if credited is not None else 0,
+                },
+            )
+        matches: dict[int, Verdict] = {}
+        secret = self._state.secret
+        secret_void = not secret or active in penalised
+        if not secret_void:
+            for seat in self.guessers:
+                guess = self._state.guesses.get(seat, "")
+                if not guess:
+                    continue
+                verdict = self.judge.match(secret, guess)
+                matches[seat] = verdict
+                scored = verdict.accepted and seat not in penalised
+                if scored:
+                    points[seat] += stake
+                    points[active] += stake
+                self._emit(
+                    "verdict",
+                    player=seat,
+                    data={
+                        "secret": secret,
+                        "guess": guess,
+                        "accepted": verdict.accepted,
+                        "relation": verdict.relation,
+                        "reason": verdict.reason,
+                        "scored": stake if scored else 0,
+                    },
+                )
+        for seat in range(self.n_players):
+            self.scores[seat] += points[seat]
+        for word in words:
+            if word and word not in self.used_words:
+                self.used_words.append(word)
+        self.last_active_turn[active] = self.turn
+        result = TurnResult(
+            turn=self.turn,
+            active=active,
+            stake=stake,
+            words=tuple(words),
+            matches=matches,
+            repeats=repeats,
+            callers=callers,
+            credited_caller=credited,
+            penalised=penalised,
+            points=tuple(points),
+        )
+        self.results.append(result)
+        note = ""
+        if not secret:
+            note = "no word written: nothing to match"
+        elif active in penalised:
+            note = "the active player's word repeats a used word: no match scores"
+        self._emit(
+            "score",
+            player=active,
+            data={
+                "stake": stake,
+                "points": points,
+                "totals": list(self.scores),
+                "penalised": sorted(penalised),
+                "note": note,
+            },
+        )
+        if self.turn + 1 >= self.total_turns:
+            self._end("every player was active " + f"{self.rounds} time{'s' if self.rounds > 1 else ''}")
+        else:
+            self.phase = Phase.KEEP
+        return result
+
+    def _begin_turn(self) -> None:
+        self._state = _TurnState()
+        self.phase = Phase.PLAY
+        hand = self.hands[self.active]
+        if len(hand) < PLAYED_PER_TURN:
+            if hand:
+                # Cannot happen under the rules (hands only ever hold an even number of
+                # cards); guard against a corrupted state rather than guess.
+                raise RuntimeError(
+                    f"seat {self.active} holds {len(hand)} card: the rules never leave one"
+                )
+            self._redeal()
+            if self.phase is Phase.OVER:
+                return
+        self._emit(
+            "turn",
+            player=self.active,
+            data={
+                "round": self.round + 1,
+                "stake": self.stake,
+                "extra_round": self.round >= BASE_ROUNDS,
+                "table": [c.id for c in self.table],
+                "hand_size": len(self.hands[self.active]),
+            },
+        )
+
+    def _redeal(self) -> None:
+        """Shuffle the discards and deal them again (rulebook "The Next Turn").
+
+        Settled reading (docs/rules.md): every hand is empty at this moment (each player
+        has played 2 cards on each of their 2 turns since the last deal), so the discards
+        are dealt to every player, 4 each. Under the rules exactly ``4 * n`` cards were
+        discarded since the last deal (2 a turn for ``2 * n`` turns); should fewer be
+        there, each player gets the largest even number up to 4 that all can get and the
+        rest stay discarded; with fewer than 2 each the game ends.
+        """
+        not_empty = [s for s, hand in enumerate(self.hands) if hand]
+        if not_empty:
+            raise RuntimeError(f"redeal with cards still in hands of seats {not_empty}")
+        pool = list(self.discards)
+        self._rng.shuffle(pool)
+        each = min(HAND_SIZE, len(pool) // self.n_players)
+        each -= each % PLAYED_PER_TURN
+        if each < PLAYED_PER_TURN:
+            self._emit(
+                "redeal",
+                data={"discards": len(pool), "each": 0, "hands": []},
+            )
+            self._end(
+                f"only {len(pool)} discarded cards to deal: fewer than "
+                f"{PLAYED_PER_TURN} for each of {self.n_players} players"
+            )
+            return
+        order = self.seats_from_left_of(self.active)
+        order = [self.active] + order[:-1]
+        for seat in range(self.n_players):
+            self.hands[seat] = []
+        position = 0
+        for seat in order:
+            self.hands[seat] = pool[position : position + each]
+            position += each
+        self.discards = pool[position:]
+        self._emit(
+            "redeal",
+            data={
+                "discards": len(pool),
+                "each": each,
+                "hands": [[c.id for c in hand] for hand in self.hands],
+                "left_discarded": len(self.discards),
+            },
+        )
+
+    def _end(self, reason: str) -> None:
+        self.phase = Phase.OVER
+        self.end_reason = reason
+        ranking = self.ranking()
+        top = self.scores[ranking[0]]
+        tied = [s for s in ranking if self.scores[s] == top]
+        self._emit(
+            "game-over",
+            data={
+                "reason": reason,
+                "turns_played": len(self.results),
+                "scores": list(self.scores),
+                "ranking": ranking,
+                "winner": ranking[0],
+                "tie_broken_by_last_active": len(tied) > 1,
+                "last_active_turn": list(self.last_active_turn),
+            },
+        )
