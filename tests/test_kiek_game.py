@@ -1,0 +1,206 @@
+"""The Kiek runner: whole games with scripted players, the two-minute turn on a virtual
+clock, the JSON-lines log (header first, flushed per event, kept on EOF/Ctrl-C) and replay."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from kiek_helpers import ScriptedPlayer, TableJudge, make_cards
+from rich.console import Console
+
+from kiekai.clock import VirtualClock
+from kiekai.events import EventLog, read_log
+from kiekai.kiek.game import EventPrinter, GameAborted, play_game, replay
+from kiekai.kiek.players import ActivePlay, TimeUp
+
+
+def console() -> tuple[Console, io.StringIO]:
+    buffer = io.StringIO()
+    return Console(file=buffer, width=120, color_system=None, force_terminal=False), buffer
+
+
+def bots(n: int = 3, **kw) -> list[ScriptedPlayer]:
+    words = [["dog", "red", "people"], ["dog", "cat"], ["red", "sky", "dog"], ["sea"]]
+    return [ScriptedPlayer(f"Bot {i + 1}", words[i % 4], **kw) for i in range(n)]
+
+
+def test_whole_game_writes_a_replayable_log(tmp_path):
+    """A whole game: header first, every event flushed, game-over last; replay prints the
+    same lines the live game printed."""
+    path = tmp_path / "game.jsonl"
+    live, live_out = console()
+    with EventLog(path) as log:
+        outcome = play_game(
+            bots(4),
+            make_cards(40),
+            judge=TableJudge(),
+            seed=7,
+            clock=VirtualClock(),
+            log=log,
+            header={"deck": "test-deck", "strictness": "standard"},
+            on_event=EventPrinter(live, show_labels=True),
+        )
+    assert outcome.turns == 12
+    events = list(read_log(path))
+    assert events[0].type == "header"
+    assert events[0].data["seed"] == 7 and events[0].data["deck"] == "test-deck"
+    assert [p["name"] for p in events[0].data["players"]] == ["Bot 1", "Bot 2", "Bot 3", "Bot 4"]
+    assert "kiekai" in events[0].data["versions"]
+    assert events[-1].type == "game-over"
+    assert events[-1].data["scores"] == list(outcome.scores)
+    assert sum(outcome.scores) > 0
+    again, again_out = console()
+    replay(path, again)
+    assert again_out.getvalue() == live_out.getvalue()
+    text = live_out.getvalue()
+    assert "Final scores" in text and "wins" in text and "three:" in text
+
+
+def test_same_seed_same_game_other_seed_other_game():
+    """Seeded: the same seed and players give the same events."""
+
+    def run(seed):
+        return [
+            (e.type, e.turn, e.player, dict(e.data))
+            for e in play_game(bots(4), make_cards(40), judge=TableJudge(), seed=seed, clock=VirtualClock()).events
+            if e.type != "header"
+        ]
+
+    assert run(3) == run(3)
+    assert run(3) != run(4)
+
+
+def test_first_human_is_first_active():
+    """Preparations: the youngest player starts -> the first human seat."""
+    players = bots(4)
+    players[2].is_human = True
+    outcome = play_game(players, make_cards(40), judge=TableJudge(), seed=1, clock=VirtualClock())
+    setup = next(e for e in outcome.events if e.type == "setup")
+    assert setup.data["first_active"] == 2
+
+
+class SlowPlayer(ScriptedPlayer):
+    """Takes ``seconds`` of virtual time for each word."""
+
+    def __init__(self, name, clock, seconds, **kw):
+        super().__init__(name, **kw)
+        self.clock, self.seconds = clock, seconds
+
+    def play_turn(self, view):
+        play = super().play_turn(view)
+        self.clock.advance(self.seconds)
+        return play
+
+    def guess(self, view):
+        word = super().guess(view)
+        self.clock.advance(self.seconds)
+        return word
+
+
+def test_a_word_after_two_minutes_counts_as_nothing_written():
+    """A Turn: a turn may never take more than two minutes."""
+    clock = VirtualClock()
+    players = [SlowPlayer("Slow", clock, 121.0, words=["dog"]), *bots(2)]
+    outcome = play_game(players, make_cards(30), judge=TableJudge(), seed=2, clock=clock, rounds=1)
+    time_ups = [e for e in outcome.events if e.type == "time-up"]
+    assert sorted((e.player, e.data["what"]) for e in time_ups) == [(0, "guess"), (0, "guess"), (0, "word")]
+    slow_play = next(e for e in outcome.events if e.type == "play" and e.player == 0)
+    assert slow_play.data["wrote_word"] is False and slow_play.data["forfeited"] is False
+
+
+def test_guessers_get_what_the_active_player_left_of_the_turn():
+    """A Turn: the two minutes cover the whole turn; a guess after them is nothing."""
+    clock = VirtualClock()
+    players = [SlowPlayer("Slow", clock, 100.0, words=["dog"]), *bots(2)]
+    outcome = play_game(players, make_cards(30), judge=TableJudge(), seed=2, clock=clock, rounds=1)
+    # Seat 0 is active at some turn and takes 100 s: guessers then have 20 s (bots take 0).
+    # As a guesser it takes 100 s of the 120 left: in time.
+    assert not [e for e in outcome.events if e.type == "time-up"]
+
+
+class TimeUpHuman(ScriptedPlayer):
+    def play_turn(self, view):
+        raise TimeUp()
+
+    def guess(self, view):
+        raise TimeUp()
+
+
+def test_time_up_from_a_human_plays_first_two_cards():
+    players = [TimeUpHuman("You", human=True), *bots(2)]
+    outcome = play_game(players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1)
+    first_play = next(e for e in outcome.events if e.type == "play")
+    assert first_play.player == 0 and first_play.data["forfeited"] is True
+    assert outcome.scores[0] == 0
+
+
+class EOFHuman(ScriptedPlayer):
+    def guess(self, view):
+        raise EOFError
+
+
+def test_eof_stops_the_game_and_keeps_the_log(tmp_path):
+    """Bad input: EOF on stdin mid-game -> a clear stop, the log kept with an 'aborted' event."""
+    path = tmp_path / "g.jsonl"
+    players = [*bots(2), EOFHuman("You", human=True)]
+    with EventLog(path) as log, pytest.raises(GameAborted, match="EOF") as info:
+        play_game(players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), log=log)
+    assert info.value.log_path == path
+    events = list(read_log(path))
+    assert events[0].type == "header" and events[-1].type == "aborted"
+    out, buffer = console()
+    replay(path, out)
+    assert "Game stopped" in buffer.getvalue()
+
+
+class BadThenGoodHuman(ScriptedPlayer):
+    """First answers with a phrase, then with a word; collects what it was told."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.told: list[str] = []
+        self.tries = 0
+
+    def play_turn(self, view):
+        play = super().play_turn(view)
+        self.tries += 1
+        word = "two words" if self.tries == 1 else play.word
+        return ActivePlay(play.played, play.three, play.two, word)
+
+    def tell(self, message):
+        self.told.append(message)
+
+
+def test_a_refused_human_answer_is_asked_again():
+    """Bad input: a phrase is refused with a request for one word, and asked again."""
+    human = BadThenGoodHuman("You", ["dog"], human=True)
+    play_game([human, *bots(2)], make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1)
+    assert len(human.told) == 1 and "one word" in human.told[0]
+
+
+def test_an_illegal_bot_answer_is_an_error():
+    human = BadThenGoodHuman("Bot", ["dog"], human=False)
+    with pytest.raises(ValueError, match="one word"):
+        play_game([human, *bots(2)], make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock())
+
+
+def test_replay_refuses_a_file_that_is_not_a_game_log(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"type": "something"}\n')
+    with pytest.raises(ValueError, match="not a Kiek game log"):
+        replay(path, console()[0])
+
+
+def test_printer_hides_labels_while_humans_play():
+    """Labels would give answers away: the live printer omits them when told to."""
+    shown, shown_out = console()
+    hidden, hidden_out = console()
+    printer_shown = EventPrinter(shown, show_labels=True)
+    printer_hidden = EventPrinter(hidden, show_labels=False)
+    outcome = play_game(bots(3), make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1)
+    for event in outcome.events:
+        printer_shown(event)
+        printer_hidden(event)
+    assert "(thing" in shown_out.getvalue()
+    assert "(thing" not in hidden_out.getvalue()
