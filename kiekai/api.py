@@ -1,0 +1,796 @@
+"""HTTP API over the synonym judge (FastAPI): ``POST /v1/judge``, ``/v1/judge/batch``,
+``/v1/repeat`` and ``GET /healthz``.
+
+The judge settles the two questions a Kiek table asks (rulebook ``../shared/rules/kiek.txt``,
+sections "Imperfect Guesses" and "Ne Bis in Idem"): does a guess name the same thing as the
+secret word, and does a candidate word repeat a word already used this round.
+
+Design:
+
+- One :class:`kiekai.judge.Judge` per :class:`~kiekai.judge.verdict.Strictness`, built once
+  at start-up (the app's lifespan, or handed in by the caller) and reused by every request,
+  so WordNet and the sentence-embedding model load once per process.
+- Every judge call runs on ONE dedicated worker thread. The judge's readers (nltk's WordNet
+  reader seeks and reads shared file handles) are not safe to use from two threads at once,
+  and a single worker keeps the event loop free: ``/healthz`` answers while a long batch runs.
+  Batches are cut into chunks of :data:`BATCH_CHUNK` pairs, so a single request waits behind
+  at most one chunk of someone else's batch.
+- Input is validated by Pydantic models with limits (:data:`MAX_WORD_CHARS`,
+  :data:`MAX_BATCH_PAIRS`, :data:`MAX_USED_WORDS`, :data:`MAX_BODY_BYTES`). Every bad input
+  gets a 4xx with a JSON body ``{"error", "message", "errors": [{"field", "problem"}]}``;
+  an error inside the judge becomes a 422 (the judge rejected that input, ``ValueError``)
+  or a 503 (the judge could not answer); the server never answers 500.
+- The server binds 127.0.0.1 by default (``kiekai serve``); it has no authentication.
+
+Run it with ``kiekai serve`` or ``uvicorn --factory kiekai.api:create_app``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import platform
+import sys
+import unicodedata
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from importlib import metadata
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+)
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import kiekai
+from kiekai.judge.verdict import Strictness, Verdict
+
+if TYPE_CHECKING:  # the judge module imports nltk and torch; load it only when judging
+    from kiekai.judge import Judge
+
+log = logging.getLogger(__name__)
+
+#: Longest word accepted, in Unicode code points. The longest English dictionary words
+#: (WordNet 3.0 lemmas) are under 60 characters; 64 leaves room for a compound guess.
+MAX_WORD_CHARS = 64
+#: Most (secret, guess) pairs in one ``/v1/judge/batch`` request.
+MAX_BATCH_PAIRS = 1000
+#: Most used words in one ``/v1/repeat`` request (a Kiek round uses far fewer).
+MAX_USED_WORDS = 500
+#: Largest request body in bytes. A full batch of 1000 pairs of 64-character words written
+#: as ``\\uXXXX`` escapes is about 0.8 MB; 2 MiB leaves room and stops memory abuse.
+MAX_BODY_BYTES = 2 * 1024 * 1024
+#: Pairs per worker-thread task when judging a batch (bounds the wait of other requests).
+BATCH_CHUNK = 64
+#: Longest text of a field name or message echoed back in an error body, in characters.
+MAX_ECHO_CHARS = 80
+
+API_VERSION = "1"
+
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------- request models
+
+
+def _check_word(value: str) -> str:
+    """Reject text that cannot be a spoken word: lone surrogates and control characters.
+
+    Lone surrogates (U+D800..U+DFFF, Unicode category Cs) are not characters and cannot be
+    encoded as UTF-8; control characters (category Cc: NUL, newline, tab, DEL, ...) cannot
+    be part of a guess said at the table. Empty or blank words are allowed: the judge
+    answers them with a rejected verdict (relation ``empty``).
+
+    Raises:
+        ValueError: naming the first offending code point and its position.
+    """
+    for position, char in enumerate(value):
+        category = unicodedata.category(char)
+        if category == "Cs":
+            raise ValueError(
+                f"contains a lone surrogate U+{ord(char):04X} at position {position}; "
+                "send valid Unicode text (UTF-8)"
+            )
+        if category == "Cc":
+            raise ValueError(
+                f"contains the control character U+{ord(char):04X} at position {position}; "
+                "a word is one line of plain text without tabs or newlines"
+            )
+    return value
+
+
+def _parse_strictness(value: Any) -> Any:
+    """Accept a strictness name in any case and with surrounding spaces ("Lenient ")."""
+    if isinstance(value, str):
+        return value.strip().lower()
+    return value
+
+
+Word = Annotated[
+    str,
+    Field(max_length=MAX_WORD_CHARS),
+    AfterValidator(_check_word),
+]
+StrictnessField = Annotated[
+    Strictness,
+    BeforeValidator(_parse_strictness),
+    Field(
+        description=(
+            "Table rules (rulebook, 'Imperfect Guesses'): `strict` = the same word in any "
+            "form; `standard` = also synonyms and derived words naming the same thing; "
+            "`lenient` = also one-step kinds, degree words, near-synonyms and typos."
+        ),
+    ),
+]
+
+
+class JudgeRequest(BaseModel):
+    """Body of ``POST /v1/judge``: one secret word and one guess."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"secret": "people", "guess": "humans", "strictness": "standard"},
+                {"secret": "black", "guess": "white"},
+            ]
+        },
+    )
+
+    secret: Word = Field(
+        description=f"The secret word (at most {MAX_WORD_CHARS} characters).",
+        examples=["people"],
+    )
+    guess: Word = Field(
+        description=f"The guessed word (at most {MAX_WORD_CHARS} characters).",
+        examples=["humans"],
+    )
+    strictness: StrictnessField = Strictness.STANDARD
+
+
+class Pair(BaseModel):
+    """One (secret, guess) pair inside a batch."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    secret: Word = Field(description="The secret word.", examples=["mice"])
+    guess: Word = Field(description="The guessed word.", examples=["mouse"])
+
+
+class BatchRequest(BaseModel):
+    """Body of ``POST /v1/judge/batch``: up to :data:`MAX_BATCH_PAIRS` pairs, one level."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "pairs": [
+                        {"secret": "mice", "guess": "mouse"},
+                        {"secret": "dog", "guess": "cat"},
+                    ],
+                    "strictness": "lenient",
+                }
+            ]
+        },
+    )
+
+    pairs: list[Pair] = Field(
+        max_length=MAX_BATCH_PAIRS,
+        description=f"The pairs to judge, answered in the same order (at most {MAX_BATCH_PAIRS}).",
+    )
+    strictness: StrictnessField = Strictness.STANDARD
+
+
+class RepeatRequest(BaseModel):
+    """Body of ``POST /v1/repeat``: a candidate word and the words used so far this round."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"candidate": "stones", "used": ["rocks", "grass"], "strictness": "standard"}
+            ]
+        },
+    )
+
+    candidate: Word = Field(
+        description="The word a player wants to say.", examples=["stones"]
+    )
+    used: list[Word] = Field(
+        max_length=MAX_USED_WORDS,
+        description=(
+            "Words already used this round (rulebook, 'Ne Bis in Idem'; at most "
+            f"{MAX_USED_WORDS})."
+        ),
+        examples=[["rocks", "grass"]],
+    )
+    strictness: StrictnessField = Strictness.STANDARD
+
+
+# -------------------------------------------------------------------------- response models
+
+
+class VerdictOut(BaseModel):
+    """The judge's decision with its evidence (mirrors :class:`kiekai.judge.verdict.Verdict`)."""
+
+    accepted: bool = Field(
+        description="Whether the table accepts the guess (for /v1/repeat: whether it repeats)."
+    )
+    score: float = Field(
+        ge=0.0,
+        le=1.0,
+        description="The judge's confidence, 0..1, that the two words name the same thing.",
+    )
+    relation: str = Field(
+        description=(
+            "The strongest relation found, e.g. same-lemma, spelling, synonym, hypernym, "
+            "hyponym, antonym, cohyponym, typo, unrelated, not-one-word, empty."
+        ),
+        examples=["synonym"],
+    )
+    reason: str = Field(description="One human-readable sentence explaining the decision.")
+
+
+class JudgeResponse(VerdictOut):
+    """Answer of ``/v1/judge`` and one item of ``/v1/judge/batch``."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "secret": "people",
+                    "guess": "humans",
+                    "strictness": "standard",
+                    "accepted": True,
+                    "score": 0.93,
+                    "relation": "synonym",
+                    "reason": "'humans' and 'people' are WordNet synonyms.",
+                }
+            ]
+        }
+    )
+
+    secret: str = Field(description="The secret word as sent.")
+    guess: str = Field(description="The guess as sent.")
+    strictness: Strictness = Field(description="The level the verdict was given at.")
+
+
+class RepeatResponse(VerdictOut):
+    """Answer of ``/v1/repeat``: ``accepted`` is true when the candidate repeats a used word."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "candidate": "stones",
+                    "strictness": "standard",
+                    "accepted": True,
+                    "score": 0.9,
+                    "relation": "synonym",
+                    "reason": "'stones' repeats 'rocks' (synonyms).",
+                    "matched": "rocks",
+                }
+            ]
+        }
+    )
+
+    candidate: str = Field(description="The candidate word as sent.")
+    strictness: Strictness = Field(description="The level the verdict was given at.")
+    matched: str | None = Field(
+        description="The used word the candidate repeats, or null when it repeats none."
+    )
+
+
+class HealthResponse(BaseModel):
+    """Answer of ``GET /healthz``."""
+
+    status: str = Field(description="`ok` when every strictness level has a judge ready.")
+    api_version: str = Field(description="Version of this HTTP API (the /v1 prefix).")
+    versions: dict[str, str] = Field(
+        description="Versions of kiekai, Python and the libraries serving the API."
+    )
+    strictness_levels: list[Strictness] = Field(
+        description="Levels with a judge loaded and ready."
+    )
+    models: dict[str, bool] = Field(
+        description="Models the judge uses and whether each is loaded in this process."
+    )
+    judge: dict[str, Any] = Field(
+        description="What the judge reports about itself (e.g. its calibration version)."
+    )
+
+
+class ErrorItem(BaseModel):
+    """One problem with a request."""
+
+    field: str = Field(description="Where the problem is, e.g. `body.pairs[3].guess`.")
+    problem: str = Field(description="What is wrong and how to fix it.")
+
+
+class ErrorResponse(BaseModel):
+    """Body of every 4xx and 503 answer."""
+
+    error: str = Field(
+        description="A short machine-readable code: invalid-request, not-found, "
+        "judge-rejected-input, judge-unavailable, ..."
+    )
+    message: str = Field(description="A human-readable summary naming the fix.")
+    errors: list[ErrorItem] = Field(default_factory=list, description="Each problem found.")
+
+
+# ------------------------------------------------------------------------------ judge state
+
+
+class JudgeError(Exception):
+    """The judge failed on a request.
+
+    Attributes:
+        status_code: 422 when the judge rejected the input (it raised ``ValueError``),
+            503 when it could not answer (any other error).
+        message: what happened, for the client.
+    """
+
+    def __init__(self, status_code: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.code = code
+        self.message = message
+
+
+def load_judges(levels: Iterable[Strictness] = tuple(Strictness)) -> dict[Strictness, Judge]:
+    """Build one :class:`kiekai.judge.Judge` per strictness level and warm it up.
+
+    Each judge answers one pair ("people"/"humans") before it is returned, so lazily loaded
+    models (WordNet, all-MiniLM-L6-v2) are in memory before the first request.
+
+    Returns:
+        ``{Strictness: Judge}`` for each level in ``levels``.
+
+    Raises:
+        Whatever the judge raises when its models or calibration file are missing
+        (``FileNotFoundError``, ``OSError``, ``RuntimeError``); ``kiekai serve`` reports it.
+    """
+    from kiekai.judge import Judge
+
+    judges: dict[Strictness, Judge] = {}
+    for level in levels:
+        judge = Judge(level)
+        judge.match("people", "humans")
+        judges[level] = judge
+    return judges
+
+
+def _coerce_judges(judges: Mapping[Any, Any]) -> dict[Strictness, Any]:
+    """Key a caller's ``{level: judge}`` mapping by :class:`Strictness`.
+
+    Raises:
+        ValueError: a key is not a strictness level.
+    """
+    return {Strictness.parse(level): judge for level, judge in judges.items()}
+
+
+class _JudgeService:
+    """The judges and the single worker thread every judge call runs on."""
+
+    def __init__(self, judges: Mapping[Strictness, Any]) -> None:
+        self.judges = dict(judges)
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kiekai-judge")
+
+    def judge_for(self, level: Strictness) -> Any:
+        """The judge for ``level``; raises :class:`JudgeError` (503) when none is loaded."""
+        judge = self.judges.get(level)
+        if judge is None:
+            loaded = ", ".join(sorted(str(s) for s in self.judges)) or "none"
+            raise JudgeError(
+                503,
+                "judge-unavailable",
+                f"no judge is loaded for strictness {str(level)!r} (loaded: {loaded}); "
+                "restart the server with that level",
+            )
+        return judge
+
+    async def call(self, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)`` on the judge thread; map its errors to :class:`JudgeError`."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.executor, function, *args)
+        except JudgeError:
+            raise
+        except (ValueError, TypeError, UnicodeError) as exc:
+            raise JudgeError(
+                422, "judge-rejected-input", f"the judge could not read this input: {exc}"
+            ) from exc
+        except Exception as exc:
+            log.exception("judge failed")
+            raise JudgeError(
+                503,
+                "judge-unavailable",
+                f"the judge failed ({type(exc).__name__}); the error is in the server log, "
+                "try again later",
+            ) from exc
+
+    def close(self) -> None:
+        """Stop the worker thread (waits for the running task)."""
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _match_many(judge: Any, pairs: Sequence[tuple[str, str]]) -> list[Verdict]:
+    """``judge.match_many(pairs)`` when the judge has it, else one ``match`` per pair.
+
+    Raises:
+        JudgeError: the judge returned a different number of verdicts than pairs.
+    """
+    many = getattr(judge, "match_many", None)
+    verdicts = list(many(pairs)) if many else [judge.match(s, g) for s, g in pairs]
+    if len(verdicts) != len(pairs):
+        raise JudgeError(
+            503,
+            "judge-unavailable",
+            f"the judge returned {len(verdicts)} verdicts for {len(pairs)} pairs",
+        )
+    return verdicts
+
+
+def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
+    """Check a judge's verdict and return its fields for a response model.
+
+    Scores a hair outside 0..1 from float rounding are clamped.
+
+    Raises:
+        JudgeError: (503) the score is not a finite number.
+    """
+    score = float(verdict.score)
+    if not math.isfinite(score):
+        raise JudgeError(
+            503, "judge-unavailable", f"the judge returned a non-finite score ({score})"
+        )
+    return {
+        "accepted": bool(verdict.accepted),
+        "score": min(1.0, max(0.0, score)),
+        "relation": str(verdict.relation),
+        "reason": str(verdict.reason),
+    }
+
+
+# ----------------------------------------------------------------------------- error bodies
+
+
+def _safe_text(text: Any, limit: int = MAX_ECHO_CHARS) -> str:
+    """``text`` as printable, UTF-8-encodable, shortened text for an error body.
+
+    Client-controlled text (e.g. an unknown field name) may hold lone surrogates or be
+    megabytes long; both are escaped or cut here so the error itself never fails.
+    """
+    text = str(text)
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _field_path(loc: Sequence[Any]) -> str:
+    """``("body", "pairs", 3, "guess")`` -> ``"body.pairs[3].guess"``."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += ("." if path else "") + _safe_text(part)
+    return path or "body"
+
+
+def _problem(error: Mapping[str, Any]) -> str:
+    """A clear sentence for one Pydantic error (never echoes the input value)."""
+    kind = error.get("type", "")
+    message = _safe_text(error.get("msg", "invalid value"), limit=300)
+    if kind == "json_invalid":
+        detail = (error.get("ctx") or {}).get("error", "")
+        loc = error.get("loc", ())
+        where = f" at character {loc[-1]}" if loc and isinstance(loc[-1], int) else ""
+        return _safe_text(f"the body is not valid JSON ({detail}{where}); send a JSON object", 300)
+    if kind == "string_unicode":
+        return "not valid Unicode text (e.g. a lone surrogate such as \\ud800); send UTF-8 text"
+    if kind == "missing":
+        return "this field is required"
+    if kind == "extra_forbidden":
+        return "unknown field; remove it (check its spelling against the API schema)"
+    if kind in ("model_attributes_type", "model_type", "dict_type"):
+        if tuple(error.get("loc", ())) == ("body",):
+            return "expected a JSON object sent with Content-Type: application/json"
+        return "expected a JSON object"
+    if kind.startswith("string_too_long"):
+        return f"too long: a word has at most {MAX_WORD_CHARS} characters"
+    if kind == "too_long":
+        return _safe_text(f"too many items: {message}", 300)
+    if kind == "value_error":
+        return message.removeprefix("Value error, ")
+    return message
+
+
+def _error_response(
+    status_code: int, code: str, message: str, errors: Sequence[ErrorItem] = ()
+) -> JSONResponse:
+    body = ErrorResponse(error=code, message=message, errors=list(errors))
+    return JSONResponse(status_code=status_code, content=body.model_dump())
+
+
+async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError | ValidationError)
+    raw = exc.errors()
+    items = [
+        ErrorItem(
+            field="body" if e.get("type") == "json_invalid" else _field_path(e.get("loc", ())),
+            problem=_problem(e),
+        )
+        for e in raw
+    ]
+    if len(raw) == 1 and tuple(raw[0].get("loc", ())) == ("body",) and raw[0].get("type") == "missing":
+        # no body, or one not sent as JSON: FastAPI reads only application/json bodies
+        items = [
+            ErrorItem(field="body", problem="send a JSON object with Content-Type: application/json")
+        ]
+    shown = items[:20]
+    first = f"{shown[0].field}: {shown[0].problem}" if shown else "invalid request"
+    more = f" (and {len(items) - 1} more problems)" if len(items) > 1 else ""
+    return _error_response(422, "invalid-request", f"invalid request: {first}{more}", shown)
+
+
+async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    codes = {
+        400: "bad-request",
+        404: "not-found",
+        405: "method-not-allowed",
+        413: "body-too-large",
+    }
+    code = codes.get(exc.status_code, "http-error")
+    message = _safe_text(exc.detail, limit=300)
+    if exc.status_code == 404:
+        message = "no such endpoint; see /docs or /openapi.json for the API"
+    elif exc.status_code == 400:
+        message = f"{message}; send a JSON object with Content-Type: application/json"
+    elif exc.status_code == 405:
+        message = f"{request.method} is not allowed here; see /docs for each endpoint's method"
+    elif exc.status_code == 413:
+        message = f"request body over {MAX_BODY_BYTES} bytes; split the batch"
+    response = _error_response(exc.status_code, code, message)
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+async def _on_judge_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, JudgeError)
+    return _error_response(exc.status_code, exc.code, exc.message)
+
+
+def _unexpected_error(exc: Exception) -> JudgeError:
+    """Any other failure while answering: logged, then reported as a 503."""
+    log.exception("unexpected error answering a request", exc_info=exc)
+    return JudgeError(
+        503,
+        "server-error",
+        f"the server could not answer ({type(exc).__name__}); the error is in the server log",
+    )
+
+
+# ------------------------------------------------------------------------------------- app
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    422: {"model": ErrorResponse, "description": "The request or one of its words is invalid."},
+    503: {"model": ErrorResponse, "description": "The judge could not answer."},
+}
+
+
+def _versions(judges: Mapping[Strictness, Any]) -> dict[str, str]:
+    versions = {"kiekai": kiekai.__version__, "python": platform.python_version()}
+    for package in ("fastapi", "starlette", "pydantic", "uvicorn", "nltk", "sentence-transformers"):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def _models_loaded() -> dict[str, bool]:
+    """Which models :mod:`kiekai.models` has loaded in this process (its cached loaders)."""
+    models_module = sys.modules.get("kiekai.models")
+    loaded: dict[str, bool] = {}
+    for name, label in (("wordnet", "wordnet"), ("sentence_model", "all-MiniLM-L6-v2")):
+        loader = getattr(models_module, name, None)
+        info = getattr(loader, "cache_info", None)
+        loaded[label] = bool(info and info().currsize > 0)
+    return loaded
+
+
+def _judge_info(judges: Mapping[Strictness, Any]) -> dict[str, Any]:
+    """What the judge says about itself: its ``describe()`` when it has one, else the
+    format version and scalar provenance fields (``fit``) of its fitted model."""
+    judge = next(iter(judges.values()), None)
+    if judge is None:
+        return {}
+    describe = getattr(judge, "describe", None)
+    if callable(describe):
+        try:
+            info = describe()
+            if isinstance(info, Mapping):
+                return {str(k): v for k, v in info.items() if isinstance(v, str | int | float | bool)}
+        except Exception:  # health must answer even if the judge's self-report fails
+            log.exception("judge.describe() failed")
+    info: dict[str, Any] = {}
+    model = getattr(judge, "model", None)  # the fitted parameters (data/judge-model.json)
+    version = getattr(model, "version", getattr(judge, "version", None))
+    if version is not None:
+        info["model_format_version"] = str(version)
+    fit = getattr(model, "fit", None)
+    if isinstance(fit, Mapping):
+        scalars = (str, int, float, bool)
+        info.update({f"fit.{k}": v for k, v in fit.items() if isinstance(v, scalars)})
+    return info
+
+
+def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
+    """Build the FastAPI app.
+
+    Args:
+        judges: ``{strictness: Judge}`` to serve (keys are :class:`Strictness` or their
+            names). ``None`` builds one judge per level at start-up (:func:`load_judges`)
+            in the app's lifespan. Passing them in lets a caller load models once and
+            report loading errors itself (``kiekai serve`` does).
+
+    Returns:
+        The app; serve it with uvicorn. Start-up happens in its lifespan, so use it as a
+        context manager (``with TestClient(app)``) or through an ASGI server.
+
+    Raises:
+        ValueError: a key of ``judges`` is not a strictness level.
+    """
+    given = _coerce_judges(judges) if judges is not None else None
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        loaded = given if given is not None else await asyncio.to_thread(load_judges)
+        service = _JudgeService(loaded)
+        app.state.judge_service = service
+        try:
+            yield
+        finally:
+            service.close()
+
+    app = FastAPI(
+        title="kiekai judge",
+        version=kiekai.__version__,
+        summary="Is a guess the same word as the secret, and does a word repeat a used one?",
+        description=(
+            "The synonym judge for the party game Kiek, as an HTTP API. Verdicts follow the "
+            "rulebook sections 'Imperfect Guesses' (synonyms and word forms are allowed, "
+            "opposites and different things of the same kind are not) and 'Ne Bis in Idem' "
+            "(a word may not repeat a used word). Every verdict carries `accepted`, `score` "
+            "(0..1), the `relation` found and a `reason`. Errors are JSON "
+            "`{error, message, errors}` with status 4xx, or 503 when the judge cannot answer."
+        ),
+        lifespan=lifespan,
+        max_body_size=MAX_BODY_BYTES,
+    )
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(ValidationError, _on_validation_error)
+    app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    app.add_exception_handler(JudgeError, _on_judge_error)
+
+    def service_of(request: Request) -> _JudgeService:
+        service = getattr(request.app.state, "judge_service", None)
+        if service is None:
+            raise JudgeError(503, "judge-unavailable", "the judges are still loading; retry")
+        return service
+
+    @app.post(
+        "/v1/judge",
+        response_model=JudgeResponse,
+        responses=_ERRORS,
+        summary="Judge one guess against a secret word",
+        tags=["judge"],
+    )
+    async def judge_one(body: JudgeRequest, request: Request) -> JudgeResponse:
+        """Does `guess` name the same thing as `secret` at this strictness?"""
+        service = service_of(request)
+        judge = service.judge_for(body.strictness)
+        try:
+            verdict = await service.call(judge.match, body.secret, body.guess)
+            return JudgeResponse(
+                secret=body.secret,
+                guess=body.guess,
+                strictness=body.strictness,
+                **_verdict_fields(verdict),
+            )
+        except JudgeError:
+            raise
+        except Exception as exc:
+            raise _unexpected_error(exc) from exc
+
+    @app.post(
+        "/v1/judge/batch",
+        response_model=list[JudgeResponse],
+        responses=_ERRORS,
+        summary=f"Judge up to {MAX_BATCH_PAIRS} pairs in one request",
+        tags=["judge"],
+    )
+    async def judge_batch(body: BatchRequest, request: Request) -> list[JudgeResponse]:
+        """One verdict per pair, in the order sent, all at the same strictness."""
+        service = service_of(request)
+        judge = service.judge_for(body.strictness)
+        pairs = [(p.secret, p.guess) for p in body.pairs]
+        try:
+            verdicts: list[Verdict] = []
+            for start in range(0, len(pairs), BATCH_CHUNK):
+                chunk = pairs[start : start + BATCH_CHUNK]
+                verdicts.extend(await service.call(_match_many, judge, chunk))
+            return [
+                JudgeResponse(
+                    secret=secret,
+                    guess=guess,
+                    strictness=body.strictness,
+                    **_verdict_fields(verdict),
+                )
+                for (secret, guess), verdict in zip(pairs, verdicts, strict=True)
+            ]
+        except JudgeError:
+            raise
+        except Exception as exc:
+            raise _unexpected_error(exc) from exc
+
+    @app.post(
+        "/v1/repeat",
+        response_model=RepeatResponse,
+        responses=_ERRORS,
+        summary="Does a candidate word repeat a used word? (ne bis in idem)",
+        tags=["judge"],
+    )
+    async def repeat(body: RepeatRequest, request: Request) -> RepeatResponse:
+        """`accepted` is true when `candidate` repeats one of `used`; `matched` names it."""
+        service = service_of(request)
+        judge = service.judge_for(body.strictness)
+        try:
+            verdict = await service.call(judge.is_repeat, body.candidate, list(body.used))
+            matched = verdict.matched
+            return RepeatResponse(
+                candidate=body.candidate,
+                strictness=body.strictness,
+                matched=None if matched is None else str(matched),
+                **_verdict_fields(verdict),
+            )
+        except JudgeError:
+            raise
+        except Exception as exc:
+            raise _unexpected_error(exc) from exc
+
+    @app.get(
+        "/healthz",
+        response_model=HealthResponse,
+        summary="Is the server up, and which judges and models are loaded?",
+        tags=["health"],
+    )
+    async def healthz(request: Request) -> HealthResponse:
+        """Answers from the event loop without calling the judge, even while a batch runs."""
+        service = getattr(request.app.state, "judge_service", None)
+        judges = service.judges if service is not None else {}
+        ready = all(level in judges for level in Strictness)
+        return HealthResponse(
+            status="ok" if ready else "degraded",
+            api_version=API_VERSION,
+            versions=_versions(judges),
+            strictness_levels=sorted(judges, key=list(Strictness).index),
+            models=_models_loaded(),
+            judge=_judge_info(judges),
+        )
+
+    return app

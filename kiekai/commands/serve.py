@@ -1,0 +1,87 @@
+"""``kiekai serve``: run the judge's HTTP API (:mod:`kiekai.api`) with uvicorn."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import typer
+
+#: Default address: loopback only, because the API has no authentication.
+DEFAULT_HOST = "127.0.0.1"
+#: Default TCP port.
+DEFAULT_PORT = 8765
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an IP address or name) only accepts connections from this machine.
+
+    ``localhost`` and loopback addresses (127.0.0.0/8, ::1) are; ``0.0.0.0``, ``::``, other
+    addresses and other host names are not (a name could resolve anywhere).
+    """
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    host: str = typer.Option(
+        DEFAULT_HOST,
+        "--host",
+        help="Address to bind. The default accepts connections from this machine only.",
+    ),
+    port: int = typer.Option(
+        DEFAULT_PORT, "--port", min=1, max=65535, help="TCP port to listen on."
+    ),
+    log_level: str = typer.Option(
+        "info",
+        "--log-level",
+        help="uvicorn log level: critical, error, warning, info, debug or trace.",
+    ),
+    access_log: bool = typer.Option(
+        True, "--access-log/--no-access-log", help="Log one line per request."
+    ),
+) -> None:
+    """Serve the synonym judge over HTTP (POST /v1/judge, /v1/judge/batch, /v1/repeat).
+
+    GET /healthz reports status; the OpenAPI schema is at /openapi.json, docs at /docs.
+    WordNet and the sentence-embedding model load once, before connections are accepted
+    (a few seconds); one process serves one judge per strictness level. Binding an address
+    other than loopback prints a warning: the API has no authentication.
+    """
+    import uvicorn
+
+    from kiekai.api import create_app, load_judges
+
+    if not is_loopback(host):
+        typer.echo(
+            f"warning: binding {host!r} exposes the judge API, which has no authentication, "
+            "to other machines on the network; use --host 127.0.0.1 to keep it local",
+            err=True,
+        )
+    levels = ("critical", "error", "warning", "info", "debug", "trace")
+    if log_level.lower() not in levels:
+        typer.echo(
+            f"error: unknown --log-level {log_level!r}; use one of {', '.join(levels)}", err=True
+        )
+        raise typer.Exit(2)
+    typer.echo("loading the judge (WordNet, all-MiniLM-L6-v2) ...", err=True)
+    try:
+        judges = load_judges()
+    except (OSError, RuntimeError, LookupError, ImportError, ValueError) as exc:
+        typer.echo(
+            f"error: could not load the judge: {exc}\n"
+            "check the models with `kiekai models` (or reinstall with `make test`)",
+            err=True,
+        )
+        raise typer.Exit(1) from None
+    app = create_app(judges)
+    typer.echo(f"serving the judge API on http://{host}:{port} (docs at /docs)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level=log_level.lower(), access_log=access_log)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to the ``kiekai`` Typer app."""
+    app.command("serve")(serve)

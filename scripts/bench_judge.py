@@ -1,0 +1,426 @@
+#!/usr/bin/env python
+"""Benchmark the synonym judge: latency (warm and new words) and HTTP throughput.
+
+Prints Markdown tables (the ``## Speed`` section of ``docs/judge.md`` is this output):
+
+1. **Judge latency** of ``Judge(strictness).match(secret, guess)`` in milliseconds, p50
+   and p99 (nearest-rank percentiles), in this process:
+
+   - *warm*: pairs already judged once, so every per-word cache (lemmas, WordNet senses,
+     embeddings) is filled;
+   - *new words*: pairs of words this process has never judged, drawn from the wordfreq
+     English list (Speer et al., ``wordfreq``, frequency ranks 3,000-40,000, fixed seed),
+     so each call fills the per-word caches of two words.
+
+2. **HTTP requests per second** against a real uvicorn server on 127.0.0.1 in a separate
+   process (``python -m kiekai serve``), driven by a load generator in a third process (a
+   pool of asyncio keep-alive connections writing HTTP/1.1 by hand, which costs far less
+   CPU per request than an httpx client, so the generator is less of a bottleneck on a
+   2-core machine), compared in the same run with a bare FastAPI app that answers the
+   same ``POST /v1/judge`` with a constant JSON under the same uvicorn settings. Rounds
+   alternate judge / bare so drift hits both; the ratio is judge / bare.
+
+Aims (issue "Synonym judge", item 5): warm p99 < 5 ms, new word < 30 ms (p99), HTTP rate
+at least half the bare endpoint's (ratio >= 0.5).
+
+Every loop is bounded by a count and a time limit; all traffic stays on 127.0.0.1.
+
+Usage::
+
+    .venv/bin/python scripts/bench_judge.py                 # full run, about 2 minutes
+    .venv/bin/python scripts/bench_judge.py --quick         # smaller counts, ~40 s
+
+Internal modes (started by the script itself): ``--serve-bare PORT`` runs the bare app,
+``--load URL`` runs the load generator and prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+
+#: Pairs judged in the warm and HTTP loops: rulebook examples and everyday words.
+WARM_PAIRS = [
+    ("people", "humans"),
+    ("people", "persons"),
+    ("person", "faces"),
+    ("black", "white"),
+    ("mice", "mouse"),
+    ("dog", "puppy"),
+    ("dog", "cat"),
+    ("boat", "ship"),
+    ("table", "desk"),
+    ("sun", "sunny"),
+    ("river", "creek"),
+    ("teeth", "tooth"),
+    ("colour", "color"),
+    ("ice cream", "icecream"),
+    ("three", "3"),
+    ("coffee", "tea"),
+]
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile ``q`` (0..100) of ``values``; NaN when empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), int(-(-q * len(ordered) // 100))))
+    return ordered[rank - 1]
+
+
+def machine() -> str:
+    """One line describing the CPU, core count and Python (for the results table)."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"{cores} cores ({model}), Python {platform.python_version()}, {platform.system()}"
+
+
+# ---------------------------------------------------------------------------- judge latency
+
+
+def new_word_pairs(count: int, seen: set[str], seed: int = 0) -> list[tuple[str, str]]:
+    """``count`` pairs of distinct English words absent from ``seen`` (wordfreq ranks
+    3,000-40,000, shuffled with ``seed``); the words are added to ``seen``."""
+    from wordfreq import top_n_list
+
+    words = [w for w in top_n_list("en", 40_000)[3_000:] if w.isalpha() and w not in seen]
+    random.Random(seed).shuffle(words)
+    words = words[: 2 * count]
+    seen.update(words)
+    return list(zip(words[0::2], words[1::2], strict=False))
+
+
+def judge_latency(strictness: str, warm_calls: int, new_pairs: int, limit_s: float) -> dict:
+    """Time ``Judge.match`` on warm pairs and on pairs of new words (milliseconds)."""
+    from kiekai.judge import Judge
+
+    t0 = time.perf_counter()
+    judge = Judge(strictness)
+    judge.match("people", "humans")  # load WordNet and the embedding model
+    load_s = time.perf_counter() - t0
+
+    for secret, guess in WARM_PAIRS:
+        judge.match(secret, guess)
+    warm: list[float] = []
+    deadline = time.perf_counter() + limit_s
+    while len(warm) < warm_calls and time.perf_counter() < deadline:
+        secret, guess = WARM_PAIRS[len(warm) % len(WARM_PAIRS)]
+        start = time.perf_counter_ns()
+        judge.match(secret, guess)
+        warm.append((time.perf_counter_ns() - start) / 1e6)
+
+    seen = {w for pair in WARM_PAIRS for w in pair}
+    cold: list[float] = []
+    deadline = time.perf_counter() + limit_s
+    for secret, guess in new_word_pairs(new_pairs, seen):
+        if time.perf_counter() > deadline:
+            break
+        start = time.perf_counter_ns()
+        judge.match(secret, guess)
+        cold.append((time.perf_counter_ns() - start) / 1e6)
+    return {"load_s": load_s, "warm": warm, "cold": cold}
+
+
+# ------------------------------------------------------------------------------ HTTP bench
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def serve_bare(port: int) -> None:
+    """Run the bare comparison app: ``POST /v1/judge`` answers a constant verdict JSON."""
+    import uvicorn
+    from fastapi import FastAPI
+
+    app = FastAPI()
+    constant = {
+        "accepted": True,
+        "score": 0.93,
+        "relation": "synonym",
+        "reason": "constant answer of the bare comparison endpoint",
+        "secret": "people",
+        "guess": "humans",
+        "strictness": "standard",
+    }
+
+    @app.post("/v1/judge")
+    async def bare() -> dict:
+        return constant
+
+    @app.get("/healthz")
+    async def healthz() -> dict:
+        return {"status": "ok"}
+
+    uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
+
+
+def wait_healthy(url: str, process: subprocess.Popen, timeout_s: float) -> None:
+    """Poll ``url``/healthz until it answers 200.
+
+    Raises:
+        RuntimeError: the server exited or did not answer within ``timeout_s`` seconds.
+    """
+    import httpx
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server {url} exited with status {process.returncode}")
+        try:
+            if httpx.get(url + "/healthz", timeout=1.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"server {url} did not answer /healthz within {timeout_s:.0f} s")
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop a server process: SIGTERM, then SIGKILL after 10 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+async def _load(
+    url: str, bodies: list[bytes], seconds: float, concurrency: int, max_requests: int
+) -> dict:
+    """Drive ``POST`` requests over ``concurrency`` keep-alive connections for ``seconds``."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    host, port, path = parts.hostname, parts.port, parts.path or "/"
+    requests = [
+        (
+            f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        + body
+        for body in bodies
+    ]
+    ok = 0
+    errors = 0
+    latencies: list[float] = []
+    deadline = time.perf_counter() + seconds
+    budget = [max_requests]
+
+    async def worker(index: int) -> None:
+        nonlocal ok, errors
+        reader, writer = await asyncio.open_connection(host, port)
+        i = index
+        try:
+            while time.perf_counter() < deadline and budget[0] > 0:
+                budget[0] -= 1
+                start = time.perf_counter()
+                writer.write(requests[i % len(requests)])
+                i += 1
+                head = await reader.readuntil(b"\r\n\r\n")
+                status = int(head.split(b" ", 2)[1])
+                length = 0
+                for line in head.split(b"\r\n"):
+                    if line[:15].lower() == b"content-length:":
+                        length = int(line[15:])
+                await reader.readexactly(length)
+                latencies.append(time.perf_counter() - start)
+                if status == 200:
+                    ok += 1
+                else:
+                    errors += 1
+        finally:
+            writer.close()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker(i) for i in range(concurrency)))
+    elapsed = time.perf_counter() - started
+    return {
+        "ok": ok,
+        "errors": errors,
+        "seconds": elapsed,
+        "rps": ok / elapsed,
+        "p50_ms": percentile(latencies, 50) * 1e3,
+        "p99_ms": percentile(latencies, 99) * 1e3,
+    }
+
+
+def run_load(url: str, seconds: float, concurrency: int, max_requests: int) -> dict:
+    """Run the load generator in a separate process; returns its JSON result."""
+    command = [
+        sys.executable,
+        __file__,
+        "--load",
+        url,
+        "--seconds",
+        str(seconds),
+        "--concurrency",
+        str(concurrency),
+        "--max-requests",
+        str(max_requests),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
+    if done.returncode != 0:
+        raise RuntimeError(f"load generator failed: {done.stderr.strip()[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def http_bench(seconds: float, rounds: int, concurrency: int, max_requests: int) -> dict:
+    """Requests/s of the judge server and the bare server, alternating ``rounds`` times."""
+    judge_port, bare_port = free_port(), free_port()
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    judge_cmd = [
+        sys.executable, "-m", "kiekai", "serve", "--host", HOST, "--port", str(judge_port),
+        "--log-level", "warning", "--no-access-log",
+    ]  # fmt: skip
+    bare_cmd = [sys.executable, __file__, "--serve-bare", str(bare_port)]
+    servers: list[subprocess.Popen] = []
+    results: dict[str, list[dict]] = {"judge": [], "bare": []}
+    try:
+        for command in (judge_cmd, bare_cmd):
+            servers.append(subprocess.Popen(command, cwd=REPO, env=env))
+        urls = {"judge": f"http://{HOST}:{judge_port}", "bare": f"http://{HOST}:{bare_port}"}
+        wait_healthy(urls["judge"], servers[0], timeout_s=180)
+        wait_healthy(urls["bare"], servers[1], timeout_s=60)
+        for name in ("judge", "bare"):  # warm-up: fill the judge's caches, start the loops
+            run_load(urls[name] + "/v1/judge", 1.0, concurrency, max_requests)
+        for _ in range(rounds):
+            for name in ("judge", "bare"):
+                results[name].append(
+                    run_load(urls[name] + "/v1/judge", seconds, concurrency, max_requests)
+                )
+    finally:
+        for server in servers:
+            stop(server)
+    return results
+
+
+# ----------------------------------------------------------------------------------- report
+
+
+def report(args: argparse.Namespace, latency: dict | None, http: dict | None) -> str:
+    """The Markdown tables of one run."""
+    lines = [
+        f"Machine: {machine()}.",
+        f"Command: `.venv/bin/python scripts/bench_judge.py{' --quick' if args.quick else ''}`"
+        f" (strictness {args.strictness}).",
+        "",
+    ]
+    if latency:
+        warm, cold = latency["warm"], latency["cold"]
+        lines += [
+            "| judge latency (`Judge.match`) | calls | p50 ms | p99 ms | aim | met |",
+            "| --- | ---: | ---: | ---: | --- | --- |",
+            f"| warm (pairs judged before) | {len(warm)} | {percentile(warm, 50):.3f} | "
+            f"{percentile(warm, 99):.3f} | p99 < 5 ms | "
+            f"{'yes' if percentile(warm, 99) < 5 else 'NO'} |",
+            f"| new words (both words unseen) | {len(cold)} | {percentile(cold, 50):.2f} | "
+            f"{percentile(cold, 99):.2f} | p99 < 30 ms | "
+            f"{'yes' if percentile(cold, 99) < 30 else 'NO'} |",
+            "",
+            f"Judge start-up (first `Judge(...)` and one match, loading WordNet and "
+            f"all-MiniLM-L6-v2): {latency['load_s']:.1f} s.",
+            "",
+        ]
+    if http:
+        best = {name: max(runs, key=lambda r: r["rps"]) for name, runs in http.items()}
+        ratio = best["judge"]["rps"] / best["bare"]["rps"]
+        lines += [
+            f"| HTTP `POST /v1/judge` ({args.concurrency} keep-alive connections, "
+            f"{args.seconds:g} s x {args.rounds} rounds, best round) | req/s | p50 ms | p99 ms "
+            "| errors |",
+            "| --- | ---: | ---: | ---: | ---: |",
+        ]
+        for name, label in (("judge", "kiekai judge server"), ("bare", "bare FastAPI constant")):
+            run = best[name]
+            errors = sum(r["errors"] for r in http[name])
+            lines.append(
+                f"| {label} | {run['rps']:.0f} | {run['p50_ms']:.2f} | {run['p99_ms']:.2f} "
+                f"| {errors} |"
+            )
+        lines += [
+            "",
+            f"Ratio judge / bare: **{ratio:.2f}** (aim >= 0.50: "
+            f"{'met' if ratio >= 0.5 else 'NOT met'}). All rounds (req/s): judge "
+            + ", ".join(f"{r['rps']:.0f}" for r in http["judge"])
+            + "; bare "
+            + ", ".join(f"{r['rps']:.0f}" for r in http["bare"])
+            + ".",
+        ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments and run the benchmark (or an internal mode); returns the exit code."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--strictness", default="standard", help="judge level to time")
+    parser.add_argument("--warm-calls", type=int, default=5000)
+    parser.add_argument("--new-pairs", type=int, default=400)
+    parser.add_argument("--limit-s", type=float, default=60.0, help="time cap per latency loop")
+    parser.add_argument("--seconds", type=float, default=8.0, help="HTTP load per round")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--max-requests", type=int, default=500_000)
+    parser.add_argument("--quick", action="store_true", help="smaller counts (~40 s)")
+    parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--skip-latency", action="store_true")
+    parser.add_argument("--serve-bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--load", metavar="URL", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.serve_bare:
+        serve_bare(args.serve_bare)
+        return 0
+    if args.load:
+        bodies = [
+            json.dumps({"secret": s, "guess": g, "strictness": "standard"}).encode()
+            for s, g in WARM_PAIRS
+        ]
+        result = asyncio.run(
+            _load(args.load, bodies, args.seconds, args.concurrency, args.max_requests)
+        )
+        print(json.dumps(result))
+        return 0
+    if args.quick:
+        args.warm_calls, args.new_pairs, args.seconds, args.rounds = 2000, 150, 4.0, 2
+
+    latency = None
+    if not args.skip_latency:
+        latency = judge_latency(args.strictness, args.warm_calls, args.new_pairs, args.limit_s)
+    http = None
+    if not args.skip_http:
+        http = http_bench(args.seconds, args.rounds, args.concurrency, args.max_requests)
+    print(report(args, latency, http))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
