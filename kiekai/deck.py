@@ -558,6 +558,53 @@ def _photo_info_cached(data: bytes, digest: str, max_pixels: int, min_side: int)
     return cached
 
 
+def read_card(
+    path: Path,
+    card_id: str,
+    *,
+    label: str | None = None,
+    wnid: str | None = None,
+    extra: tuple[tuple[str, str], ...] = (),
+    max_pixels: int = MAX_PIXELS,
+    min_side: int = MIN_SIDE,
+) -> Card:
+    """Hash and validate one photo file and make it a :class:`Card`.
+
+    The file is read once; its SHA-256 is the card's content hash and the key of an
+    in-process cache of validation results, so a photo is decoded at most once a process.
+
+    Args:
+        path: the photo file.
+        card_id: the card's id (a deck-relative path with ``/`` separators).
+        label: human label, or ``None``.
+        wnid: WordNet 3.0 noun id, or ``None``.
+        extra: other label columns as ``(column, value)`` pairs.
+        max_pixels: decompression-bomb limit in pixels (width x height).
+        min_side: smallest usable side in pixels.
+
+    Raises:
+        PhotoError: the file cannot be read, or is not a usable photo (see :func:`inspect_photo`).
+    """
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise PhotoError(f"cannot read the file ({exc.strerror or exc})") from exc
+    digest = hashlib.sha256(data).hexdigest()
+    info = _photo_info_cached(data, digest, max_pixels, min_side)
+    return Card(
+        id=card_id,
+        path=Path(path),
+        sha256=digest,
+        label=label,
+        wnid=wnid,
+        width=info.width,
+        height=info.height,
+        mode=info.mode,
+        format=info.format,
+        extra=extra,
+    )
+
+
 def load_deck(
     path: str | os.PathLike[str],
     *,
@@ -620,36 +667,22 @@ def load_deck(
     cards: list[Card] = []
     skipped: list[tuple[str, str]] = []
     for relative in photos:
-        file_path = root / relative
+        row = labels.get(relative)
         try:
-            data = file_path.read_bytes()
-        except OSError as exc:
-            reason = f"cannot read the file ({exc.strerror or exc})"
-            skipped.append((relative, reason))
-            skip(relative, reason)
-            continue
-        digest = hashlib.sha256(data).hexdigest()
-        try:
-            info = _photo_info_cached(data, digest, max_pixels, min_side)
+            card = read_card(
+                root / relative,
+                relative,
+                label=row.label if row else None,
+                wnid=row.wnid if row else None,
+                extra=row.extra if row else (),
+                max_pixels=max_pixels,
+                min_side=min_side,
+            )
         except PhotoError as exc:
             skipped.append((relative, str(exc)))
             skip(relative, str(exc))
             continue
-        row = labels.get(relative)
-        cards.append(
-            Card(
-                id=relative,
-                path=file_path,
-                sha256=digest,
-                label=row.label if row else None,
-                wnid=row.wnid if row else None,
-                width=info.width,
-                height=info.height,
-                mode=info.mode,
-                format=info.format,
-                extra=row.extra if row else (),
-            )
-        )
+        cards.append(card)
 
     for relative, row in labels.items():
         if relative not in photo_set:
