@@ -1,0 +1,543 @@
+"""Shared plumbing of the evaluation scripts (``scripts/eval_*.py``, ``scripts/make_evaluation.py``).
+
+What lives here, and nothing else:
+
+- :class:`EvalError` and :func:`run_main`: user errors become one ``error: ...`` line on
+  stderr and exit status 2, never a traceback.
+- :class:`Round` and :func:`load_rounds`: the guessing-round files
+  (``../shared/eval/kiek-rounds-dev.jsonl`` and held-out files of the same shape).
+- :class:`Taxonomy`: the WordNet 3.0 noun hierarchy used as ground truth. A word is *true of*
+  a split when one of its noun senses is an ancestor-or-self (hypernym or instance-hypernym
+  closure) of every synset of the group of three and of none of the group of two
+  (rulebook, "A Turn": "something that is shown by the group of three, but not by the group
+  of two"). The plain *baseline* guess is the first lemma of the most specific such ancestor.
+- Deck and perception loading through the package's public API (``kiekai.deck.load_deck``,
+  ``kiekai.perception.load_perception``), the judge, markdown tables, matplotlib plots and the
+  machine/versions header of ``docs/EVALUATION.md``.
+
+WordNet comes from ``kiekai.models.wordnet()`` (the project's single model resolver); this
+module never locates data files itself.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+#: Default deck and rounds file (overridable by flags and by ``KIEKAI_EVAL_DECK`` /
+#: ``KIEKAI_EVAL_ROUNDS``).
+DEFAULT_DECK = Path(os.environ.get("KIEKAI_EVAL_DECK", SHARED / "decks" / "imagenet-dev"))
+DEFAULT_ROUNDS = Path(
+    os.environ.get("KIEKAI_EVAL_ROUNDS", SHARED / "eval" / "kiek-rounds-dev.jsonl")
+)
+
+#: Packages whose versions the evaluation report states (distribution names on PyPI).
+REPORTED_PACKAGES = (
+    "kiekai",
+    "torch",
+    "open_clip_torch",
+    "nltk",
+    "sentence-transformers",
+    "numpy",
+    "matplotlib",
+)
+
+
+class EvalError(Exception):
+    """A user error (missing file, malformed rounds line, unknown card): one line for people."""
+
+
+def run_main(body: Callable[[], int]) -> int:
+    """Run ``body`` and turn an :class:`EvalError` into ``error: ...`` on stderr and status 2.
+
+    Returns:
+        ``body``'s exit status, or 2 after a user error, or 130 after Ctrl-C.
+    """
+    try:
+        return body()
+    except EvalError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def require_dir(path: Path | str, what: str, flag: str) -> Path:
+    """Return ``path`` as a :class:`Path` after checking it is an existing folder.
+
+    Raises:
+        EvalError: the folder is missing (the message names ``what`` and the ``flag`` to fix it).
+    """
+    p = Path(path).expanduser()
+    if not p.is_dir():
+        raise EvalError(f"{what} {p} is not a folder: pass an existing one with {flag}")
+    return p
+
+
+def require_file(path: Path | str, what: str, flag: str) -> Path:
+    """Return ``path`` as a :class:`Path` after checking it is an existing file.
+
+    Raises:
+        EvalError: the file is missing (the message names ``what`` and the ``flag`` to fix it).
+    """
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise EvalError(f"{what} {p} does not exist: pass an existing file with {flag}")
+    return p
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+@dataclass(frozen=True)
+class Round:
+    """One guessing round: five photos split 3/2 and the word the active player meant.
+
+    Attributes:
+        id: the round's id in the file.
+        target: the most specific everyday category shared by the three and not the two.
+        valid_words: every listed category word that also fits (includes ``target``).
+        three: card ids (paths relative to the deck folder) of the group of three.
+        two: card ids of the group of two.
+        labels_three: human labels of the three (for reports only; never shown to a bot).
+        labels_two: human labels of the two (for reports only).
+    """
+
+    id: str
+    target: str
+    valid_words: tuple[str, ...]
+    three: tuple[str, str, str]
+    two: tuple[str, str]
+    labels_three: tuple[str, ...] = ()
+    labels_two: tuple[str, ...] = ()
+
+
+def load_rounds(path: Path | str, limit: int | None = None) -> list[Round]:
+    """Read a JSON-lines rounds file (one object per line with ``id``, ``target``,
+    ``valid_words``, ``group_of_three`` (3 paths), ``group_of_two`` (2 paths) and optional
+    ``labels_three`` / ``labels_two``). Blank lines are skipped.
+
+    Args:
+        path: the ``.jsonl`` file.
+        limit: keep only the first ``limit`` rounds (``None`` = all).
+
+    Raises:
+        EvalError: the file is missing or empty, or a line is not JSON or lacks a field or
+            has groups of the wrong size (the message gives the line number).
+    """
+    p = require_file(path, "rounds file", "--rounds")
+    rounds: list[Round] = []
+    with p.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise EvalError(f"{p}:{number}: not a JSON object ({exc.msg})") from None
+            if not isinstance(obj, dict):
+                raise EvalError(f"{p}:{number}: expected a JSON object per line")
+            missing = [
+                key for key in ("target", "group_of_three", "group_of_two") if key not in obj
+            ]
+            if missing:
+                raise EvalError(f"{p}:{number}: missing field(s) {', '.join(missing)}")
+            three, two = list(obj["group_of_three"]), list(obj["group_of_two"])
+            if len(three) != 3 or len(two) != 2:
+                raise EvalError(
+                    f"{p}:{number}: a round needs 3 + 2 photos, got {len(three)} + {len(two)}"
+                )
+            target = str(obj["target"]).strip()
+            valid = tuple(str(w) for w in obj.get("valid_words", [])) or (target,)
+            rounds.append(
+                Round(
+                    id=str(obj.get("id", f"line-{number}")),
+                    target=target,
+                    valid_words=valid if target in valid else (target, *valid),
+                    three=(str(three[0]), str(three[1]), str(three[2])),
+                    two=(str(two[0]), str(two[1])),
+                    labels_three=tuple(str(x) for x in obj.get("labels_three", [])),
+                    labels_two=tuple(str(x) for x in obj.get("labels_two", [])),
+                )
+            )
+            if limit is not None and len(rounds) >= limit:
+                break
+    if not rounds:
+        raise EvalError(f"rounds file {p} holds no rounds")
+    return rounds
+
+
+# --------------------------------------------------------------------------- WordNet
+
+
+@lru_cache(maxsize=1)
+def wordnet() -> Any:
+    """NLTK's WordNet 3.0 corpus reader, from the project's resolver ``kiekai.models.wordnet``.
+
+    Raises:
+        EvalError: WordNet cannot be found (the resolver's message says how to fix it).
+    """
+    try:
+        from kiekai.models import wordnet as resolve
+    except ImportError as exc:  # pragma: no cover - only before kiekai.models exists
+        raise EvalError(f"kiekai.models.wordnet is unavailable ({exc})") from None
+    try:
+        return resolve()
+    except Exception as exc:  # the resolver's own error explains the fix
+        raise EvalError(f"WordNet could not be loaded: {exc}") from None
+
+
+class Taxonomy:
+    """Ground truth from the WordNet 3.0 noun hierarchy (hypernyms and instance hypernyms).
+
+    Args:
+        wn: an NLTK WordNet corpus reader (default: :func:`wordnet`).
+    """
+
+    def __init__(self, wn: Any | None = None) -> None:
+        self.wn = wn if wn is not None else wordnet()
+        self._ancestors: dict[Any, frozenset[Any]] = {}
+        self._senses: dict[str, tuple[Any, ...]] = {}
+
+    # -- synsets -----------------------------------------------------------------
+    def synset_of_wnid(self, wnid: str) -> Any:
+        """The noun synset of a WordNet 3.0 id such as ``n01440764`` (= tench.n.01).
+
+        Raises:
+            EvalError: ``wnid`` is not ``n`` + 8 digits, or no such synset exists.
+        """
+        text = (wnid or "").strip()
+        if len(text) != 9 or text[0] != "n" or not text[1:].isdigit():
+            raise EvalError(f"{wnid!r} is not a WordNet noun id like n01440764")
+        try:
+            return self.wn.synset_from_pos_and_offset("n", int(text[1:]))
+        except Exception:
+            raise EvalError(f"no WordNet 3.0 noun synset has the id {wnid}") from None
+
+    def synset_of_card(self, card: Any) -> Any | None:
+        """The synset of a card: its ``wnid``, else the first noun sense of its ``label``,
+        else ``None`` (the card then cannot be judged by WordNet)."""
+        wnid = getattr(card, "wnid", None)
+        if wnid:
+            try:
+                return self.synset_of_wnid(wnid)
+            except EvalError:
+                pass
+        label = getattr(card, "label", None)
+        if label:
+            senses = self.noun_senses(label)
+            if senses:
+                return senses[0]
+        return None
+
+    def noun_senses(self, word: str) -> tuple[Any, ...]:
+        """Noun synsets of ``word`` (any case; spaces or hyphens as in WordNet compounds;
+        inflections through WordNet's morphy), in WordNet's sense order. Empty if none."""
+        key = " ".join((word or "").strip().lower().split())
+        if key in self._senses:
+            return self._senses[key]
+        found: list[Any] = []
+        if key:
+            variants = dict.fromkeys(
+                [
+                    key.replace(" ", "_"),
+                    key.replace(" ", "_").replace("-", "_"),
+                    key.replace("-", ""),
+                ]
+            )
+            for variant in variants:
+                for synset in self.wn.synsets(variant, pos="n"):
+                    if synset not in found:
+                        found.append(synset)
+        self._senses[key] = tuple(found)
+        return self._senses[key]
+
+    def ancestors(self, synset: Any) -> frozenset[Any]:
+        """``synset`` and all its hypernyms and instance hypernyms, transitively."""
+        cached = self._ancestors.get(synset)
+        if cached is None:
+            cached = frozenset(
+                [synset, *synset.closure(lambda s: s.hypernyms() + s.instance_hypernyms())]
+            )
+            self._ancestors[synset] = cached
+        return cached
+
+    # -- truth and baseline -------------------------------------------------------
+    def true_of(self, word: str, three: Sequence[Any], two: Sequence[Any]) -> bool:
+        """Is ``word`` true of the group of three and not of the group of two?
+
+        True when one noun sense of ``word`` is an ancestor-or-self of each synset in
+        ``three`` and of none in ``two`` (rulebook, "A Turn"). Returns False for words with
+        no noun sense (colours or qualities cannot be checked this way).
+        """
+        if not three:
+            return False
+        for sense in self.noun_senses(word):
+            if all(sense in self.ancestors(s) for s in three) and not any(
+                sense in self.ancestors(s) for s in two
+            ):
+                return True
+        return False
+
+    def separating_ancestors(self, three: Sequence[Any], two: Sequence[Any]) -> list[Any]:
+        """Synsets that are ancestors-or-self of all of ``three`` and none of ``two``, most
+        specific first (greatest ``max_depth``, then ``min_depth``, ties by name)."""
+        if not three:
+            return []
+        common = set(self.ancestors(three[0]))
+        for s in three[1:]:
+            common &= self.ancestors(s)
+        for s in two:
+            common -= self.ancestors(s)
+        return sorted(common, key=lambda s: (-s.max_depth(), -s.min_depth(), s.name()))
+
+    def baseline_word(self, three: Sequence[Any], two: Sequence[Any]) -> str | None:
+        """The plain baseline guess: the first lemma (underscores to spaces) of the most
+        specific WordNet ancestor shared by the three and by neither of the two; ``None``
+        when no ancestor separates the groups."""
+        ranked = self.separating_ancestors(three, two)
+        if not ranked:
+            return None
+        return ranked[0].lemmas()[0].name().replace("_", " ")
+
+    def synset_match(self, secret: str, guess: str) -> bool:
+        """The simple synset-match judge: the same word after case/space folding, or two
+        words sharing a noun synset. (The reference judge the issue's ~75% baseline uses.)"""
+        a = " ".join((secret or "").lower().split())
+        b = " ".join((guess or "").lower().split())
+        if not a or not b:
+            return False
+        if a == b:
+            return True
+        return bool(set(self.noun_senses(a)) & set(self.noun_senses(b)))
+
+
+# --------------------------------------------------------------------------- project API
+
+
+def load_deck_cards(deck_dir: Path | str) -> list[Any]:
+    """Load a deck through ``kiekai.deck.load_deck`` and return its cards.
+
+    Raises:
+        EvalError: the folder is missing or the deck cannot be read.
+    """
+    path = require_dir(deck_dir, "deck", "--deck")
+    from kiekai.deck import DeckError, load_deck
+
+    try:
+        deck = load_deck(path)
+    except (DeckError, OSError, ValueError) as exc:
+        raise EvalError(f"cannot read deck {path}: {exc}") from None
+    cards = list(deck.cards)
+    if not cards:
+        raise EvalError(f"deck {path} holds no usable photos")
+    return cards
+
+
+def load_perception_for(
+    kind: str,
+    cards: Sequence[Any],
+    clip_model: str | None = None,
+    clip_checkpoint: Path | str | None = None,
+    echo: Callable[[str], None] | None = None,
+) -> tuple[Any, list[Any]]:
+    """``kiekai.perception.load_perception`` with user errors turned into :class:`EvalError`.
+
+    Returns:
+        ``(perception, usable_cards)``: the backend and the cards it can score (the labels
+        backend leaves out unlabelled photos).
+    """
+    from kiekai.perception import load_perception
+
+    try:
+        perception, usable = load_perception(
+            kind,
+            list(cards),
+            clip_model=clip_model,
+            clip_checkpoint=str(clip_checkpoint) if clip_checkpoint else None,
+            echo=echo or (lambda message: print(message, file=sys.stderr)),
+        )
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise EvalError(f"cannot load the {kind} perception: {exc}") from None
+    return perception, list(usable)
+
+
+def make_judge(strictness: str = "standard") -> Any:
+    """The project's judge, ``kiekai.judge.Judge``, at ``strictness`` (default: standard)."""
+    from kiekai.judge import Judge
+    from kiekai.judge.verdict import Strictness
+
+    return Judge(Strictness.parse(strictness))
+
+
+def judge_accepts(judge: Any, secret: str, guess: str | None) -> bool:
+    """Whether ``judge`` accepts ``guess`` for ``secret`` (False for an empty guess)."""
+    if not guess:
+        return False
+    return bool(judge.match(secret, guess).accepted)
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def share(count: int, total: int) -> float:
+    """``count / total`` as a float in [0, 1]; 0.0 when ``total`` is 0."""
+    return count / total if total else 0.0
+
+
+def wilson_interval(count: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval (Wilson 1927) for a proportion ``count / total``.
+
+    Returns:
+        ``(low, high)`` in [0, 1]; ``(0.0, 0.0)`` when ``total`` is 0.
+    """
+    if total <= 0:
+        return (0.0, 0.0)
+    p = count / total
+    denom = 1 + z * z / total
+    centre = (p + z * z / (2 * total)) / denom
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def entropy_bits(items: Iterable[str]) -> float:
+    """Shannon entropy, in bits, of the empirical distribution of ``items`` (0 when empty)."""
+    counts = Counter(items)
+    total = sum(counts.values())
+    if not total:
+        return 0.0
+    return -sum((c / total) * math.log2(c / total) for c in counts.values())
+
+
+def pct(x: float, digits: int = 1) -> str:
+    """``0.8734`` -> ``"87.3%"``."""
+    return f"{100 * x:.{digits}f}%"
+
+
+# --------------------------------------------------------------------------- report pieces
+
+
+def markdown_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A GitHub-flavoured markdown table; cells are ``str()``-ed, ``|`` escaped."""
+
+    def cell(x: Any) -> str:
+        return str(x).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(h) for h in headers) + " |"]
+    lines.append("| " + " | ".join("---" for _ in headers) + " |")
+    for row in rows:
+        lines.append("| " + " | ".join(cell(x) for x in row) + " |")
+    return "\n".join(lines)
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot on the non-interactive Agg backend (PNG files, no display)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def package_versions(names: Sequence[str] = REPORTED_PACKAGES) -> dict[str, str]:
+    """Installed version of each distribution in ``names`` (``"not installed"`` if absent)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out: dict[str, str] = {}
+    for name in names:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def machine_info() -> dict[str, Any]:
+    """The machine a measurement ran on: platform, Python, CPU count, torch threads, GPU
+    name (or none), the git commit of the repository (or ``unknown``)."""
+    info: dict[str, Any] = {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "processor": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(),
+    }
+    try:
+        info["affinity_cpus"] = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        info["affinity_cpus"] = info["cpu_count"]
+    try:
+        import torch
+
+        info["torch_threads"] = torch.get_num_threads()
+        info["gpu"] = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none"
+    except Exception:  # torch missing or broken: report rather than crash
+        info["torch_threads"] = "n/a"
+        info["gpu"] = "n/a"
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    info["git_commit"] = commit or "unknown"
+    return info
+
+
+def write_json(path: Path, payload: Any) -> None:
+    """Write ``payload`` as indented UTF-8 JSON to ``path`` (parent folders created)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(payload, indent=2, sort_keys=True, default=str) + "\n", "utf-8")
+
+
+# --------------------------------------------------------------------------- bots
+
+
+def load_vocabulary_words() -> list[str]:
+    """The candidate vocabulary of the bots, ``kiekai.lexicon.load_vocabulary()``, as words.
+
+    Raises:
+        EvalError: the vocabulary is empty.
+    """
+    from kiekai.lexicon import load_vocabulary
+
+    vocabulary = load_vocabulary()
+    words = [
+        entry if isinstance(entry, str) else getattr(entry, "word", str(entry))
+        for entry in vocabulary
+    ]
+    if not words:
+        raise EvalError("the candidate vocabulary (kiekai.lexicon.load_vocabulary) is empty")
+    return words
+
+
+def ranked_words(result: Any) -> list[str]:
+    """Normalise a ranking (``["cat", ...]`` or ``[("cat", 0.9), ...]`` or objects with a
+    ``word`` attribute) to a list of words, best first."""
+    words: list[str] = []
+    for item in result:
+        if isinstance(item, str):
+            words.append(item)
+        elif isinstance(item, tuple | list):
+            words.append(str(item[0]))
+        else:
+            words.append(str(getattr(item, "word", item)))
+    return words

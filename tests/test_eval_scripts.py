@@ -1,0 +1,293 @@
+"""Tests of the evaluation scripts (scripts/eval_*.py, scripts/make_evaluation.py).
+
+Plumbing (rounds files, WordNet truth, the baseline, statistics, tables, the dealer) is
+tested on its own; the end-to-end tests run each script's ``main(argv)`` on a handful of
+rounds, cards and games and check that the figures are in range and that the baseline does
+not depend on the guesser.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+sys.path.insert(0, str(SCRIPTS))
+
+import _evalcommon as ec  # noqa: E402
+import eval_active  # noqa: E402
+import eval_guesser  # noqa: E402
+import eval_perception  # noqa: E402
+import eval_tournament  # noqa: E402
+import make_evaluation  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def taxonomy() -> ec.Taxonomy:
+    """WordNet ground truth, loaded once (kiekai.models.wordnet)."""
+    return ec.Taxonomy()
+
+
+@pytest.fixture(scope="session")
+def dev_rounds(shared_dir: Path) -> Path:
+    """The 200 development rounds."""
+    return shared_dir / "eval" / "kiek-rounds-dev.jsonl"
+
+
+@pytest.fixture(scope="session")
+def dev_cards(dev_deck: Path) -> list:
+    """The dev deck's cards, read once."""
+    return ec.load_deck_cards(dev_deck)
+
+
+def _round_line(**overrides: object) -> str:
+    base = {
+        "id": "x",
+        "target": "dog",
+        "valid_words": ["dog", "animal"],
+        "group_of_three": ["a.jpg", "b.jpg", "c.jpg"],
+        "group_of_two": ["d.jpg", "e.jpg"],
+    }
+    base.update(overrides)
+    return json.dumps(base)
+
+
+# --------------------------------------------------------------------------- rounds files
+
+
+def test_load_rounds_reads_fields_and_adds_target_to_valid_words(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text(
+        _round_line() + "\n\n" + _round_line(id="y", target="cat", valid_words=["pet"]) + "\n"
+    )
+    rounds = ec.load_rounds(path)
+    assert [r.id for r in rounds] == ["x", "y"]
+    assert rounds[0].three == ("a.jpg", "b.jpg", "c.jpg") and rounds[0].two == ("d.jpg", "e.jpg")
+    assert rounds[1].valid_words == ("cat", "pet")
+    assert len(ec.load_rounds(path, limit=1)) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "holds no rounds"),
+        ("{not json\n", ":1: not a JSON object"),
+        (_round_line() + "\n" + json.dumps({"target": "x"}) + "\n", ":2: missing field"),
+        (_round_line(group_of_two=["d.jpg"]) + "\n", "3 + 2 photos, got 3 + 1"),
+    ],
+)
+def test_load_rounds_rejects_bad_files_with_line_numbers(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text(text)
+    with pytest.raises(ec.EvalError, match=re.escape(message)):
+        ec.load_rounds(path)
+
+
+def test_missing_files_are_user_errors_with_exit_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope"
+    assert eval_guesser.main(["--rounds", str(missing), "--deck", str(tmp_path)]) == 2
+    assert "rounds file" in capsys.readouterr().err
+    assert eval_active.main(["--deck", str(missing)]) == 2
+    assert eval_tournament.main(["--deck", str(missing)]) == 2
+    assert eval_perception.main(["--deck", str(missing), "--perception", "labels"]) == 2
+    assert make_evaluation.main(["--deck", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("error:") == 4 and "--deck" in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- WordNet truth
+
+
+def test_true_of_needs_an_ancestor_of_all_three_and_none_of_the_two(taxonomy: ec.Taxonomy) -> None:
+    wn = taxonomy.wn
+    three = [wn.synset("beagle.n.01"), wn.synset("collie.n.01"), wn.synset("pug.n.01")]
+    two = [wn.synset("tabby.n.01"), wn.synset("goldfish.n.01")]
+    assert taxonomy.true_of("dog", three, two)
+    assert taxonomy.true_of("Dogs", three, two)  # inflection through morphy
+    assert not taxonomy.true_of("animal", three, two)  # also true of the two
+    assert not taxonomy.true_of("cat", three, two)  # not true of the three
+    assert not taxonomy.true_of("blue", three, two)  # no noun sense covering them
+    assert taxonomy.baseline_word(three, two) == "dog"
+    assert taxonomy.baseline_word(three, three[:2]) is None  # nothing separates
+
+
+def test_synset_match_accepts_same_synset_only(taxonomy: ec.Taxonomy) -> None:
+    assert taxonomy.synset_match("automobile", "car")
+    assert taxonomy.synset_match("Car", " car ")
+    assert not taxonomy.synset_match("car", "vehicle")
+    assert not taxonomy.synset_match("car", "")
+
+
+def test_synset_of_wnid_rejects_bad_ids(taxonomy: ec.Taxonomy) -> None:
+    assert taxonomy.synset_of_wnid("n01440764").name() == "tench.n.01"
+    with pytest.raises(ec.EvalError, match="not a WordNet noun id"):
+        taxonomy.synset_of_wnid("tench")
+
+
+# --------------------------------------------------------------------------- guesser scoring
+
+
+def test_baseline_is_computed_without_the_guesser(
+    taxonomy: ec.Taxonomy, dev_rounds: Path, dev_cards: list
+) -> None:
+    rounds = ec.load_rounds(dev_rounds)
+    scorable, skipped = eval_guesser.resolve_round_cards(rounds, dev_cards, dev_cards)
+    assert not skipped and len(scorable) == len(rounds)
+    target_of = {tuple(c.id for c in three): rnd.target for rnd, three, _ in scorable}
+
+    def oracle(three, two, used):
+        return [target_of[tuple(c.id for c in three)]]
+
+    def wrong(three, two, used):
+        return ["zzzz"]
+
+    good = eval_guesser.evaluate(scorable, oracle, taxonomy, taxonomy.synset_match)
+    bad = eval_guesser.evaluate(scorable, wrong, taxonomy, taxonomy.synset_match)
+    for key in ("baseline_top1", "baseline_synset", "baseline_valid", "target_valid"):
+        assert good["summary"][key] == bad["summary"][key]
+    assert [r["baseline"] for r in good["rounds"]] == [r["baseline"] for r in bad["rounds"]]
+    assert good["summary"]["guesser_top1"]["share"] == 1.0
+    assert bad["summary"]["guesser_top1"]["share"] == 0.0
+    assert bad["summary"]["guesser_top1_valid"]["share"] == 0.0
+    # the issue's reference: the baseline scores about 75% with a synset-match judge
+    assert 0.6 <= good["summary"]["baseline_synset"]["share"] <= 0.85
+    # the baseline's word is true of its split whenever it exists (by construction)
+    assert (
+        good["summary"]["baseline_valid"]["count"] == len(rounds) - good["summary"]["baseline_none"]
+    )
+    for row in good["per_target"]:
+        assert 0.0 <= row["baseline_top1"] <= 1.0 and row["top1"] == 1.0
+
+
+def test_rounds_naming_photos_outside_the_deck_are_an_error(dev_cards: list) -> None:
+    rnd = ec.Round(
+        "r",
+        "dog",
+        ("dog",),
+        ("photos/a.jpg", "photos/b.jpg", "photos/c.jpg"),
+        ("photos/d.jpg", "photos/e.jpg"),
+    )
+    with pytest.raises(ec.EvalError, match="not in the deck"):
+        eval_guesser.resolve_round_cards([rnd], dev_cards, dev_cards)
+
+
+def test_rounds_with_photos_the_perception_cannot_score_are_left_out(
+    dev_rounds: Path, dev_cards: list
+) -> None:
+    rounds = ec.load_rounds(dev_rounds, limit=3)
+    first = rounds[0].three[0]
+    scorable, skipped = eval_guesser.resolve_round_cards(
+        rounds, dev_cards, [c for c in dev_cards if c.id != first]
+    )
+    assert len(scorable) == 2 and len(skipped) == 1 and first in skipped[0]
+
+
+# --------------------------------------------------------------------------- statistics, tables
+
+
+def test_statistics_helpers() -> None:
+    assert ec.entropy_bits(["a", "b"]) == pytest.approx(1.0)
+    assert ec.entropy_bits(["a", "a", "a"]) == 0.0
+    assert ec.entropy_bits([]) == 0.0
+    low, high = ec.wilson_interval(0, 10)
+    assert low == 0.0 and 0.2 < high < 0.35
+    low, high = ec.wilson_interval(50, 100)
+    assert low < 0.5 < high and high - 0.5 == pytest.approx(0.5 - low)
+    assert ec.share(1, 0) == 0.0
+    table = ec.markdown_table(["a", "b"], [[1, "x|y"]])
+    assert table.splitlines() == ["| a | b |", "| --- | --- |", "| 1 | x\\|y |"]
+
+
+def test_rank_of_counts_ties_against_the_card() -> None:
+    scores = np.array([0.1, 0.9, 0.5, 0.9], dtype=np.float32)
+    assert eval_perception.rank_of(scores, 1) == 2
+    assert eval_perception.rank_of(scores, 2) == 3
+    assert eval_perception.rank_of(scores, 0) == 4
+    stats = eval_perception.rank_stats([1, 2, 6])
+    assert stats["top1"] == pytest.approx(1 / 3) and stats["top5"] == pytest.approx(2 / 3)
+    assert stats["mean_rank"] == pytest.approx(3.0)
+
+
+@dataclass(frozen=True)
+class _FakeCard:
+    id: str
+
+
+def test_dealer_keeps_cards_unique_and_hands_playable() -> None:
+    cards = [_FakeCard(f"c{i}") for i in range(19)]
+    rng = random.Random(3)
+    dealer = eval_active.deal_turns(cards, 4, 12, rng)
+    step = next(dealer)
+    seats = []
+    for _ in range(12):
+        seat, table, hand = step
+        seats.append(seat)
+        assert len(table) == 3 and len(hand) >= 2
+        assert not {c.id for c in table} & {c.id for c in hand}
+        played = tuple(c.id for c in hand[:2])
+        five = sorted({c.id for c in table} | set(played))
+        try:
+            step = dealer.send((played, set(five[:3])))
+        except StopIteration:
+            break
+    assert seats == [(seats[0] + i) % 4 for i in range(12)]
+    with pytest.raises(ec.EvalError, match="need 19"):
+        next(eval_active.deal_turns(cards[:18], 4, 1, rng))
+
+
+class _OraclePerception:
+    """Scores 1.0 for words WordNet calls true of a card, else 0.0 (a test double)."""
+
+    name = "oracle"
+
+    def __init__(self, taxonomy: ec.Taxonomy, invert: bool = False) -> None:
+        self.taxonomy, self.invert = taxonomy, invert
+
+    def scores(self, cards, words):
+        out = np.zeros((len(cards), len(words)), dtype=np.float32)
+        for i, card in enumerate(cards):
+            synset = self.taxonomy.synset_of_card(card)
+            for j, word in enumerate(words):
+                hit = card.label == word or any(
+                    s in self.taxonomy.ancestors(synset) for s in self.taxonomy.noun_senses(word)
+                )
+                out[i, j] = float(hit != self.invert)
+        return out
+
+
+def test_category_and_label_tasks_score_an_oracle_high_and_its_inverse_low(
+    taxonomy: ec.Taxonomy, dev_cards: list
+) -> None:
+    cards = dev_cards[::60]  # 10 varied cards
+    vocabulary = [
+        "animal",
+        "dog",
+        "fish",
+        "bird",
+        "tool",
+        "container",
+        "vehicle",
+        "food",
+        "building",
+        "clothing",
+    ]
+    good = eval_perception.category_task(_OraclePerception(taxonomy), cards, vocabulary, taxonomy)
+    bad = eval_perception.category_task(
+        _OraclePerception(taxonomy, invert=True), cards, vocabulary, taxonomy
+    )
+    assert 0 < good["covered"] <= len(cards)
+    assert good["best"]["top1"] == 1.0 and good["precision_at_1"] == 1.0
+    assert bad["best"]["top1"] < 1.0 and bad["precision_at_1"] == 0.0
+    labels = eval_perception.label_task(_OraclePerception(taxonomy), cards)
+    assert labels["candidates"] == len(cards) and 0.0 <= labels["top1"] <= 1.0
