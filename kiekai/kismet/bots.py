@@ -320,8 +320,8 @@ class ReflexBot:
 
     def take_dice_delay(self) -> float:
         """Seconds until the bot, called to roll, takes the dice: reaching for them is a
-        simple reaction plus a movement of about a second."""
-        return 0.8 + self.model.sample(self.rng, 0, 0)
+        simple reaction plus about 1.5 s to reach for and pick up the dice."""
+        return 1.5 + self.model.sample(self.rng, 0, 0)
 
 
 @lru_cache(maxsize=64)

@@ -471,6 +471,11 @@ async def run_realtime(
             on_step()
 
 
+def seat_names(players: int, humans: int = 0) -> dict[int, str]:
+    """Seat → display name: ``human`` for seats ``0 .. humans-1``, ``bot<seat>`` for the rest."""
+    return {s: ("human" if s < humans else f"bot{s}") for s in range(players)}
+
+
 def make_table(
     players: int,
     *,

@@ -1,0 +1,165 @@
+"""``kiekai kismet``: play Kismet (base game or variant) against reflex bots.
+
+With ``--humans 1`` (the default) a Textual terminal UI opens; with ``--humans 0`` the bots
+play alone on a virtual clock, and the game and the results are printed (no terminal UI).
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from pathlib import Path
+
+import typer
+
+from kiekai.kismet.bots import LEVELS
+
+
+def results_text(table: object, names: dict[int, str]) -> str:
+    """The results of a finished (or interrupted) table as printable lines.
+
+    Base game: cards won and plus points per seat and the winner(s). Variant: minus points
+    per round with placements, the tallies and the match winner(s) (fewest minus points).
+    """
+    from kiekai.kismet.engine import BaseGame
+
+    game = table.game  # type: ignore[attr-defined]
+    lines = ["", "results"]
+    if isinstance(game, BaseGame):
+        scores = game.scores()
+        for seat in range(game.players):
+            lines.append(
+                f"  {names[seat]:>6}: {len(game.piles[seat]):2d} cards, {scores[seat]:3d} points"
+            )
+        if game.over:
+            lines.append("  winner: " + ", ".join(names[s] for s in game.winners()))
+        else:
+            lines.append("  game not finished")
+        return "\n".join(lines)
+    for number, places in enumerate(game.history, start=1):
+        lines.append(
+            f"  round {number}: placements "
+            + ", ".join(f"{names[s]} {p}" for s, p in enumerate(places))
+        )
+    for seat in range(game.players):
+        lines.append(f"  {names[seat]:>6}: {game.tallies[seat]:3d} minus points in total")
+    if game.history:
+        best = min(game.tallies)
+        lines.append(
+            "  winner: " + ", ".join(names[s] for s, v in enumerate(game.tallies) if v == best)
+        )
+    else:
+        lines.append("  no round finished")
+    return "\n".join(lines)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``kismet`` command to ``app``."""
+
+    @app.command("kismet")
+    def kismet(
+        bots: int = typer.Option(3, "--bots", help="Number of reflex bots (1-8 seats in all)."),
+        humans: int = typer.Option(
+            1, "--humans", help="1: you play in the terminal UI; 0: bots only, printed."
+        ),
+        variant: bool = typer.Option(
+            False, "--variant", help="Play the variant (own 11 cards, knocking)."
+        ),
+        level: str = typer.Option(
+            "normal", "--level", help="Bot level: easy, normal, hard or expert."
+        ),
+        seed: int | None = typer.Option(
+            None, "--seed", help="Seed for cards, dice and bots (random if omitted)."
+        ),
+        rounds: int = typer.Option(
+            3, "--rounds", help="Variant only: rounds to play (minus points are tallied)."
+        ),
+        rules: Path | None = typer.Option(
+            None, "--rules", help="TOML rules file overriding chip points / pre-lay limit."
+        ),
+        log: Path | None = typer.Option(
+            None, "--log", help="Append the game's events to this JSON-lines file."
+        ),
+    ) -> None:
+        """Play Kismet against reflex bots with human-like reaction times."""
+        from kiekai.clock import MonotonicClock, VirtualClock
+        from kiekai.events import EventLog
+        from kiekai.kismet.engine import MAX_PLAYERS, MIN_PLAYERS
+        from kiekai.kismet.rules import DEFAULT_RULES, RulesFileError, load_rules
+        from kiekai.kismet.table import describe, make_table, run_headless, seat_names
+
+        def fail(message: str) -> None:
+            typer.echo(f"kiekai kismet: {message}", err=True)
+            raise typer.Exit(2)
+
+        if humans not in (0, 1):
+            fail(f"--humans must be 0 or 1 (got {humans})")
+        if level not in LEVELS:
+            fail(f"--level {level!r} is unknown; choose one of {', '.join(LEVELS)}")
+        players = bots + humans
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            fail(
+                f"{bots} bot(s) and {humans} human(s) make {players} players; Kismet seats "
+                f"{MIN_PLAYERS} to {MAX_PLAYERS} (one card set each), so change --bots"
+            )
+        if rounds < 1:
+            fail(f"--rounds must be at least 1 (got {rounds})")
+        try:
+            chosen_rules = load_rules(rules) if rules is not None else DEFAULT_RULES
+        except RulesFileError as exc:
+            fail(str(exc))
+        if seed is None:
+            seed = secrets.randbelow(10**6)
+        names = seat_names(players, humans)
+        try:
+            event_log = EventLog(log)
+        except OSError as exc:
+            fail(f"cannot open the log file {log} for appending ({exc}); choose a writable path")
+
+        with event_log:
+            if humans == 0:
+                clock = VirtualClock()
+                table = make_table(
+                    players,
+                    variant=variant,
+                    seed=seed,
+                    clock=clock,
+                    level=level,
+                    rules=chosen_rules,
+                    log=event_log,
+                    rounds=rounds,
+                )
+                mode = "variant" if variant else "base game"
+                typer.echo(f"Kismet {mode}: {bots} {level} bots, seed {seed}")
+                try:
+                    run_headless(table, clock)
+                except KeyboardInterrupt:
+                    typer.echo("interrupted")
+                    typer.echo(results_text(table, names))
+                    raise typer.Exit(130) from None
+                for event in event_log.events:
+                    line = describe(event, names)
+                    if line is not None:
+                        typer.echo(line)
+                typer.echo(results_text(table, names))
+                return
+
+            if not (sys.stdin.isatty() and sys.stdout.isatty()):
+                fail("playing needs an interactive terminal; use --humans 0 to let bots play alone")
+            from kiekai.ui.kismet_app import KismetApp
+
+            clock = MonotonicClock()
+            table = make_table(
+                players,
+                variant=variant,
+                seed=seed,
+                clock=clock,
+                level=level,
+                humans=1,
+                rules=chosen_rules,
+                log=event_log,
+                rounds=rounds,
+            )
+            KismetApp(table, names=names, realtime=True).run()
+            typer.echo(f"Kismet, seed {seed}")
+            typer.echo(results_text(table, names))
