@@ -4,6 +4,9 @@ clock, the JSON-lines log (header first, flushed per event, kept on EOF/Ctrl-C) 
 from __future__ import annotations
 
 import io
+import os
+import re
+import sys
 
 import pytest
 from kiek_helpers import ScriptedPlayer, TableJudge, make_cards
@@ -13,6 +16,14 @@ from kiekai.clock import VirtualClock
 from kiekai.events import EventLog, read_log
 from kiekai.kiek.game import EventPrinter, GameAborted, play_game, replay
 from kiekai.kiek.players import ActivePlay, TimeUp
+from kiekai.ui.kiek_terminal import (
+    LineReader,
+    TerminalKiekPlayer,
+    format_seconds,
+    image_escape,
+    inline_image_protocol,
+    viewer_command,
+)
 
 
 def console() -> tuple[Console, io.StringIO]:
@@ -204,3 +215,109 @@ def test_printer_hides_labels_while_humans_play():
         printer_hidden(event)
     assert "(thing" in shown_out.getvalue()
     assert "(thing" not in hidden_out.getvalue()
+
+
+# ---------------------------------------------------------------- the human terminal player
+
+
+
+class PromptAnswerer(io.TextIOBase):
+    """A stdin that answers whatever prompt the console shows last (a scripted person).
+
+    ``words`` are used in turn for words; ``first`` answers are typed before the right one
+    at each word prompt (e.g. a phrase to be refused).
+    """
+
+    def __init__(self, screen: io.StringIO, words, first=()):
+        self.screen, self.words, self.first = screen, list(words), list(first)
+        self.asked: list[str] = []
+        self._w = 0
+
+    def readline(self, size=-1):
+        prompt = self.screen.getvalue().rsplit("\n", 1)[-1]
+        self.asked.append(prompt)
+        if "Which 2 cards" in prompt or "Which 3" in prompt or "Keep which" in prompt:
+            numbers = re.findall(r"\d+", prompt.split("(", 1)[1])
+            count = 2 if "Which 2" in prompt else 3 if "Which 3" in prompt else 1
+            return " ".join(numbers[:count]) + "\n"
+        if "ne bis in idem" in prompt:
+            return "n\n"
+        if self.first:
+            return self.first.pop(0) + "\n"
+        word = self.words[self._w % len(self.words)]
+        self._w += 1
+        return word + "\n"
+
+
+def human_game(words, first=(), rounds=1):
+    screen = io.StringIO()
+    out = Console(file=screen, width=200, color_system=None, force_terminal=False)
+    stdin = PromptAnswerer(screen, words, first)
+    human = TerminalKiekPlayer(
+        "You", judge=TableJudge(), console=out, reader=LineReader(stdin), clock=VirtualClock(),
+        names=["You", "Bot 1", "Bot 2", "Bot 3"],
+    )
+    outcome = play_game(
+        [human, *bots(3)], make_cards(40), judge=TableJudge(), seed=4, clock=VirtualClock(),
+        rounds=rounds, on_event=EventPrinter(out, show_labels=False),
+    )
+    return outcome, screen.getvalue(), stdin
+
+
+def test_a_human_at_the_terminal_plays_a_whole_game():
+    """The human seat: chooses cards, writes words, guesses, keeps cards, never sees labels."""
+    outcome, screen, stdin = human_game(["dog", "people", "red"], rounds=3)
+    assert outcome.turns == 12 and outcome.ranking
+    human_plays = [e for e in outcome.events if e.type == "play" and e.player == 0]
+    assert len(human_plays) == 3 and all(e.data["wrote_word"] for e in human_plays)
+    guesses = [e.data["word"] for e in outcome.events if e.type == "guess" and e.player == 0]
+    assert len(guesses) == 9 and set(guesses) <= {"dog", "people", "red"}
+    assert "(thing" not in screen  # labels are never shown to a person
+    assert "Final scores" in screen
+    assert any("Keep which" in p for p in stdin.asked)
+
+
+def test_a_phrase_emoji_or_nothing_is_refused_and_asked_again():
+    """Bad input: anything but one word is refused with a request for one word."""
+    outcome, screen, stdin = human_game(["dog"], first=["a big dog", "", "\N{GRINNING FACE}"])
+    assert screen.count("Please type one word") == 3
+    first_play = next(e for e in outcome.events if e.type == "reveal")
+    assert first_play.data["words"][0] == "dog"
+
+
+def test_eof_on_the_terminal_stops_the_game():
+    screen = io.StringIO()
+    out = Console(file=screen, color_system=None)
+    human = TerminalKiekPlayer("You", judge=TableJudge(), console=out, reader=LineReader(io.StringIO("4 5\n")))
+    with pytest.raises(GameAborted, match="EOF"):
+        play_game([human, *bots(2)], make_cards(30), judge=TableJudge(), seed=1, clock=VirtualClock())
+
+
+def test_line_reader_times_out_on_a_silent_pipe_and_reads_buffered_lines():
+    """The two-minute limit on a real file descriptor; piped lines all arrive in order."""
+    read_fd, write_fd = os.pipe()
+    with os.fdopen(read_fd, "r") as stream, os.fdopen(write_fd, "w") as writer:
+        reader = LineReader(stream)
+        with pytest.raises(TimeUp):
+            reader.readline(timeout=0.05)
+        writer.write("one\ntwo\nthr")
+        writer.flush()
+        assert reader.readline(timeout=5) == "one"
+        assert reader.readline(timeout=0) == "two"  # already buffered: no waiting needed
+        writer.write("ee\n")
+        writer.close()
+        assert reader.readline(timeout=5) == "three"
+        with pytest.raises(EOFError):
+            reader.readline(timeout=5)
+
+
+def test_terminal_helpers():
+    assert format_seconds(119.9) == "1:59" and format_seconds(-3) == "0:00"
+    assert inline_image_protocol({"TERM": "xterm-kitty"}) == "kitty"
+    assert inline_image_protocol({"TERM_PROGRAM": "iTerm.app"}) == "iterm"
+    assert inline_image_protocol({"TERM": "xterm-256color"}) is None
+    if sys.platform != "darwin":
+        assert viewer_command({}) is None
+    kitty = image_escape(b"\x89PNG" * 5000, "kitty")
+    assert kitty.startswith("\x1b_Gf=100,a=T,m=1;") and kitty.count("\x1b_G") > 1
+    assert image_escape(b"x", "iterm").startswith("\x1b]1337;File=inline=1;size=1")

@@ -226,7 +226,7 @@ def _active_turn(engine: KiekEngine, players: Sequence[KiekPlayer], clock: Clock
         except TimeUp:
             play = None
         late = clock.now() - start > limit
-        if play is None or late:
+        if play is None or late or not play.word.strip():
             engine.note_time_up(seat, "word")
             if play is not None:
                 play = ActivePlay(play.played, play.three, play.two, "")
@@ -249,7 +249,7 @@ def _active_turn(engine: KiekEngine, players: Sequence[KiekPlayer], clock: Clock
                 word = gplayer.guess(engine.guess_view(guesser, left))
             except TimeUp:
                 word = None
-            if word is None or clock.now() - began > left:
+            if word is None or not word.strip() or clock.now() - began > left:
                 engine.note_time_up(guesser, "guess")
                 word = ""
             engine.guess(guesser, word)

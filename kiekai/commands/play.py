@@ -1,0 +1,315 @@
+"""``kiekai play`` (a game of Kiek against bots, or bots alone) and ``kiekai replay LOG``.
+
+Thin: the rules are in :mod:`kiekai.kiek.engine`, the game loop and the log in
+:mod:`kiekai.kiek.game`, the human seat in :mod:`kiekai.ui.kiek_terminal`. Heavy imports
+(the judge's WordNet, perception models, bots) happen inside the command so that
+``kiekai --help`` stays fast. User errors (bad numbers, a missing or empty deck, a deck too
+small) print one message naming the fix and exit with status 2; a game stopped by EOF on
+stdin exits 1, by Ctrl-C 130; the log is kept either way.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+#: Exit status for a user error (bad option values, unusable deck): click's usage status.
+EXIT_USAGE = 2
+#: Exit status when the input ended mid-game.
+EXIT_EOF = 1
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+EXIT_INTERRUPT = 130
+
+
+class PerceptionKind(StrEnum):
+    """``--perception``: CLIP zero-shot, labels.csv, or CLIP when it loads else labels."""
+
+    AUTO = "auto"
+    CLIP = "clip"
+    LABELS = "labels"
+
+
+class StrictnessChoice(StrEnum):
+    """``--strictness``: how close a guess must be (rulebook "Imperfect Guesses")."""
+
+    STRICT = "strict"
+    STANDARD = "standard"
+    LENIENT = "lenient"
+
+
+class LevelChoice(StrEnum):
+    """``--level``: the bots' strength (vocabulary and noise)."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+
+def default_log_path(seed: int) -> Path:
+    """A new log file in the user data dir: ``<data>/games/kiek-<UTC time>-seed<seed>.jsonl``."""
+    from platformdirs import user_data_dir
+
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    return Path(user_data_dir("kiekai")) / "games" / f"kiek-{stamp}-seed{seed}.jsonl"
+
+
+def _fail(err: Console, message: str, code: int = EXIT_USAGE) -> typer.Exit:
+    err.print(f"[red]Error:[/red] {escape(message)}", highlight=False)
+    return typer.Exit(code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``play`` and ``replay`` commands to ``app``."""
+
+    @app.command("play")
+    def play(
+        bots: Annotated[int, typer.Option(help="Bot players (3 to 8 players in all).")] = 3,
+        humans: Annotated[
+            int, typer.Option(help="People at this terminal; 0 lets the bots play alone.")
+        ] = 1,
+        deck: Annotated[
+            Path | None,
+            typer.Option(help="Folder of photos (optionally with labels.csv); default: the embedded deck."),
+        ] = None,
+        seed: Annotated[
+            int | None, typer.Option(help="Seed for the shuffle and the bots (same seed, same game).")
+        ] = None,
+        perception: Annotated[
+            PerceptionKind, typer.Option(help="How bots see the photos.")
+        ] = PerceptionKind.AUTO,
+        strictness: Annotated[
+            StrictnessChoice, typer.Option(help="Which guesses match (the judge's level).")
+        ] = StrictnessChoice.STANDARD,
+        level: Annotated[LevelChoice, typer.Option(help="Bot strength.")] = LevelChoice.NORMAL,
+        rounds: Annotated[
+            int, typer.Option(help="Rounds to play: 3 by the rulebook; more are extra rounds at x3.")
+        ] = 3,
+        log: Annotated[
+            Path | None, typer.Option(help="JSON-lines game log (default: a new file in the user data dir).")
+        ] = None,
+        clip_model: Annotated[
+            str | None, typer.Option(help="open_clip model name for the clip perception.")
+        ] = None,
+        clip_checkpoint: Annotated[
+            Path | None, typer.Option(help="Local open_clip checkpoint file (with --clip-model).")
+        ] = None,
+    ) -> None:
+        """Play a game of Kiek: split five photos 3 against 2 with one word; guess the others' words."""
+        out = Console(highlight=False)
+        err = Console(stderr=True, highlight=False)
+        try:
+            code = _play(
+                out,
+                err,
+                bots=bots,
+                humans=humans,
+                deck=deck,
+                seed=seed,
+                perception=perception.value,
+                strictness=strictness.value,
+                level=level.value,
+                rounds=rounds,
+                log=log,
+                clip_model=clip_model,
+                clip_checkpoint=clip_checkpoint,
+            )
+        except KeyboardInterrupt:
+            err.print("Stopped with Ctrl-C before the game began.")
+            raise typer.Exit(EXIT_INTERRUPT) from None
+        if code:
+            raise typer.Exit(code)
+
+    @app.command("replay")
+    def replay_command(
+        log: Annotated[Path, typer.Argument(help="A game log written by `kiekai play`.")],
+    ) -> None:
+        """Print a game of Kiek again from its JSON-lines log alone."""
+        from kiekai.kiek.game import replay
+
+        err = Console(stderr=True, highlight=False)
+        try:
+            replay(log, Console(highlight=False))
+        except FileNotFoundError:
+            raise _fail(err, f"no game log at {log}; give the path `kiekai play` printed") from None
+        except IsADirectoryError:
+            raise _fail(err, f"{log} is a folder; give a game log file (.jsonl)") from None
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise _fail(err, f"cannot replay {log}: {exc}") from None
+
+
+def _play(
+    out: Console,
+    err: Console,
+    *,
+    bots: int,
+    humans: int,
+    deck: Path | None,
+    seed: int | None,
+    perception: str,
+    strictness: str,
+    level: str,
+    rounds: int,
+    log: Path | None,
+    clip_model: str | None,
+    clip_checkpoint: Path | None,
+) -> int:
+    """The body of ``kiekai play``; returns the exit status (raises ``typer.Exit`` on user errors)."""
+    from kiekai.kiek.engine import MAX_PLAYERS, MIN_PLAYERS
+
+    if bots < 0 or humans < 0:
+        raise _fail(err, f"--bots and --humans cannot be negative (got {bots} and {humans})")
+    players_n = bots + humans
+    if not MIN_PLAYERS <= players_n <= MAX_PLAYERS:
+        raise _fail(
+            err,
+            f"Kiek is for {MIN_PLAYERS} to {MAX_PLAYERS} players; --bots {bots} --humans "
+            f"{humans} makes {players_n}: change --bots or --humans",
+        )
+    if rounds < 1:
+        raise _fail(err, f"--rounds must be at least 1 (3 is a whole game), got {rounds}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+
+    cards, deck_name = _load_cards(err, deck, players_n)
+
+    from kiekai.judge import Judge
+
+    try:
+        judge = Judge(strictness)
+    except (FileNotFoundError, OSError, LookupError) as exc:
+        raise _fail(err, f"the judge cannot start: {exc}") from None
+
+    perception_name = "none"
+    bot_perception = None
+    if bots:
+        from kiekai.perception import load_perception
+
+        try:
+            bot_perception, usable = load_perception(
+                perception,
+                cards,
+                clip_model=clip_model,
+                clip_checkpoint=clip_checkpoint,
+                echo=lambda line: out.print(escape(str(line)), highlight=False),
+            )
+        except (ValueError, RuntimeError, FileNotFoundError, OSError) as exc:
+            raise _fail(err, str(exc)) from None
+        cards = list(usable)
+        perception_name = getattr(bot_perception, "name", perception)
+        from kiekai.deck import DeckTooSmallError, check_deck_size
+
+        try:
+            check_deck_size(cards, players_n)
+        except DeckTooSmallError as exc:
+            raise _fail(err, f"{deck_name} with the {perception_name} perception: {exc}") from None
+
+    log_path = log if log is not None else default_log_path(seed)
+    err.print(f"Game log: {escape(str(log_path))}", highlight=False)
+
+    from kiekai.clock import MonotonicClock, VirtualClock
+    from kiekai.events import EventLog
+    from kiekai.kiek.game import EventPrinter, GameAborted, play_game
+
+    human_names = ["You"] if humans == 1 else [f"Player {i + 1}" for i in range(humans)]
+    names = human_names + [f"Bot {i + 1}" for i in range(bots)]
+    # People need real time; bots alone play on a virtual clock so that a slow machine
+    # cannot change the game (the same seed prints the same game).
+    clock = MonotonicClock() if humans else VirtualClock()
+    players: list = []
+    if humans:
+        from kiekai.ui.kiek_terminal import LineReader, TerminalKiekPlayer
+
+        reader = LineReader()
+        sheet_dir = log_path.parent / f"{log_path.stem}-cards"
+        for name in human_names:
+            players.append(
+                TerminalKiekPlayer(
+                    name, judge=judge, console=out, reader=reader, clock=clock, names=names, sheet_dir=sheet_dir
+                )
+            )
+    if bots:
+        from kiekai.kiek.bots import KiekBot
+
+        for index in range(bots):
+            players.append(
+                KiekBot(
+                    names[humans + index],
+                    perception=bot_perception,
+                    judge=judge,
+                    level=level,
+                    seed=seed * 100 + index + 1,
+                )
+            )
+
+    try:
+        event_log = EventLog(log_path)
+    except OSError as exc:
+        raise _fail(err, f"cannot write the game log {log_path}: {exc}; give another --log") from None
+    header = {
+        "deck": deck_name,
+        "deck_cards": len(cards),
+        "perception": perception_name,
+        "strictness": strictness,
+        "level": level if bots else None,
+        "clip_model": clip_model,
+        "clip_checkpoint": str(clip_checkpoint) if clip_checkpoint else None,
+    }
+    try:
+        with event_log:
+            play_game(
+                players,
+                cards,
+                judge=judge,
+                seed=seed,
+                rounds=rounds,
+                clock=clock,
+                log=event_log,
+                header=header,
+                on_event=EventPrinter(out, show_labels=humans == 0),
+            )
+    except GameAborted as exc:
+        err.print(f"{escape(exc.reason[:1].upper() + exc.reason[1:])}. The game log is kept: {escape(str(log_path))}")
+        return EXIT_INTERRUPT if "Ctrl-C" in exc.reason else EXIT_EOF
+    err.print(f"Game log: {escape(str(log_path))} (replay it with `kiekai replay`)", highlight=False)
+    return 0
+
+
+def _load_cards(err: Console, deck: Path | None, players: int) -> tuple[list, str]:
+    """Read ``deck`` (or the embedded default deck) and check it is big enough.
+
+    Skipped photos and labels.csv problems are reported once each on stderr.
+
+    Returns:
+        (cards, the deck's name for the log header).
+    """
+    from kiekai.deck import DeckError, DeckTooSmallError, check_deck_size, load_deck
+
+    def skipped(relative: str, reason: str) -> None:
+        err.print(f"Skipped {escape(relative)}: {escape(reason)}", highlight=False)
+
+    def problem(message: str) -> None:
+        err.print(f"labels.csv: {escape(message)}", highlight=False)
+
+    try:
+        if deck is None:
+            from kiekai.default_deck import default_deck
+
+            loaded = default_deck(on_skip=skipped)
+            name = "embedded default deck"
+        else:
+            loaded = load_deck(deck, on_skip=skipped, on_problem=problem)
+            name = str(loaded.root)
+        check_deck_size(loaded, players)
+    except DeckTooSmallError as exc:
+        where = "the embedded default deck" if deck is None else str(deck)
+        raise _fail(err, f"{where}: {exc}") from None
+    except DeckError as exc:
+        raise _fail(err, str(exc)) from None
+    return list(loaded.cards), name
