@@ -78,7 +78,7 @@ class DeckTooSmallError(DeckError):
         self.players = players
         super().__init__(
             f"needs {CARDS_PER_PLAYER} cards a player + {CARDS_FACE_UP} = {needed} for "
-            f"{players} players, this deck has {available} usable photos; add photos to the "
+            f"{players} player{'' if players == 1 else 's'}, this deck has {available} usable photos; add photos to the "
             f"deck folder or play with fewer players"
         )
 
@@ -284,6 +284,9 @@ def inspect_photo(
 ) -> PhotoInfo:
     """Validate one photo's bytes by decoding them (JPEGs at 1/8 scale via draft mode).
 
+    Decoding runs the whole of :func:`open_rgb`'s conversion (EXIF rotation, ICC, mode
+    conversion), so a photo that passes decodes later.
+
     Args:
         data: the file's bytes.
         max_pixels: decompression-bomb limit in pixels (width x height).
@@ -307,11 +310,9 @@ def inspect_photo(
                 f"too small to show: {width}x{height} pixels, under {min_side} px a side"
             )
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", Image.DecompressionBombWarning)
-                if fmt in ("JPEG", "MPO"):
-                    image.draft(None, (1, 1))  # 1/8-scale DCT: still reads every byte
-                image.load()
+            # The same decoding as open_rgb (JPEG at 1/8 scale: still reads every byte), so
+            # a card that passes validation always decodes.
+            _decode_rgb(image, draft_side=1)
         except Exception as exc:  # truncated or corrupt data: OSError, SyntaxError, ValueError…
             raise PhotoError(f"cannot decode ({type(exc).__name__}: {exc})") from exc
     return PhotoInfo(width=width, height=height, mode=mode, format=fmt)
@@ -366,6 +367,21 @@ def _apply_icc(image: Image.Image) -> Image.Image:
     return converted if converted is not None else image
 
 
+def _decode_rgb(image: Image.Image, draft_side: int | None) -> Image.Image:
+    """Decode an opened image's first frame to upright 8-bit RGB (JPEG drafted to >= draft_side).
+
+    Raises whatever Pillow raises on corrupt data, and DecompressionBombWarning as an error.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        if draft_side is not None and image.format in ("JPEG", "MPO"):
+            image.draft(None, (draft_side, draft_side))
+        image.load()  # the first frame of a GIF/WEBP animation
+        upright = ImageOps.exif_transpose(image) or image
+        upright.load()
+        return _to_rgb(_apply_icc(upright))
+
+
 def open_rgb(
     card_or_path: Card | str | os.PathLike[str],
     max_side: int | None = None,
@@ -402,16 +418,7 @@ def open_rgb(
     except PhotoError as exc:
         raise PhotoError(f"{path}: {exc}") from exc
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            if max_side is not None and image.format in ("JPEG", "MPO"):
-                image.draft(None, (max_side, max_side))
-            image.load()  # the first frame of a GIF/WEBP animation
-            upright = ImageOps.exif_transpose(image) or image
-            upright.load()
-            rgb = _to_rgb(_apply_icc(upright))
-    except PhotoError:
-        raise
+        rgb = _decode_rgb(image, draft_side=max_side)
     except Exception as exc:
         raise PhotoError(f"{path}: cannot decode ({type(exc).__name__}: {exc})") from exc
     if max_side is not None and max(rgb.size) > max_side:

@@ -329,3 +329,133 @@ def test_deck_size_follows_the_preparations_rule(tmp_path: Path):
         check_deck_size(deck, 2)
     with pytest.raises(ValueError):
         cards_needed(0)
+
+
+# ----------------------------------------------------------------------- kiekai deck commands
+
+
+@pytest.fixture()
+def deck_cli():
+    import typer
+
+    from kiekai.commands import deck as deck_commands
+
+    app = typer.Typer()
+    deck_commands.register(app)
+
+    @app.callback()
+    def _root() -> None:
+        """Keep `deck` a sub-command even when it is the only one."""
+
+    return app
+
+
+def _invoke(app, *args: str):
+    from typer.testing import CliRunner
+
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "200"})
+
+
+def test_deck_info_lists_every_bad_input_with_its_status(deck_cli, bad_photos: Path):
+    result = _invoke(deck_cli, "deck", "info", str(bad_photos))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+
+    def line_of(name: str) -> str:
+        hits = [line for line in lines if f" {name} " in line]
+        assert len(hits) == 1, (name, result.output)
+        return hits[0]
+
+    for name, reason in EXPECTED_SKIPS.items():
+        assert "skipped" in line_of(name) and reason in line_of(name)
+    expected_ok = {
+        "animated.gif": "64x64 px, GIF P",
+        "cmyk.jpg": "384x288 px, JPEG CMYK",
+        "exif-rotated.jpg": "288x384 px, JPEG RGB",
+        "gray16.png": "64x64 px, PNG I;16",
+        "photo.WEBP": "384x288 px, WEBP RGB",
+        "with-alpha.png": "384x288 px, PNG RGBA",
+        NANDU: "384x288 px, JPEG RGB",
+    }
+    for name, details in expected_ok.items():
+        assert " ok " in line_of(name) and details in line_of(name)
+    assert "7 usable, 4 skipped, 0 labelled" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_deck_info_labels_problems_and_player_check(deck_cli, tmp_path: Path):
+    for i in range(7):
+        _photo(tmp_path / f"p{i}.jpg")
+    (tmp_path / "labels.csv").write_text("file,label\np0.jpg,apple\ngone.jpg,pear\n")
+    result = _invoke(deck_cli, "deck", "info", str(tmp_path), "--players", "1")
+    assert result.exit_code == 0, result.output
+    assert "apple" in result.output and "gone.jpg" in result.output
+    assert "7 usable, 0 skipped, 1 labelled" in result.output
+    assert "enough for 1 player (7 cards dealt)" in result.output
+    result = _invoke(deck_cli, "deck", "info", str(tmp_path), "--players", "2")
+    assert result.exit_code == 1
+    assert "needs 4 cards a player + 3 = 11 for 2 players, this deck has 7" in result.output
+
+
+def test_deck_info_errors_are_one_line_without_traceback(deck_cli, tmp_path: Path):
+    result = _invoke(deck_cli, "deck", "info", str(tmp_path / "nowhere"))
+    assert result.exit_code == 1
+    assert "does not exist" in result.output and "Traceback" not in result.output
+    (tmp_path / "labels.csv").write_text("name,label\n")
+    _photo(tmp_path / "a.jpg")
+    result = _invoke(deck_cli, "deck", "info", str(tmp_path))
+    assert result.exit_code == 1 and "no 'file' column" in result.output
+
+
+def test_deck_info_without_path_shows_the_default_deck(deck_cli):
+    result = _invoke(deck_cli, "deck", "info")
+    assert result.exit_code == 0, result.output
+    assert "default/sklearn/china" in result.output and "pagoda" in result.output
+    assert "20 usable, 0 skipped, 20 labelled" in result.output
+
+
+def test_deck_embed_reports_model_unavailable_and_exits_1(deck_cli, bad_photos, monkeypatch):
+    import types
+
+    from kiekai.models import ModelUnavailable
+
+    class Unloadable:
+        def __init__(self, **kwargs):
+            raise ModelUnavailable("No CLIP weights for ViT-B-32. Fix: run `kiekai models --fetch`.")
+
+    fake = types.ModuleType("kiekai.perception.clip")
+    fake.ClipPerception = Unloadable
+    monkeypatch.setitem(__import__("sys").modules, "kiekai.perception.clip", fake)
+    result = _invoke(deck_cli, "deck", "embed", str(bad_photos), "--clip-model", "ViT-B-32")
+    assert result.exit_code == 1
+    assert "error: No CLIP weights for ViT-B-32. Fix: run `kiekai models --fetch`." in result.output
+    assert "Traceback" not in result.output
+    for name in EXPECTED_SKIPS:  # each skipped file reported once
+        assert result.output.count(f"{name}: skipped") == 1
+
+
+def test_deck_embed_embeds_every_usable_card_once(deck_cli, bad_photos, monkeypatch, tmp_path):
+    import types
+
+    seen: list[str] = []
+    made: dict[str, object] = {}
+
+    class Recording:
+        def __init__(self, model_name=None, checkpoint=None):
+            made.update(model_name=model_name, checkpoint=checkpoint)
+
+        def embed_images(self, cards):
+            seen.extend(c.id for c in cards)
+            return np.stack([np.asarray(open_rgb(c, 8), np.float32).mean(axis=(0, 1)) for c in cards])
+
+    fake = types.ModuleType("kiekai.perception.clip")
+    fake.ClipPerception = Recording
+    monkeypatch.setitem(__import__("sys").modules, "kiekai.perception.clip", fake)
+    checkpoint = tmp_path / "w.safetensors"
+    result = _invoke(
+        deck_cli, "deck", "embed", str(bad_photos), "--clip-checkpoint", str(checkpoint)
+    )
+    assert result.exit_code == 0, result.output
+    assert sorted(seen) == sorted(c.id for c in load_deck(bad_photos, on_skip=lambda *a: None))
+    assert made == {"model_name": None, "checkpoint": checkpoint}
+    assert "embedded 7 photos (3 dimensions); 7 usable, 4 skipped, 0 labelled" in result.output

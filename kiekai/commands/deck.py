@@ -1,0 +1,197 @@
+"""``kiekai deck``: inspect a photo folder (``info``) and precompute CLIP embeddings (``embed``).
+
+``kiekai deck info PATH`` lists every file of a deck folder with its status: usable cards with
+their size, original mode and label; skipped files with the reason; a summary line. Without
+PATH it shows the embedded default deck.
+
+``kiekai deck embed PATH`` computes the CLIP image embeddings of every usable card (through
+``kiekai.perception.clip.ClipPerception.embed_images``, which caches them on disk by model and
+content hash) with a progress bar, so that the first game on a new deck starts at once.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import typer
+
+#: Cards handed to ``embed_images`` per call: the progress bar advances once per batch.
+EMBED_BATCH = 32
+
+deck_app = typer.Typer(
+    name="deck",
+    help="Inspect photo decks and precompute their CLIP embeddings.",
+    no_args_is_help=True,
+)
+
+
+def _error(message: str) -> None:
+    """Print ``message`` to stderr as one ``error:`` line."""
+    typer.echo(f"error: {message}", err=True)
+
+
+def _load(path: Path | None, on_skip=None, on_problem=None):
+    """Load the deck at ``path`` (or the default deck); exit 1 with the message on DeckError."""
+    from kiekai.deck import DeckError, load_deck
+
+    try:
+        if path is None:
+            from kiekai.default_deck import default_deck
+
+            return default_deck(on_skip=on_skip)
+        return load_deck(path, on_skip=on_skip, on_problem=on_problem)
+    except DeckError as exc:
+        _error(str(exc))
+        raise typer.Exit(1) from None
+
+
+def _summary(deck) -> str:
+    return (
+        f"{len(deck.cards)} usable, {len(deck.skipped)} skipped, "
+        f"{len(deck.labelled())} labelled"
+    )
+
+
+@deck_app.command("info")
+def info(
+    path: Path | None = typer.Argument(
+        None, help="Deck folder (photos, optionally labels.csv). Omit for the default deck."
+    ),
+    players: int | None = typer.Option(
+        None, "--players", min=1, help="Also check the deck is big enough for this many players."
+    ),
+) -> None:
+    """List every file of a deck: usable (size, mode, label, wnid) or skipped (reason).
+
+    Ends with a summary line "N usable, M skipped, L labelled"; with --players, also whether
+    the deck holds 4 cards a player + 3 (rulebook, "Preparations"). Exit status 1 when the
+    folder cannot be read or (with --players) the deck is too small.
+    """
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from kiekai.deck import DeckTooSmallError, check_deck_size
+
+    problems: list[str] = []
+    deck = _load(path, on_skip=lambda _rel, _why: None, on_problem=problems.append)
+    console = Console(soft_wrap=False)
+    table = Table(title=f"deck {path if path is not None else '(default)'}", title_justify="left")
+    for column in ("file", "status", "details", "label", "wnid"):
+        table.add_column(column, overflow="fold")
+    rows: list[tuple[str, list[Text]]] = []
+    for card in deck.cards:
+        rows.append(
+            (
+                card.id,
+                [
+                    Text(card.id),
+                    Text("ok", style="green"),
+                    Text(f"{card.width}x{card.height} px, {card.format} {card.mode}".strip()),
+                    Text(card.label or "-"),
+                    Text(card.wnid or "-"),
+                ],
+            )
+        )
+    for relative, reason in deck.skipped:
+        rows.append(
+            (
+                relative,
+                [Text(relative), Text("skipped", style="red"), Text(reason), Text(""), Text("")],
+            )
+        )
+    for relative in deck.ignored:
+        rows.append(
+            (
+                relative,
+                [
+                    Text(relative),
+                    Text("ignored", style="yellow"),
+                    Text("not a photo type (.jpg .jpeg .png .webp .gif)"),
+                    Text(""),
+                    Text(""),
+                ],
+            )
+        )
+    for _, cells in sorted(rows, key=lambda r: r[0]):
+        table.add_row(*cells)
+    console.print(table)
+    for message in problems:
+        console.print(Text(f"warning: {message}", style="yellow"))
+    console.print(Text(_summary(deck)))
+    if players is not None:
+        try:
+            needed = check_deck_size(deck, players)
+        except DeckTooSmallError as exc:
+            _error(str(exc))
+            raise typer.Exit(1) from None
+        console.print(Text(
+            f"enough for {players} player{'' if players == 1 else 's'} ({needed} cards dealt)"
+        ))
+
+
+def _batches(items: Sequence, size: int) -> list[Sequence]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+@deck_app.command("embed")
+def embed(
+    path: Path | None = typer.Argument(
+        None, help="Deck folder (photos, optionally labels.csv). Omit for the default deck."
+    ),
+    clip_model: str | None = typer.Option(
+        None, "--clip-model", help="open_clip architecture, e.g. ViT-B-32 (default: registry)."
+    ),
+    clip_checkpoint: Path | None = typer.Option(
+        None, "--clip-checkpoint", help="Local open_clip checkpoint file (no download)."
+    ),
+) -> None:
+    """Compute and cache the CLIP image embeddings of every usable photo of a deck.
+
+    Skipped files are reported once each. When CLIP cannot be loaded, its message (what is
+    missing and how to fix it) is printed and the exit status is 1.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from kiekai.models import ModelUnavailable
+
+    def report_skip(relative: str, reason: str) -> None:
+        typer.echo(f"warning: {relative}: skipped, {reason}", err=True)
+
+    def report_problem(message: str) -> None:
+        typer.echo(f"warning: {message}", err=True)
+
+    deck = _load(path, on_skip=report_skip, on_problem=report_problem)
+    try:
+        from kiekai.perception.clip import ClipPerception
+    except ImportError as exc:
+        _error(f"CLIP perception is not available in this installation ({exc})")
+        raise typer.Exit(1) from None
+    try:
+        perception = ClipPerception(model_name=clip_model, checkpoint=clip_checkpoint)
+        total = 0
+        dims = 0
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            transient=not sys.stderr.isatty(),
+        ) as progress:
+            task = progress.add_task("embedding photos", total=len(deck.cards))
+            for batch in _batches(deck.cards, EMBED_BATCH):
+                vectors = perception.embed_images(list(batch))
+                total += len(vectors)
+                dims = int(vectors.shape[1]) if len(vectors) else dims
+                progress.advance(task, len(batch))
+    except ModelUnavailable as exc:
+        _error(str(exc))
+        raise typer.Exit(1) from None
+    typer.echo(f"embedded {total} photos ({dims} dimensions); {_summary(deck)}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``deck`` sub-commands (``info``, ``embed``) to the ``kiekai`` app."""
+    app.add_typer(deck_app, name="deck")
