@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a game of Kiek: split five photos 3 against 2 with one word; guess the others' words."""
         out = Console(highlight=False)
-        err = Console(stderr=True, highlight=False)
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
         try:
             code = _play(
                 out,
@@ -133,7 +133,7 @@ def register(app: typer.Typer) -> None:
         """Print a game of Kiek again from its JSON-lines log alone."""
         from kiekai.kiek.game import replay
 
-        err = Console(stderr=True, highlight=False)
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
         try:
             replay(log, Console(highlight=False))
         except FileNotFoundError:
