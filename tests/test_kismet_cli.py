@@ -1,0 +1,73 @@
+"""``kiekai kismet`` through Typer's CliRunner: headless games, repeats, bad options."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from kiekai.cli import app
+
+runner = CliRunner()
+
+
+def kismet(*args: str):
+    return runner.invoke(app, ["kismet", *args])
+
+
+@pytest.mark.parametrize("variant", [[], ["--variant"]])
+def test_bots_only_game_prints_the_game_and_results(variant):
+    result = kismet("--bots", "3", "--humans", "0", "--seed", "1", *variant)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "seed 1" in out and "results" in out and "winner:" in out
+    assert ("knocks" in out or "lays" in out) if variant else ("covers slot" in out)
+    for seat in range(3):
+        assert f"bot{seat}" in out
+
+
+def test_same_seed_prints_the_same_game():
+    first = kismet("--bots", "4", "--humans", "0", "--seed", "7", "--variant", "--rounds", "2")
+    second = kismet("--bots", "4", "--humans", "0", "--seed", "7", "--variant", "--rounds", "2")
+    assert first.exit_code == 0 and first.output == second.output
+
+
+@pytest.mark.parametrize("bots", [2, 8])
+def test_smallest_and_largest_tables(bots):
+    result = kismet("--bots", str(bots), "--humans", "0", "--seed", "3", "--level", "expert")
+    assert result.exit_code == 0, result.output
+    assert f"bot{bots - 1}" in result.output and "game over" in result.output
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--bots", "9", "--humans", "0"], "change --bots"),
+        (["--bots", "0", "--humans", "1"], "change --bots"),
+        (["--humans", "2"], "--humans must be 0 or 1"),
+        (["--level", "godlike", "--humans", "0"], "choose one of easy, normal, hard, expert"),
+        (["--rounds", "0", "--humans", "0"], "--rounds must be at least 1"),
+        (["--rules", "/nonexistent/kismet.toml", "--humans", "0"], "does not exist"),
+    ],
+)
+def test_bad_options_are_clear_errors_without_traceback(args, fragment):
+    result = kismet(*args)
+    assert result.exit_code == 2
+    assert fragment in result.output
+    assert "Traceback" not in result.output
+
+
+def test_rules_file_and_log_file(tmp_path):
+    rules = tmp_path / "rules.toml"
+    rules.write_text("[chips]\n7 = 10\n")
+    log = tmp_path / "game.jsonl"
+    result = kismet("--bots", "2", "--humans", "0", "--seed", "2", "--rules", str(rules), "--log", str(log))
+    assert result.exit_code == 0, result.output
+    lines = log.read_text().splitlines()
+    assert lines and '"type": "setup"' in lines[0]
+    assert "(+10)" in result.output  # a 7 taken is now worth 10
+
+
+def test_playing_needs_a_terminal():
+    result = kismet("--bots", "2", "--humans", "1")
+    assert result.exit_code == 2
+    assert "interactive terminal" in result.output

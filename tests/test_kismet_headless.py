@@ -1,0 +1,110 @@
+"""Bots-only games on a virtual clock: every table size, exact repeats, the scheduler."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kiekai.clock import VirtualClock
+from kiekai.events import EventLog, read_log
+from kiekai.kismet.bots import ReflexBot
+from kiekai.kismet.engine import BaseGame
+from kiekai.kismet.table import BaseTable, Scheduler, describe, make_table, run_headless
+
+
+def play(players: int, variant: bool, seed: int, level: str = "normal", rounds: int = 1):
+    clock = VirtualClock()
+    log = EventLog(None)
+    table = make_table(players, variant=variant, seed=seed, clock=clock, level=level, log=log, rounds=rounds)
+    run_headless(table, clock)
+    return table, [e.to_json() for e in log.events]
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_base_game_finishes_for_every_table_size(players):
+    table, _ = play(players, variant=False, seed=players)
+    game = table.game
+    assert table.done and game.over
+    won = sum(len(p) for p in game.piles)
+    in_play = won + len(game.draw_pile) + len(game.removed) + sum(c is not None for c in game.circle)
+    assert in_play == 11 * players  # no card lost or duplicated
+    assert won > 0 and max(game.scores()) > 0
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_variant_finishes_for_every_table_size(players):
+    table, _ = play(players, variant=True, seed=players, rounds=2)
+    game = table.game
+    assert table.done and len(game.history) == 2
+    for p in range(players):
+        assert sorted(game.fronts[p] + game.laid[p]) == list(range(2, 13))
+    assert min(game.tallies) >= 0 and game.placements is not None and 1 in game.placements
+
+
+@pytest.mark.parametrize("variant", [False, True])
+def test_a_seed_repeats_exactly(variant):
+    _, first = play(4, variant, seed=21, rounds=2)
+    _, second = play(4, variant, seed=21, rounds=2)
+    _, other = play(4, variant, seed=22, rounds=2)
+    assert first == second
+    assert first != other
+
+
+def test_expert_bots_beat_easy_bots_on_average():
+    wins = {"expert": 0, "easy": 0}
+    for seed in range(30):
+        clock = VirtualClock()
+        game = BaseGame(2, seed)
+        bots = {0: ReflexBot("expert", seed=seed), 1: ReflexBot("easy", seed=seed + 1000)}
+        table = BaseTable(game, bots, clock)
+        run_headless(table, clock)
+        scores = game.scores()
+        wins["expert"] += scores[0] > scores[1]
+        wins["easy"] += scores[1] > scores[0]
+    assert wins["expert"] > 2 * wins["easy"]
+
+
+def test_covers_and_knocks_come_at_human_reaction_times():
+    _, events = play(4, variant=False, seed=3, level="expert")
+    rolls, covers = {}, []
+    for line in events:
+        e = json.loads(line)
+        if e["type"] == "roll":
+            rolls[e["turn"]] = e["data"]["t"]
+        elif e["type"] == "cover":
+            covers.append(e["data"]["t"] - rolls[e["turn"]])
+    assert covers and min(covers) >= 0.15  # never faster than a human can be
+
+
+def test_event_log_file_replays_the_printed_game(tmp_path):
+    path = tmp_path / "kismet.jsonl"
+    clock = VirtualClock()
+    with EventLog(path) as log:
+        table = make_table(3, variant=True, seed=1, clock=clock, log=log)
+        run_headless(table, clock)
+    events = list(read_log(path))
+    assert [e.to_json() for e in events] == [e.to_json() for e in table.game.log.events]
+    assert events[-1].type == "round_over"
+    assert all(describe(e) is not None for e in events)
+
+
+def test_scheduler_orders_by_time_then_seat_and_records_lags():
+    order = []
+    sched = Scheduler()
+    sched.at(2.0, lambda: order.append("late"), seat=0)
+    sched.at(1.0, lambda: order.append("seat2"), seat=2)
+    sched.at(1.0, lambda: order.append("seat1"), seat=1)
+    sched.at(1.5, lambda: order.append("cancelled"), tag="x:y")
+    sched.cancel("x")
+    assert sched.run_due(1.2) == 2
+    assert order == ["seat1", "seat2"]
+    assert sched.lags == [pytest.approx(0.2), pytest.approx(0.2)]
+    assert sched.next_due() == 2.0
+
+
+def test_headless_refuses_a_table_that_waits_for_a_human():
+    clock = VirtualClock()
+    table = make_table(3, variant=True, seed=1, clock=clock, humans=1)
+    with pytest.raises(RuntimeError, match="waits for a human"):
+        run_headless(table, clock)

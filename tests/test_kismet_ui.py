@@ -1,0 +1,197 @@
+"""The Textual app driven by a human through Textual's test pilot (App.run_test).
+
+Tables run on a VirtualClock and the tests move time with ``app.advance``/``app.step``, so
+nothing depends on real time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from kiekai.clock import VirtualClock
+from kiekai.kismet.table import BaseTable, VariantTable, make_table
+from kiekai.ui.kismet_app import CARD_KEYS, KismetApp
+
+
+def base_app(seed: int = 3, players: int = 4) -> tuple[KismetApp, BaseTable]:
+    table = make_table(players, variant=False, seed=seed, clock=VirtualClock(), humans=1)
+    assert isinstance(table, BaseTable)
+    return KismetApp(table, realtime=False), table
+
+
+def variant_app(seed: int = 3, players: int = 4) -> tuple[KismetApp, VariantTable]:
+    table = make_table(players, variant=True, seed=seed, clock=VirtualClock(), humans=1, rounds=1)
+    assert isinstance(table, VariantTable)
+    return KismetApp(table, realtime=False), table
+
+
+def text_of(app: KismetApp, selector: str) -> str:
+    return str(app.query_one(selector).render())
+
+
+def next_roll(app: KismetApp, table: BaseTable) -> None:
+    """Run jobs until a fresh round has been rolled."""
+    while table.game.phase != "cover":
+        assert app.step(), "the game ended before the next roll"
+
+
+def test_correct_cover_wins_the_card_and_shows_the_hand():
+    async def scenario():
+        app, table = base_app()
+        async with app.run_test(size=(100, 40)) as pilot:
+            next_roll(app, table)
+            game = table.game
+            slot = game.open_matching_slots()[0]
+            card = game.circle[slot]
+            await pilot.press(CARD_KEYS[slot])
+            assert game.covers[0].slot == slot
+            assert "hand: human" in text_of(app, f"#slot{slot}")
+            while game.phase == "cover":
+                app.step()
+            assert game.piles[0] == [card]
+            assert "points: human" in text_of(app, "#scores")
+
+    asyncio.run(scenario())
+
+
+def test_wrong_cover_hands_back_the_top_card():
+    async def scenario():
+        app, table = base_app()
+        async with app.run_test(size=(100, 40)) as pilot:
+            game = table.game
+            while not game.piles[0]:  # first win a card to have something to lose
+                next_roll(app, table)
+                if game.open_matching_slots():
+                    await pilot.press(CARD_KEYS[game.open_matching_slots()[0]])
+                while game.phase == "cover":
+                    app.step()
+            top = game.piles[0][-1]
+            while True:
+                next_roll(app, table)
+                wrong = [s for s in game.open_slots() if s not in game.matching_slots()]
+                if wrong and game.open_matching_slots():
+                    break
+                while game.phase == "cover":
+                    app.step()
+            before = len(game.piles[0])
+            await pilot.press(CARD_KEYS[wrong[0]])
+            while game.phase == "cover":
+                app.step()
+            assert len(game.piles[0]) == before - 1
+            assert game.draw_pile[-1] == top or top in [c for c in game.circle if c]
+            assert "human wrong" in text_of(app, "#status")
+
+    asyncio.run(scenario())
+
+
+def test_held_keys_and_keys_at_the_wrong_moment_do_no_harm():
+    async def scenario():
+        app, table = base_app()
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.press("a", "space", "x")  # before any roll
+            assert table.game.covers == {}
+            next_roll(app, table)
+            await pilot.press(*("b" * 8))  # a held-down key repeats
+            assert list(table.game.covers) == [0]
+            assert "only one card" in table.message
+            await pilot.press("space")
+            assert "variant" in table.message
+
+    asyncio.run(scenario())
+
+
+def step_to_bot_roll(app: KismetApp, table: VariantTable, want_roller_match: bool):
+    """Run jobs (taking the human's turns by keys) until a bot has just rolled and the
+    roller's match situation is ``want_roller_match`` (and, for a clean knock, the human has
+    a matching card when the roller has none)."""
+    game = table.game
+    while True:
+        assert app.step(), "no more jobs"
+        if game.phase == "turn" and game.roller != 0 and not game.laid_this_turn:
+            roller_has = bool(game.matching(game.roller))
+            if want_roller_match and roller_has:
+                return
+            if not want_roller_match and not roller_has and game.matching(0):
+                return
+        assert game.phase != "round_over", "round ended before the situation came up"
+
+
+def test_pre_lay_and_knocks_by_keys():
+    async def scenario():
+        app, table = variant_app()
+        game = table.game
+        async with app.run_test(size=(100, 40)) as pilot:
+            app.step()  # deal
+            await pilot.press("a", "k", "enter")  # 2 and 12: 12 minus points, too many
+            assert 0 not in game.pre_laid and "6 minus points" in table.message
+            await pilot.press("k", "enter")  # untoggle 12: pre-lay the 2 only
+            assert game.laid[0] == [2]
+            # a wrong knock: the roller still has a matching card → turn back the 2
+            step_to_bot_roll(app, table, want_roller_match=True)
+            await pilot.press("space")
+            assert game.laid[0] == [] and 2 in game.fronts[0]
+            assert "wrong knock" in table.message
+            await pilot.press("space", "space")  # held: one knock per turn
+            assert "already knocked" in table.message
+            # a right knock: the roller has no match, we do → we lay a card
+            step_to_bot_roll(app, table, want_roller_match=False)
+            mine = set(game.matching(0))
+            await pilot.press("space")
+            assert game.laid[0] and game.laid[0][-1] in mine
+            assert "you knocked first" in table.message
+
+    asyncio.run(scenario())
+
+
+def test_own_turn_roll_lay_and_pass_by_keys():
+    async def scenario():
+        app, table = variant_app(seed=5, players=2)
+        game = table.game
+        async with app.run_test(size=(100, 40)) as pilot:
+            app.step()
+            await pilot.press("enter")  # pre-lay nothing
+            await pilot.press("p")  # nothing rolled yet: no turn to pass
+            assert "only during your own turn" in table.message
+            assert game.next_roller == 0
+            await pilot.press("r")
+            assert game.phase == "turn" and game.roller == 0
+            await pilot.press("r")
+            assert "not your turn to roll" in table.message
+            match = game.matching(0)
+            assert match, "seed 5 gives the human a match on the first roll"
+            await pilot.press(CARD_KEYS[match[0] - 2])
+            assert game.laid[0] == [match[0]]
+            await pilot.press("p")
+            assert game.phase == "pass" and game.next_roller == 1
+
+    asyncio.run(scenario())
+
+
+def test_tiny_terminal_and_resizing_hide_and_restore_the_table():
+    async def scenario():
+        app, table = base_app()
+        async with app.run_test(size=(30, 8)) as pilot:
+            assert app.screen.has_class("small")
+            next_roll(app, table)
+            await pilot.press(CARD_KEYS[table.game.open_slots()[0]])
+            assert 0 in table.game.covers  # keys still work
+            await pilot.resize_terminal(100, 40)
+            await pilot.pause()
+            assert not app.screen.has_class("small")
+            await pilot.resize_terminal(10, 3)
+            await pilot.pause()
+            assert app.screen.has_class("small")
+
+    asyncio.run(scenario())
+
+
+def test_ctrl_c_and_q_leave_cleanly():
+    async def scenario(key: str):
+        app, _ = base_app()
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.press(key)
+            await pilot.pause()
+        assert app.return_code == 0
+
+    asyncio.run(scenario("ctrl+c"))
+    asyncio.run(scenario("q"))
