@@ -585,7 +585,7 @@ def default_clip() -> tuple[str, str]:
 def _clip_fix(model_name: str, pretrained: str) -> str:
     return (
         f"Fix: online, run `kiekai models --fetch` (downloads {model_name} {pretrained}); offline, "
-        f"copy an open_clip checkpoint here and pass `--clip-checkpoint PATH --clip-model "
+        f"put an open_clip checkpoint file on this machine and pass `--clip-checkpoint PATH --clip-model "
         f"{model_name}` (or set KIEKAI_CLIP_CHECKPOINT and KIEKAI_CLIP_MODEL); or play with "
         "`--perception labels` on a deck with labels.csv."
     )
@@ -722,11 +722,14 @@ def load_clip(
     """
     resolved = resolve_clip(model_name, checkpoint, pretrained)
     name, _, tag = resolved.detail.partition(" ")
-    return _load_clip_cached(name, str(resolved.path), tag)
+    model_key = f"{name}/{tag}" if tag else f"{name}/sha256:{sha256_file(resolved.path)}"
+    return _load_clip_cached(name, str(resolved.path), tag, model_key)
 
 
 @functools.lru_cache(maxsize=2)
-def _load_clip_cached(name: str, checkpoint: str, tag: str) -> tuple[Any, Any, Any, str]:
+def _load_clip_cached(
+    name: str, checkpoint: str, tag: str, model_key: str
+) -> tuple[Any, Any, Any, str]:
     import open_clip
 
     kwargs: dict[str, Any] = {}
@@ -738,15 +741,13 @@ def _load_clip_cached(name: str, checkpoint: str, tag: str) -> tuple[Any, Any, A
             if key in tag_cfg
         }
         kwargs["force_quick_gelu"] = bool(tag_cfg.get("quick_gelu", False))
-        model_key = f"{name}/{tag}"
-    else:
-        model_key = f"{name}/sha256:{sha256_file(Path(checkpoint))}"
     try:
         with hub_offline():
             model, _, preprocess = open_clip.create_model_and_transforms(
                 name, pretrained=checkpoint, device="cpu", **kwargs
             )
-    except (RuntimeError, KeyError, ValueError, OSError) as exc:
+    except (RuntimeError, KeyError, ValueError, OSError, AssertionError) as exc:
+        # open_clip reports shape mismatches as RuntimeError or a bare assert.
         raise ModelUnavailable(
             f"The CLIP checkpoint {checkpoint} cannot be loaded as {name}: {exc}. "
             "If it is another architecture, pass the right --clip-model (or KIEKAI_CLIP_MODEL)."
