@@ -7,6 +7,7 @@ import io
 import os
 import re
 import sys
+from pathlib import Path
 
 import pytest
 from kiek_helpers import ScriptedPlayer, TableJudge, make_cards
@@ -321,3 +322,28 @@ def test_terminal_helpers():
     kitty = image_escape(b"\x89PNG" * 5000, "kitty")
     assert kitty.startswith("\x1b_Gf=100,a=T,m=1;") and kitty.count("\x1b_G") > 1
     assert image_escape(b"x", "iterm").startswith("\x1b]1337;File=inline=1;size=1")
+
+
+def test_the_person_sees_a_numbered_contact_sheet_and_file_names_not_labels(tmp_path):
+    """The five cards are shown as a numbered contact-sheet image saved to a file and as
+    numbered file names; the labels (answers) are never printed."""
+    from kiekai.default_deck import default_deck
+    from kiekai.kiek.players import KeepView
+
+    cards = tuple(default_deck().cards[:5])
+    screen = io.StringIO()
+    out = Console(file=screen, width=200, color_system=None)
+    human = TerminalKiekPlayer(
+        "You", judge=TableJudge(), console=out, reader=LineReader(io.StringIO("9\n2\n")),
+        sheet_dir=tmp_path / "sheets", images=False,
+    )  # fmt: skip
+    kept = human.keep_card(KeepView(seat=0, new_active_seat=1, cards=cards, kept=(), hand=()))
+    assert kept == cards[1].id
+    sheets = sorted((tmp_path / "sheets").glob("*.png"))
+    assert len(sheets) == 1 and sheets[0].stat().st_size > 1000
+    text = screen.getvalue()
+    assert f"Contact sheet: {sheets[0]}" in text.replace("\n", "")
+    assert "Please type one number out of 1, 2, 3, 4 and 5" in text  # '9' refused
+    for number, card in enumerate(cards, start=1):
+        assert f"{number}. {Path(card.id).name}" in text
+        assert card.label and f"{card.label}" not in text.replace(Path(card.id).name, "")

@@ -409,9 +409,10 @@ class TerminalKiekPlayer:
                 and set(numbers) <= set(allowed)
             ):
                 return numbers
+            what = "one number" if count == 1 else f"{count} different numbers"
             self._say(
-                f"Please type {count} different number{'s' if count > 1 else ''} "
-                f"out of {_join(allowed)}, e.g. {' '.join(str(n) for n in allowed[:count])}."
+                f"Please type {what} out of {_join(allowed)}, "
+                f"e.g. {' '.join(str(n) for n in allowed[:count])}."
             )
 
     def _ask_word(self, prompt: str, deadline: float | None) -> str:
