@@ -420,7 +420,7 @@ def test_deck_embed_reports_model_unavailable_and_exits_1(deck_cli, bad_photos, 
     from kiekai.models import ModelUnavailable
 
     class Unloadable:
-        def __init__(self, **kwargs):
+        def __init__(self, cards=(), **kwargs):
             raise ModelUnavailable("No CLIP weights for ViT-B-32. Fix: run `kiekai models --fetch`.")
 
     fake = types.ModuleType("kiekai.perception.clip")
@@ -441,10 +441,11 @@ def test_deck_embed_embeds_every_usable_card_once(deck_cli, bad_photos, monkeypa
     made: dict[str, object] = {}
 
     class Recording:
-        def __init__(self, model_name=None, checkpoint=None):
-            made.update(model_name=model_name, checkpoint=checkpoint)
+        def __init__(self, cards=(), *, model_name=None, checkpoint=None, progress=True):
+            made.update(model_name=model_name, checkpoint=checkpoint, progress=progress)
 
-        def embed_images(self, cards):
+        def embed_images(self, cards, progress=None):
+            assert progress is False
             seen.extend(c.id for c in cards)
             return np.stack([np.asarray(open_rgb(c, 8), np.float32).mean(axis=(0, 1)) for c in cards])
 
@@ -457,5 +458,5 @@ def test_deck_embed_embeds_every_usable_card_once(deck_cli, bad_photos, monkeypa
     )
     assert result.exit_code == 0, result.output
     assert sorted(seen) == sorted(c.id for c in load_deck(bad_photos, on_skip=lambda *a: None))
-    assert made == {"model_name": None, "checkpoint": checkpoint}
+    assert made == {"model_name": None, "checkpoint": str(checkpoint), "progress": False}
     assert "embedded 7 photos (3 dimensions); 7 usable, 4 skipped, 0 labelled" in result.output

@@ -150,11 +150,13 @@ def embed(
 ) -> None:
     """Compute and cache the CLIP image embeddings of every usable photo of a deck.
 
-    Skipped files are reported once each. When CLIP cannot be loaded, its message (what is
-    missing and how to fix it) is printed and the exit status is 1.
+    Embeddings are cached on disk by CLIP model and photo content hash (SHA-256), so a second
+    run is instant. Skipped files are reported once each. When CLIP cannot be loaded, its
+    message (what is missing and how to fix it) is printed and the exit status is 1.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from kiekai.deck import PhotoError
     from kiekai.models import ModelUnavailable
 
     def report_skip(relative: str, reason: str) -> None:
@@ -170,7 +172,11 @@ def embed(
         _error(f"CLIP perception is not available in this installation ({exc})")
         raise typer.Exit(1) from None
     try:
-        perception = ClipPerception(model_name=clip_model, checkpoint=clip_checkpoint)
+        perception = ClipPerception(
+            model_name=clip_model,
+            checkpoint=str(clip_checkpoint) if clip_checkpoint is not None else None,
+            progress=False,  # one progress bar: ours, advanced per batch
+        )
         total = 0
         dims = 0
         with Progress(
@@ -182,11 +188,11 @@ def embed(
         ) as progress:
             task = progress.add_task("embedding photos", total=len(deck.cards))
             for batch in _batches(deck.cards, EMBED_BATCH):
-                vectors = perception.embed_images(list(batch))
+                vectors = perception.embed_images(list(batch), progress=False)
                 total += len(vectors)
                 dims = int(vectors.shape[1]) if len(vectors) else dims
                 progress.advance(task, len(batch))
-    except ModelUnavailable as exc:
+    except (ModelUnavailable, PhotoError) as exc:
         _error(str(exc))
         raise typer.Exit(1) from None
     typer.echo(f"embedded {total} photos ({dims} dimensions); {_summary(deck)}")
