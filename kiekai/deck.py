@@ -51,6 +51,10 @@ MIN_SIDE: int = 32
 #: Larger images are treated as decompression bombs and skipped.
 MAX_PIXELS: int = 1024 * 1024 * 1024 // 4 // 3
 
+#: Largest accepted photo file in bytes (200 MiB): files are read whole to hash and decode them,
+#: and no playable photo is anywhere near this size.
+MAX_FILE_BYTES: int = 200 * 1024 * 1024
+
 #: Cards dealt to each player, and cards placed face up (rulebook, "Preparations").
 CARDS_PER_PLAYER: int = 4
 CARDS_FACE_UP: int = 3
@@ -590,9 +594,15 @@ def read_card(
         min_side: smallest usable side in pixels.
 
     Raises:
-        PhotoError: the file cannot be read, or is not a usable photo (see :func:`inspect_photo`).
+        PhotoError: the file cannot be read, is over :data:`MAX_FILE_BYTES`, or is not a
+            usable photo (see :func:`inspect_photo`).
     """
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise PhotoError(
+                f"file too large: {size:,} bytes, over the limit of {MAX_FILE_BYTES:,}"
+            )
         data = Path(path).read_bytes()
     except OSError as exc:
         raise PhotoError(f"cannot read the file ({exc.strerror or exc})") from exc

@@ -460,3 +460,17 @@ def test_deck_embed_embeds_every_usable_card_once(deck_cli, bad_photos, monkeypa
     assert sorted(seen) == sorted(c.id for c in load_deck(bad_photos, on_skip=lambda *a: None))
     assert made == {"model_name": None, "checkpoint": str(checkpoint), "progress": False}
     assert "embedded 7 photos (3 dimensions); 7 usable, 4 skipped, 0 labelled" in result.output
+
+
+def test_oversized_file_is_skipped_without_reading_it(tmp_path: Path, monkeypatch):
+    import kiekai.deck as deck_module
+
+    _photo(tmp_path / "big.png", size=(200, 200))
+    _photo(tmp_path / "small.png", size=(40, 40))
+    limit = (tmp_path / "big.png").stat().st_size - 1
+    assert (tmp_path / "small.png").stat().st_size <= limit
+    monkeypatch.setattr(deck_module, "MAX_FILE_BYTES", limit)
+    reasons: dict[str, str] = {}
+    deck = load_deck(tmp_path, on_skip=reasons.__setitem__)
+    assert [c.id for c in deck.cards] == ["small.png"]
+    assert reasons["big.png"].startswith("file too large")
