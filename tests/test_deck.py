@@ -474,3 +474,41 @@ def test_oversized_file_is_skipped_without_reading_it(tmp_path: Path, monkeypatc
     deck = load_deck(tmp_path, on_skip=reasons.__setitem__)
     assert [c.id for c in deck.cards] == ["small.png"]
     assert reasons["big.png"].startswith("file too large")
+
+
+def test_sixteen_bit_int_grey_and_grey_alpha_modes(tmp_path: Path):
+    from kiekai.deck import _to_rgb
+
+    ramp = np.linspace(0, 65535, 64 * 64).reshape(64, 64)
+    Image.fromarray(ramp.astype(np.uint16)).save(tmp_path / "ramp16.png")
+    decoded = _pixels(open_rgb(tmp_path / "ramp16.png"))
+    np.testing.assert_array_equal(decoded[..., 0], np.rint(ramp.astype(np.uint16) / 257))
+    assert decoded[0, 0, 0] == 0 and decoded[-1, -1, 0] == 255
+    # 32-bit "I" images (Pillow has no PNG writer for them): 16-bit range scaled, 8-bit kept.
+    wide = _pixels(_to_rgb(Image.fromarray(ramp.astype(np.int32), mode="I")))
+    np.testing.assert_array_equal(wide[..., 0], np.rint(ramp.astype(np.int32) / 257))
+    narrow = np.arange(64 * 64).reshape(64, 64).astype(np.int32) % 256
+    np.testing.assert_array_equal(_pixels(_to_rgb(Image.fromarray(narrow, mode="I")))[..., 1], narrow)
+
+    grey_alpha = Image.new("LA", (40, 40), (0, 0))  # black, fully transparent
+    grey_alpha.paste((0, 255), (0, 0, 20, 40))  # left half black, opaque
+    grey_alpha.save(tmp_path / "la.png")
+    decoded = _pixels(open_rgb(tmp_path / "la.png"))
+    assert (decoded[:, :20] == 0).all() and (decoded[:, 20:] == 255).all()
+
+
+def test_embedded_icc_profile_is_applied(tmp_path: Path):
+    from PIL import ImageCms
+
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    array = np.zeros((40, 60, 3), dtype=np.uint8)
+    array[:, :20] = (200, 40, 40)
+    array[:, 20:40] = (40, 200, 40)
+    array[:, 40:] = (40, 40, 200)
+    Image.fromarray(array).save(tmp_path / "tagged.png", icc_profile=srgb)
+    assert Image.open(tmp_path / "tagged.png").info.get("icc_profile")
+    decoded = _pixels(open_rgb(tmp_path / "tagged.png"))
+    assert np.abs(decoded - array.astype(np.int32)).max() <= 3  # sRGB -> sRGB: unchanged
+    (tmp_path / "broken.png").write_bytes(b"")
+    Image.fromarray(array).save(tmp_path / "broken.png", icc_profile=b"not a profile")
+    np.testing.assert_array_equal(open_rgb(tmp_path / "broken.png"), array)  # ignored, kept
