@@ -1,0 +1,219 @@
+"""Evidence for one (secret, guess) pair: a named relation and a small feature vector.
+
+The pipeline, strongest evidence first:
+
+1. *input*: empty text -> ``empty``; several words that are no compound -> ``not-one-word``.
+2. *form* (accepted at every level; rulebook "Imperfect Guesses", strict = the same
+   word in any form): ``same``, ``normalisation`` (case, whitespace, punctuation,
+   articles, diacritics, numerals), ``compound`` (sea side / sea-side / seaside),
+   ``spelling`` (British/American), ``same-lemma`` (inflection, irregular forms).
+3. *opposites* (rejected at every level): ``antonym`` (WordNet), ``negation``
+   (people / peopleless).
+4. *spelling accidents*: ``typo`` (the guess is no English word and is one or two
+   edits from the secret) and ``different-word`` (a real, different word spelled
+   alike: cat / cut, sea / see; rejected at every level).
+5. *meaning* (decided by the fitted model per strictness): ``synonym``,
+   ``derivation``, ``hypernym``, ``hyponym``, ``cohyponym``, ``related``,
+   ``unrelated``.
+
+:data:`FEATURES` names the vector the fitted model reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from kiekai.judge import lexical
+from kiekai.judge.normalize import compound_key, normalise
+from kiekai.judge.resources import cosine
+
+#: Feature vector read by the per-strictness logistic regression, in this order.
+#: All lie in 0..1 except ``embedding`` (cosine, -1..1).
+FEATURES = (
+    "embedding",  # MiniLM cosine of the two normalised words
+    "synonym",  # sense-weighted shared WordNet synset
+    "derivation",  # sense-weighted WordNet derivational / pertainym link
+    "affix",  # 1 when one word is the other plus a derivational suffix
+    "taxonomy1",  # sense-weighted direct hypernym or hyponym link
+    "taxonomy2",  # sense-weighted hypernym link two or three steps away
+    "cohyponym",  # sense-weighted shared direct hypernym (siblings)
+    "typo",  # 1 when the guess is a misspelling of the secret
+)
+
+#: Relations decided by surface form alone and accepted at every strictness.
+FORM_RELATIONS = ("same", "normalisation", "compound", "spelling", "same-lemma")
+
+#: Relations rejected at every strictness, whatever the model says.
+REJECT_RELATIONS = ("empty", "not-one-word", "antonym", "negation", "different-word")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the judge found about a pair, before any strictness decision.
+
+    Attributes:
+        relation: the named relation (see module docstring).
+        detail: a short phrase for the verdict's reason (e.g. "differ only in case").
+        features: float64 array of shape ``[len(FEATURES)]``, or ``None`` for
+            relations settled without the model (form relations and rejections).
+        secret / guess: the normalised words.
+    """
+
+    relation: str
+    detail: str
+    secret: str
+    guess: str
+    features: np.ndarray | None = field(default=None, compare=False)
+
+
+def _normalisation_detail(raw_a: str, raw_b: str) -> str:
+    """Name what differed between two raw strings that normalise to the same text."""
+    a, b = raw_a.strip(), raw_b.strip()
+    if raw_a != raw_b and a == b:
+        return "differ only in surrounding whitespace"
+    if a.casefold() == b.casefold():
+        return "differ only in letter case"
+    parts = []
+    if any(ch.isdigit() for ch in a + b):
+        parts.append("a numeral written in digits")
+    if lexical.has_letters(a) and (set(a.lower()) | set(b.lower())) - set(
+        "abcdefghijklmnopqrstuvwxyz0123456789 -'."
+    ):
+        parts.append("diacritics or symbols")
+    words = {w.lower() for w in (a + " " + b).split()}
+    if words & {"a", "an", "the"}:
+        parts.append("an article")
+    if not parts:
+        parts.append("punctuation or spacing")
+    return "differ only in " + " and ".join(parts)
+
+
+def _typo_distance(a: str, b: str) -> int:
+    """Damerau-Levenshtein distance (rapidfuzz) from ``b`` to the nearest form of ``a``."""
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    return min(DamerauLevenshtein.distance(f, b) for f in lexical.lemmas(a) | {a})
+
+
+def _max_typo_edits(word: str) -> int:
+    """Edits a misspelling may be from the intended word: 1 up to 5 letters, else 2."""
+    return 1 if len(word) <= 5 else 2
+
+
+@lru_cache(maxsize=262144)
+def evidence(secret: str, guess: str) -> Evidence:
+    """Collect the evidence for ``guess`` against ``secret`` (raw player text).
+
+    Never raises for text input: empty or multi-word text becomes a rejecting relation.
+
+    Raises:
+        TypeError: an argument is not a ``str``.
+    """
+    for name, value in (("secret", secret), ("guess", guess)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be text (str), got {type(value).__name__}")
+    a, b = normalise(secret), normalise(guess)
+    for raw, norm, who in ((guess, b, "guess"), (secret, a, "secret")):
+        if not raw.strip() or not norm:
+            why = "is empty" if not raw.strip() else "has no letters or digits"
+            return Evidence("empty", f"the {who} {why}", a, b)
+        ok, why = lexical.one_word_check(raw)
+        if not ok:
+            return Evidence("not-one-word", f"the {who} is not one word: {why}", a, b)
+
+    if secret == guess:
+        return Evidence("same", "are the same word", a, b)
+    if a == b:
+        return Evidence("normalisation", _normalisation_detail(secret, guess), a, b)
+    if compound_key(a) == compound_key(b):
+        return Evidence(
+            "compound", "are the same compound written open, hyphenated or closed", a, b
+        )
+    if lexical.american(a) == lexical.american(b) or compound_key(
+        lexical.american(compound_key(a))
+    ) == compound_key(lexical.american(compound_key(b))):
+        return Evidence("spelling", "are British and American spellings of one word", a, b)
+    la, lb = lexical.lemmas(a), lexical.lemmas(b)
+    shared = la & lb
+    if shared:
+        lemma = min(shared, key=len)
+        return Evidence("same-lemma", f"are forms of the same word {lemma!r}", a, b)
+
+    morph = lexical.morphological_link(a, b)
+    if morph == "negation":
+        return Evidence("negation", "one names the absence of the other", a, b)
+    links = lexical.wordnet_links(a, b)
+    if links.antonym > 0 and links.antonym >= links.synonym:
+        return Evidence("antonym", "are opposites in WordNet", a, b)
+
+    real_b = lexical.is_real_word(b)
+    semantic = max(links.synonym, links.derivation, links.hypernym1, links.hyponym1)
+    dist = _typo_distance(a, b) if " " not in b else 99
+    typo = 0.0
+    if dist <= _max_typo_edits(b) and len(b) >= 3:
+        if not real_b:
+            typo = 1.0
+        elif semantic == 0.0 and morph is None:
+            return Evidence(
+                "different-word",
+                "are different English words spelled alike, not a misspelling",
+                a,
+                b,
+            )
+
+    emb = cosine(a, b)
+    feats = np.array(
+        [
+            emb,
+            links.synonym,
+            links.derivation,
+            1.0 if morph == "derivation" else 0.0,
+            max(links.hypernym1, links.hyponym1),
+            max(links.taxonomy2_up, links.taxonomy2_down),
+            links.cohyponym,
+            typo,
+        ],
+        dtype=np.float64,
+    )
+    relation, detail = _name_meaning_relation(links, morph, typo, emb)
+    return Evidence(relation, detail, a, b, feats)
+
+
+def _name_meaning_relation(links: lexical.Links, morph: str | None, typo: float, emb: float):
+    """Pick the strongest meaning relation and a phrase describing it."""
+    if typo:
+        return "typo", "look like a misspelling of the same word"
+    candidates = [
+        (links.synonym, "synonym", "share a WordNet synset (synonyms)"),
+        (
+            max(links.derivation, 0.5 if morph == "derivation" else 0.0),
+            "derivation",
+            "are derived from one another",
+        ),
+        (
+            links.hypernym1,
+            "hypernym",
+            "are one WordNet step apart, the guess naming the broader kind",
+        ),
+        (links.hyponym1, "hyponym", "are one WordNet step apart, the guess naming a narrower kind"),
+        (links.cohyponym, "cohyponym", "are different things of the same kind in WordNet"),
+        (
+            links.taxonomy2_up,
+            "hypernym",
+            "are two or three WordNet steps apart, the guess naming the broader kind",
+        ),
+        (
+            links.taxonomy2_down,
+            "hyponym",
+            "are two or three WordNet steps apart, the guess naming a narrower kind",
+        ),
+    ]
+    strength, name, detail = max(candidates, key=lambda c: c[0])
+    if strength > 0:
+        return name, detail
+    if emb >= 0.5:
+        return "related", "are related in meaning (sentence-embedding similarity)"
+    return "unrelated", "have no close link in WordNet or the embedding space"

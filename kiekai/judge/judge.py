@@ -1,0 +1,160 @@
+"""The synonym judge: does a guess name the secret category, and is a word a repeat?
+
+Rulebook (``rules/kiek.txt``): "Imperfect Guesses" lets each table set how strict it
+is (synonyms such as "Humans"/"persons" allowed, "person"/"faces" too far, "White" no
+match for "Black"); "Ne Bis in Idem" forbids writing a category already used. Both
+questions use the same equivalence, decided per :class:`Strictness`:
+
+- form relations (same word in any form) are accepted at every level;
+- opposites, negations, different real words spelled alike, empty and multi-word text
+  are rejected at every level;
+- everything else is decided by a logistic regression per level over a handful of
+  lexical and embedding features (:mod:`kiekai.judge.features`), fitted by
+  ``scripts/fit_judge.py`` and stored in ``data/judge-model.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from kiekai.judge import lexical
+from kiekai.judge.features import FORM_RELATIONS, REJECT_RELATIONS, Evidence, evidence
+from kiekai.judge.model import JudgeModel, load_model
+from kiekai.judge.verdict import Strictness, Verdict
+
+_INPUT_RELATIONS = ("empty", "not-one-word")
+
+
+def _pair_reason(accepted: bool, level: Strictness, ev: Evidence, extra: str = "") -> str:
+    verb = "Accepted" if accepted else "Rejected"
+    if ev.relation in _INPUT_RELATIONS:
+        return f"{verb}: {ev.detail}."
+    return f"{verb} at {level.value} level: {ev.guess!r} and {ev.secret!r} {ev.detail}{extra}."
+
+
+class Judge:
+    """Decides guesses and repeats at one strictness level.
+
+    Thread-safe for reading; models (WordNet, MiniLM, the fitted parameters) load once
+    per process on first use, and every per-word and per-pair result is cached.
+
+    Args:
+        strictness: ``"strict"``, ``"standard"`` or ``"lenient"`` (or a
+            :class:`Strictness`).
+        model: a :class:`JudgeModel`; default: ``data/judge-model.json``.
+
+    Raises:
+        ValueError: unknown strictness, or a malformed model file.
+        FileNotFoundError: the model file is missing.
+    """
+
+    def __init__(
+        self, strictness: str | Strictness = Strictness.STANDARD, model: JudgeModel | None = None
+    ):
+        self.strictness = Strictness.parse(strictness)
+        self.model = model if model is not None else load_model()
+        self._level = self.model.level(self.strictness)
+
+    def __repr__(self) -> str:
+        return f"Judge(strictness={self.strictness.value!r})"
+
+    @staticmethod
+    def is_one_word(text: str) -> tuple[bool, str]:
+        """Whether ``text`` is one lexical item a player may write, with the reason if not.
+
+        A single word (hyphen and apostrophe allowed), a numeral, or a WordNet compound
+        ("human beings") passes; empty text, emoji or symbols only, and phrases
+        ("a brown dog") are refused. Returns ``(ok, reason)``; reason is "" when ok.
+        """
+        return lexical.one_word_check(text)
+
+    def decide(self, ev: Evidence) -> Verdict:
+        """Turn evidence into a verdict at this judge's level."""
+        if ev.relation in FORM_RELATIONS:
+            return Verdict(True, 1.0, ev.relation, _pair_reason(True, self.strictness, ev))
+        if ev.relation in REJECT_RELATIONS or ev.features is None:
+            return Verdict(False, 0.0, ev.relation, _pair_reason(False, self.strictness, ev))
+        p = self._level.probability(ev.features)
+        accepted = p >= self._level.threshold
+        extra = f" (score {p:.2f}, needs {self._level.threshold:.2f})"
+        return Verdict(
+            accepted, round(p, 4), ev.relation, _pair_reason(accepted, self.strictness, ev, extra)
+        )
+
+    def match(self, secret: str, guess: str) -> Verdict:
+        """Whether ``guess`` names the secret category ``secret`` at this level.
+
+        Never raises for text: empty or multi-word guesses get a rejected verdict with
+        relation ``empty`` or ``not-one-word``.
+
+        Raises:
+            TypeError: an argument is not a ``str``.
+        """
+        return self.decide(evidence(secret, guess))
+
+    def match_many(self, pairs: Iterable[tuple[str, str]]) -> list[Verdict]:
+        """:meth:`match` over ``(secret, guess)`` pairs, in order."""
+        pairs = list(pairs)
+        _prefetch(w for pair in pairs for w in pair)
+        return [self.match(s, g) for s, g in pairs]
+
+    def is_repeat(self, candidate: str, used_words: Sequence[str]) -> Verdict:
+        """Ne bis in idem: whether ``candidate`` repeats a category in ``used_words``.
+
+        Each used word is judged as if it were the secret and ``candidate`` the guess,
+        at this level; ``accepted`` means "is a repeat" and ``matched`` names the used
+        word it repeats (the one with the highest score). Empty used entries are
+        skipped.
+
+        Raises:
+            TypeError: ``candidate`` is not a ``str`` or ``used_words`` is a bare string.
+        """
+        if isinstance(used_words, str):
+            raise TypeError("used_words must be a list of words, not one string")
+        used = [u for u in used_words if isinstance(u, str) and u.strip()]
+        ok, why = lexical.one_word_check(candidate)
+        if not candidate.strip():
+            return Verdict(False, 0.0, "empty", "Not a repeat: the word is empty.")
+        if not ok:
+            return Verdict(False, 0.0, "not-one-word", f"Not a repeat: {why}.")
+        if not used:
+            return Verdict(
+                False, 0.0, "unrelated", "Not a repeat: no categories have been used yet."
+            )
+        best: tuple[Verdict, str] | None = None
+        for u in used:
+            v = self.match(u, candidate)
+            key = (v.accepted, v.score)
+            if best is None or key > (best[0].accepted, best[0].score):
+                best = (v, u)
+        v, u = best
+        lvl = self.strictness.value
+        if v.accepted:
+            reason = f"Repeat at {lvl} level: {candidate.strip()!r} repeats the used category {u!r} ({v.relation}; score {v.score:.2f})."
+            return Verdict(True, v.score, v.relation, reason, matched=u)
+        reason = (
+            f"Not a repeat at {lvl} level: {candidate.strip()!r} repeats none of the "
+            f"{len(used)} used categories; closest is {u!r} ({v.relation}; score {v.score:.2f})."
+        )
+        return Verdict(False, v.score, v.relation, reason)
+
+    def is_repeat_many(self, items: Iterable[tuple[str, Sequence[str]]]) -> list[Verdict]:
+        """:meth:`is_repeat` over ``(candidate, used_words)`` items, in order."""
+        items = list(items)
+        _prefetch(w for c, used in items for w in [c, *used] if isinstance(w, str))
+        return [self.is_repeat(c, used) for c, used in items]
+
+
+def _prefetch(words: Iterable[str]) -> None:
+    """Batch-embed the normalised forms of ``words`` (speed only; results unchanged)."""
+    from kiekai.judge.normalize import normalise
+    from kiekai.judge.resources import prefetch_embeddings
+
+    norms = []
+    for w in words:
+        if isinstance(w, str):
+            n = normalise(w)
+            if n:
+                norms.append(n)
+    if len(norms) > 8:
+        prefetch_embeddings(norms)

@@ -1,0 +1,358 @@
+"""Lexical evidence about one word or a pair of words: forms, lemmas, WordNet relations.
+
+Everything here is cached per word (``lru_cache``): the second time a word is seen its
+lemmas, synsets and sense weights cost a dictionary lookup.
+
+Sources:
+- inflection and irregular forms: WordNet's morphy with its exception lists
+  (``noun.exc`` etc.: mice -> mouse, teeth -> tooth), ``lemminflect`` (Jascoll 2019)
+  and ``inflect`` (people -> person);
+- British/American spelling: the ``breame`` word lists (colour -> color);
+- synonymy, antonymy, hypernymy, derivation: WordNet 3.0 (Fellbaum 1998);
+- sense weights: the SemCor tag counts that ship with WordNet (``Lemma.count()``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kiekai.judge.normalize import (
+    MAX_WORD_CHARS,
+    compound_key,
+    has_letters,
+    normalise,
+)
+from kiekai.judge.resources import wordnet, zipf
+
+#: Zipf frequency (wordfreq) at or above which an unknown-to-WordNet string counts as a
+#: real English word: 3.0 = once per million words. Typo lists in web text sit lower
+#: ("poeple" 2.1, "watter" 1.7).
+REAL_WORD_ZIPF = 3.0
+
+#: Suffixes that derive a new word from a stem (sun -> sunny, gold -> golden,
+#: symmetry -> symmetrical). Source: standard English derivational morphology.
+DERIVATIONAL_SUFFIXES = (
+    "y", "ny", "ly", "ish", "ness", "en", "ed", "ing", "er", "ers", "ful", "al", "ic",
+    "ical", "ion", "ation", "ity", "ous", "ive", "ment", "ery", "time", "s", "es",
+    "ier", "iest", "d",
+)  # fmt: skip
+
+#: Affixes that negate the stem: "people-less" names the absence of people (rulebook,
+#: "Imperfect Guesses": "person-less" categories).
+NEGATING_SUFFIXES = ("less", "free")
+NEGATING_PREFIXES = ("non", "un")
+
+_POS = ("n", "v", "a", "r")
+
+
+def one_word_check(text: str) -> tuple[bool, str]:
+    """Whether ``text`` is one lexical item a player may write, and why not.
+
+    One lexical item is a single word (hyphens and apostrophes allowed), a numeral
+    ("3", "twenty-one"), or a multi-word expression WordNet lists as one lemma
+    ("human beings", "ice cream") or whose closed form is a word ("sun light").
+
+    Returns:
+        ``(True, "")`` when accepted, else ``(False, reason)`` where reason is one
+        sentence naming the problem ("empty", "no letters", "several words").
+    """
+    if not isinstance(text, str):
+        return False, f"a word must be text, got {type(text).__name__}"
+    raw = text.strip()
+    if not raw:
+        return False, "the word is empty"
+    if raw.isascii() and raw.isdigit():
+        return True, ""
+    norm = normalise(raw)
+    if not norm:
+        return False, f"{raw!r} contains no letters or digits"
+    if not has_letters(norm):
+        return False, f"{raw!r} contains no letters"
+    if len(norm) > MAX_WORD_CHARS:
+        return (
+            False,
+            f"the text is {len(norm)} characters long; a word has at most {MAX_WORD_CHARS}",
+        )
+    tokens = norm.split(" ")
+    if len(tokens) == 1:
+        return True, ""
+    if is_compound(norm):
+        return True, ""
+    return False, f"{raw!r} is {len(tokens)} words, not one word or a known compound"
+
+
+@lru_cache(maxsize=65536)
+def is_compound(norm: str) -> bool:
+    """Whether a normalised multi-token text is one lexical item (WordNet or closed form)."""
+    wn = wordnet()
+    tokens = norm.split(" ")
+    joined = "_".join(tokens)
+    if wn.synsets(joined):
+        return True
+    closed = "".join(tokens)
+    return bool(wn.synsets(closed)) or zipf(closed) >= REAL_WORD_ZIPF
+
+
+@lru_cache(maxsize=65536)
+def american(word: str) -> str:
+    """American spelling of ``word`` from ``breame`` ("colour" -> "color"); else ``word``."""
+    from breame.spelling import get_american_spelling
+
+    try:
+        out = get_american_spelling(word)
+    except Exception:  # noqa: BLE001 - breame raises bare errors on odd input
+        return word
+    return out or word
+
+
+@lru_cache(maxsize=65536)
+def lemmas(norm: str) -> frozenset[str]:
+    """All dictionary forms ``norm`` may be an inflection of, itself included.
+
+    Union of WordNet morphy (with exception lists) over the four parts of speech,
+    lemminflect's lemmas and inflect's singular; each also in American spelling.
+    ``"mice"`` -> {mice, mouse}; ``"rounded"`` -> {rounded, round}.
+    """
+    out = {norm}
+    if " " in norm or not norm:
+        return frozenset(out | {american(norm)})
+    wn = wordnet()
+    for pos in _POS:
+        out.update(wn._morphy(norm, pos))
+    try:
+        import lemminflect
+
+        for forms in lemminflect.getAllLemmas(norm).values():
+            out.update(forms)
+    except Exception:  # noqa: BLE001 - lemminflect on odd strings
+        pass
+    from kiekai.judge.normalize import _inflect_engine
+
+    try:
+        singular = _inflect_engine().singular_noun(norm)
+    except Exception:  # noqa: BLE001
+        singular = False
+    if singular:
+        out.add(singular)
+    out |= {american(w) for w in list(out)}
+    return frozenset(w.lower() for w in out)
+
+
+@lru_cache(maxsize=65536)
+def is_real_word(norm: str) -> bool:
+    """Whether ``norm`` is an English word: in WordNet (any inflection) or common in text."""
+    if not norm:
+        return False
+    wn = wordnet()
+    key = norm.replace(" ", "_")
+    if wn.synsets(key):
+        return True
+    try:
+        import lemminflect
+
+        if lemminflect.getAllLemmas(norm):
+            return True
+    except Exception:  # noqa: BLE001
+        pass
+    return zipf(norm) >= REAL_WORD_ZIPF
+
+
+@lru_cache(maxsize=65536)
+def sense_weights(norm: str) -> tuple[tuple[object, float], ...]:
+    """WordNet synsets of ``norm`` with P(sense | word), most likely first.
+
+    P comes from the SemCor counts (``Lemma.count()``) with add-0.5 smoothing over all
+    synsets of all lemmas of the word, so rare senses (dark = night) weigh little.
+    Returns a tuple of ``(Synset, probability)``; empty when WordNet lacks the word.
+    """
+    wn = wordnet()
+    counts: dict[object, float] = {}
+    for lemma_form in sorted(lemmas(norm)):
+        key = lemma_form.replace(" ", "_")
+        for s in wn.synsets(key):
+            c = 0
+            for lem in s.lemmas():
+                if lem.name().lower() == key:
+                    c = max(c, lem.count())
+            counts[s] = max(counts.get(s, 0.0), c + 0.5)
+    total = sum(counts.values())
+    if not total:
+        return ()
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    return tuple((s, c / total) for s, c in ranked)
+
+
+@lru_cache(maxsize=65536)
+def _hypernym_depths(synset) -> dict[object, int]:
+    """Every hypernym (and instance hypernym) of ``synset`` up to 3 steps, with its distance."""
+    depths: dict[object, int] = {}
+    frontier = [synset]
+    for d in range(1, 4):
+        nxt = []
+        for s in frontier:
+            for h in s.hypernyms() + s.instance_hypernyms():
+                if h not in depths:
+                    depths[h] = d
+                    nxt.append(h)
+        frontier = nxt
+    return depths
+
+
+@lru_cache(maxsize=65536)
+def _antonym_synsets(synset) -> frozenset:
+    """Synsets opposed to ``synset``: direct lemma antonyms, also through similar-to links."""
+    heads = [synset, *synset.similar_tos()]
+    out = set()
+    for h in heads:
+        for lem in h.lemmas():
+            for ant in lem.antonyms():
+                a = ant.synset()
+                out.add(a)
+                out.update(a.similar_tos())
+    return frozenset(out)
+
+
+@lru_cache(maxsize=65536)
+def _derived_names(synset) -> frozenset[str]:
+    """Lemma names derivationally related to (or pertainyms of) ``synset``'s lemmas."""
+    out = set()
+    for lem in synset.lemmas():
+        for rel in lem.derivationally_related_forms() + lem.pertainyms():
+            out.add(rel.name().lower())
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class Links:
+    """WordNet evidence between two words, each a sense-weighted strength in 0..1.
+
+    Strength of a link between synsets ``s`` (of word a) and ``t`` (of word b) is
+    ``sqrt(P(s|a) * P(t|b))`` (see :func:`sense_weights`); a field holds the strongest
+    such link of its kind.
+
+    Attributes:
+        synonym: a shared synset.
+        antonym: t is an antonym of s (directly or through similar-to).
+        hypernym1: t is a direct hypernym of s (the guess is one step broader).
+        hyponym1: t is a direct hyponym of s (the guess is one step narrower).
+        taxonomy2_up: t is a hypernym of s two or three steps up.
+        taxonomy2_down: t is a hyponym of s two or three steps down.
+        cohyponym: s and t share a direct hypernym and neither is above the other.
+        derivation: a WordNet derivational or pertainym link between the two words.
+    """
+
+    synonym: float = 0.0
+    antonym: float = 0.0
+    hypernym1: float = 0.0
+    hyponym1: float = 0.0
+    taxonomy2_up: float = 0.0
+    taxonomy2_down: float = 0.0
+    cohyponym: float = 0.0
+    derivation: float = 0.0
+
+
+@lru_cache(maxsize=262144)
+def wordnet_links(a: str, b: str) -> Links:
+    """Sense-weighted WordNet links from normalised word ``a`` (secret) to ``b`` (guess)."""
+    sa = sense_weights(a)
+    sb = sense_weights(b)
+    if not sa or not sb:
+        return Links()
+    weights_b = dict(sb)
+    forms_a = lemmas(a)
+    forms_b = lemmas(b)
+    best = dict.fromkeys(
+        (
+            "synonym",
+            "antonym",
+            "hypernym1",
+            "hyponym1",
+            "taxonomy2_up",
+            "taxonomy2_down",
+            "cohyponym",
+            "derivation",
+        ),
+        0.0,
+    )
+
+    def bump(kind: str, value: float) -> None:
+        if value > best[kind]:
+            best[kind] = value
+
+    for s, pa in sa:
+        hyp_s = _hypernym_depths(s)
+        direct_s = {h for h, d in hyp_s.items() if d == 1}
+        ants = _antonym_synsets(s)
+        derived = _derived_names(s)
+        if derived & forms_b:
+            bump("derivation", math.sqrt(pa * max(p for _, p in sb)))
+        for t, pb in sb:
+            w = math.sqrt(pa * pb)
+            if t == s:
+                bump("synonym", w)
+                continue
+            if t in ants:
+                bump("antonym", w)
+            hyp_t = _hypernym_depths(t)
+            d_up = hyp_s.get(t)
+            d_down = hyp_t.get(s)
+            if d_up == 1:
+                bump("hypernym1", w)
+            elif d_down == 1:
+                bump("hyponym1", w)
+            elif d_up:
+                bump("taxonomy2_up", w)
+            elif d_down:
+                bump("taxonomy2_down", w)
+            elif direct_s & {h for h, d in hyp_t.items() if d == 1}:
+                bump("cohyponym", w)
+    for t, pb in sb:
+        if _derived_names(t) & forms_a:
+            bump("derivation", math.sqrt(pb * max(p for _, p in sa)))
+    del weights_b
+    return Links(**best)
+
+
+def _strip_suffix(longer: str, shorter: str, suffixes: tuple[str, ...]) -> str | None:
+    """The suffix that turns ``shorter`` (or its final-e/y-changed stem) into ``longer``."""
+    for stem in {
+        shorter,
+        shorter.rstrip("e"),
+        shorter[:-1] + "i" if shorter.endswith("y") else shorter,
+    }:
+        if len(stem) >= 3 and longer.startswith(stem):
+            rest = longer[len(stem) :].lstrip("-")
+            if (
+                rest.startswith(stem[-1]) and rest[1:] in suffixes
+            ):  # doubled consonant: sun -> sunny
+                return rest[1:]
+            if rest in suffixes:
+                return rest
+    return None
+
+
+@lru_cache(maxsize=262144)
+def morphological_link(a: str, b: str) -> str | None:
+    """How two normalised words are related by affixes alone, if they are.
+
+    Returns ``"negation"`` (people / peopleless, happy / unhappy), ``"derivation"``
+    (sun / sunny, gold / golden, symmetry / symmetrical) or ``None``.
+    """
+    ka, kb = compound_key(a), compound_key(b)
+    for x, y in ((ka, kb), (kb, ka)):
+        for fx in lemmas(x) | {x}:
+            fx = compound_key(fx)
+            if len(y) > len(fx) and _strip_suffix(y, fx, NEGATING_SUFFIXES):
+                return "negation"
+            for p in NEGATING_PREFIXES:
+                if y == p + fx and len(fx) >= 4:
+                    return "negation"
+    for x, y in ((ka, kb), (kb, ka)):
+        for fx in lemmas(x) | {x}:
+            for fy in lemmas(y) | {y}:
+                fx2, fy2 = compound_key(fx), compound_key(fy)
+                if len(fy2) > len(fx2) and _strip_suffix(fy2, fx2, DERIVATIONAL_SUFFIXES):
+                    return "derivation"
+    return None

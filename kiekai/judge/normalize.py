@@ -1,0 +1,101 @@
+"""Surface normalisation of a written guess, before any lexical lookup.
+
+A table reads "Water!", "  water ", "the water" and "WATER" as the same guess
+(rulebook, "Imperfect Guesses": only the word counts, not how it is written). This
+module removes those differences without any model: Unicode NFKC, case folding,
+diacritics, surrounding punctuation, runs of whitespace, leading English articles and
+digits written as numerals ("3" -> "three", via ``inflect``).
+
+Pure functions; no WordNet here (the one-lexical-item check that needs WordNet lives in
+:mod:`kiekai.judge.lexical`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+#: Leading words a guess may carry that do not change the category ("a dog" = "dog").
+ARTICLES = frozenset({"a", "an", "the"})
+
+#: Longest guess, in characters after normalisation, that is looked up at all. Longer
+#: text is refused as not one word (no English lexical item is this long).
+MAX_WORD_CHARS = 64
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u00b4": "'"})
+_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212_"})
+_EDGE_PUNCT = re.compile(r"^[^\w]+|[^\w]+$", re.UNICODE)
+_INNER_JUNK = re.compile(r"[^\w\s'\-.]", re.UNICODE)
+_SPACES = re.compile(r"\s+")
+_HYPHEN_SPACES = re.compile(r"\s*-\s*")
+
+
+def strip_diacritics(text: str) -> str:
+    """Return ``text`` without combining marks ("café" -> "cafe", "naïve" -> "naive")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=1)
+def _inflect_engine():
+    import inflect
+
+    return inflect.engine()
+
+
+def numeral_to_words(token: str) -> str:
+    """Spell a whole-number numeral in words ("2" -> "two", "21" -> "twenty-one").
+
+    Tokens that are not all ASCII digits (or longer than 9 digits) come back unchanged.
+    Uses ``inflect.engine().number_to_words`` without the word "and".
+    """
+    if token.isascii() and token.isdigit() and len(token) <= 9:
+        return _inflect_engine().number_to_words(token, andword="")
+    return token
+
+
+@lru_cache(maxsize=65536)
+def normalise(text: str) -> str:
+    """The canonical written form of a guess; "" when nothing word-like is left.
+
+    Steps, in order: NFKC; typographic apostrophes and dashes to ASCII; case fold;
+    diacritics removed; symbols other than letters, digits, apostrophe, hyphen and full
+    stop removed; punctuation stripped from both ends; whitespace collapsed; spaces
+    around hyphens removed; leading articles ("a", "an", "the") dropped when a word
+    follows; numerals spelled in words.
+
+    Examples: ``"  The Sea! "`` -> ``"sea"``, ``"Café"`` -> ``"cafe"``,
+    ``"2"`` -> ``"two"``, ``"sea - side"`` -> ``"sea-side"``.
+
+    Raises:
+        TypeError: ``text`` is not a ``str``.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a guess must be text (str), got {type(text).__name__}")
+    s = unicodedata.normalize("NFKC", text)
+    s = s.translate(_APOSTROPHES).translate(_DASHES)
+    s = strip_diacritics(s.casefold())
+    s = _INNER_JUNK.sub(" ", s)
+    s = _SPACES.sub(" ", s).strip()
+    s = _EDGE_PUNCT.sub("", s)
+    s = _HYPHEN_SPACES.sub("-", s)
+    tokens = s.split(" ") if s else []
+    while len(tokens) > 1 and tokens[0] in ARTICLES:
+        tokens = tokens[1:]
+    tokens = [numeral_to_words(t) for t in tokens]
+    return " ".join(tokens)
+
+
+def compound_key(normalised: str) -> str:
+    """Key that equates open, hyphenated and closed compounds and drops apostrophes.
+
+    ``"sea side"``, ``"sea-side"`` and ``"seaside"`` all give ``"seaside"``. Expects
+    the output of :func:`normalise`.
+    """
+    return re.sub(r"[\s\-'.]", "", normalised)
+
+
+def has_letters(text: str) -> bool:
+    """Whether ``text`` holds at least one letter (emoji and symbols alone do not count)."""
+    return any(c.isalpha() for c in text)

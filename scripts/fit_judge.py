@@ -1,0 +1,358 @@
+"""Fit the judge's per-strictness logistic regressions and write data/judge-model.json.
+
+Training data (all general; nothing keyed to particular words):
+
+1. Pairs generated from WordNet 3.0 over common words (wordfreq Zipf >= 4.0), each a
+   word's *dominant* sense (P(sense | word) >= 0.5 from SemCor counts) on both sides:
+   - synonyms (two lemmas of one synset): rejected strict, accepted standard/lenient;
+   - direct hypernym/hyponym (one step): accepted lenient only (rulebook-derived
+     level definition: "a kind or a broader kind one step away");
+   - two or three hypernym steps apart, co-hyponyms (siblings) and random pairs:
+     rejected at every level;
+   - WordNet derivations: accepted lenient (standard left unlabelled: players split
+     on whether "sun"/"sunny" names the same thing);
+   - misspellings (one deletion, transposition, doubling or substitution that is no
+     English word): accepted lenient only.
+2. Word-similarity ratings: RG-65 (Rubenstein & Goodenough 1965; >= 3.5 of 4 ->
+   synonym-like, <= 1.0 -> different) and the WordSim-353 relatedness-only pairs
+   (Agirre et al. 2009 split of Finkelstein et al. 2002: related is not the same ->
+   rejected at every level). SimLex-999 (Hill et al. 2015) is kept out of fitting so the
+   Spearman correlation reported by scripts/eval_judge.py is on unseen data.
+3. The hand-labelled dev pairs (``--pairs``, default ../shared/eval/judge-pairs-dev.tsv),
+   weighted ``--dev-weight`` (default 3) because they are people's labels.
+
+Per level, sklearn ``LogisticRegressionCV`` (5 folds, L2, C chosen by log-loss) on
+:data:`kiekai.judge.features.FEATURES`. Also reported (not stored as parameters):
+5-fold cross-validated accuracy on the dev pairs when each dev fold is held out of
+training, and accuracy on dev of a model fitted on generated data alone.
+
+Usage::
+
+    python scripts/fit_judge.py [--pairs PAIRS.tsv] [--out data/judge-model.json] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as dt
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from kiekai.judge.features import FEATURES, evidence  # noqa: E402
+from kiekai.judge.judge import Judge  # noqa: E402
+from kiekai.judge.lexical import is_real_word, sense_weights  # noqa: E402
+from kiekai.judge.model import MODEL_FORMAT_VERSION, MODEL_PATH, parse_model  # noqa: E402
+from kiekai.judge.normalize import normalise  # noqa: E402
+from kiekai.judge.resources import prefetch_embeddings, wordnet, zipf  # noqa: E402
+from kiekai.judge.verdict import Strictness  # noqa: E402
+
+LEVELS = [lv.value for lv in Strictness]
+SIM_DIR = REPO.parent / "shared" / "eval" / "word-similarity"
+DEFAULT_PAIRS = REPO.parent / "shared" / "eval" / "judge-pairs-dev.tsv"
+
+#: Label triples (strict, standard, lenient); None = not labelled at that level.
+SYN = (0, 1, 1)
+LENIENT_ONLY = (0, 0, 1)
+NEVER = (0, 0, 0)
+DERIV = (0, None, 1)
+
+
+def common_vocabulary(min_zipf: float = 4.0) -> list[str]:
+    """Single-word WordNet lemmas with Zipf frequency >= ``min_zipf``, sorted."""
+    wn = wordnet()
+    words = set()
+    for pos in ("n", "a", "v"):
+        for lemma in wn.all_lemma_names(pos):
+            if "_" in lemma or "-" in lemma or not lemma.isalpha() or len(lemma) < 3:
+                continue
+            if zipf(lemma) >= min_zipf:
+                words.add(lemma)
+    return sorted(words)
+
+
+def dominant(word: str, min_p: float = 0.5):
+    """The word's most likely synset if P(sense | word) >= ``min_p``, else None."""
+    sw = sense_weights(word)
+    if sw and sw[0][1] >= min_p:
+        return sw[0][0]
+    return None
+
+
+def misspell(word: str, rng: random.Random) -> str | None:
+    """One random keyboard-style edit of ``word`` that is not an English word."""
+    for _ in range(10):
+        i = rng.randrange(1, len(word))
+        op = rng.choice(["delete", "transpose", "double", "substitute"])
+        if op == "delete":
+            w = word[:i] + word[i + 1 :]
+        elif op == "transpose" and i < len(word) - 1:
+            w = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        elif op == "double":
+            w = word[:i] + word[i] + word[i:]
+        else:
+            w = word[:i] + rng.choice("aeioulnrst") + word[i + 1 :]
+        if w != word and not is_real_word(w):
+            return w
+    return None
+
+
+def generate_wordnet_pairs(rng: random.Random, per_kind: int) -> list[tuple[str, str, tuple, str]]:
+    """(secret, guess, labels, kind) pairs drawn from WordNet relations among common words."""
+    vocab = common_vocabulary()
+    common = set(vocab)
+    rng.shuffle(vocab)
+    out: dict[str, list] = {
+        k: [] for k in ("synonym", "hyper1", "taxo2", "cohyponym", "derivation", "typo", "random")
+    }
+
+    def add(kind, a, b, labels):
+        if len(out[kind]) < per_kind and a != b:
+            out[kind].append((a, b, labels, f"gen-{kind}"))
+
+    for a in vocab:
+        s = dominant(a)
+        if s is None:
+            continue
+        for lem in s.lemmas():
+            b = lem.name().lower()
+            if b in common and b != a and dominant(b) == s:
+                add("synonym", a, b, SYN)
+        for h in s.hypernyms():
+            for lem in h.lemmas():
+                b = lem.name().lower()
+                if b in common and dominant(b) == h:
+                    pair = (a, b) if rng.random() < 0.5 else (b, a)
+                    add("hyper1", *pair, LENIENT_ONLY)
+            for sib in h.hyponyms():
+                if sib == s:
+                    continue
+                for lem in sib.lemmas():
+                    b = lem.name().lower()
+                    if b in common and dominant(b) == sib:
+                        add("cohyponym", a, b, NEVER)
+            for h2 in h.hypernyms():
+                for lem in h2.lemmas():
+                    b = lem.name().lower()
+                    if b in common and dominant(b) == h2:
+                        pair = (a, b) if rng.random() < 0.5 else (b, a)
+                        add("taxo2", *pair, NEVER)
+        for lem in s.lemmas():
+            if lem.name().lower() != a:
+                continue
+            for rel in lem.derivationally_related_forms() + lem.pertainyms():
+                b = rel.name().lower()
+                if b in common and dominant(b) == rel.synset():
+                    add("derivation", a, b, DERIV)
+        if len(a) >= 4 and rng.random() < 0.3:
+            t = misspell(a, rng)
+            if t:
+                add("typo", a, t, LENIENT_ONLY)
+        b = rng.choice(vocab)
+        add("random", a, b, NEVER)
+    pairs = [p for kind in out.values() for p in kind]
+    counts = {k: len(v) for k, v in out.items()}
+    print(f"generated WordNet pairs: {counts}", file=sys.stderr)
+    return pairs
+
+
+def similarity_pairs() -> list[tuple[str, str, tuple, str]]:
+    """Labelled pairs from RG-65 and the WordSim-353 relatedness-only split."""
+    out = []
+    rg = SIM_DIR / "EN-RG-65.txt"
+    if rg.is_file():
+        for line in rg.read_text(encoding="utf-8").splitlines():
+            parts = line.split()
+            if len(parts) == 3:
+                a, b, s = parts[0].lower(), parts[1].lower(), float(parts[2])
+                if s >= 3.5:
+                    out.append((a, b, SYN, "rg65-high"))
+                elif s <= 1.0:
+                    out.append((a, b, NEVER, "rg65-low"))
+    rel, sim = SIM_DIR / "EN-WS-353-REL.txt", SIM_DIR / "EN-WS-353-SIM.txt"
+    if rel.is_file() and sim.is_file():
+
+        def pairs_of(p: Path):
+            rows = set()
+            for line in p.read_text(encoding="utf-8").splitlines():
+                parts = line.split()
+                if len(parts) == 3:
+                    rows.add(frozenset((parts[0].lower(), parts[1].lower())))
+            return rows
+
+        sim_pairs = pairs_of(sim)
+        for line in rel.read_text(encoding="utf-8").splitlines():
+            parts = line.split()
+            if len(parts) == 3 and frozenset((parts[0].lower(), parts[1].lower())) not in sim_pairs:
+                out.append((parts[0].lower(), parts[1].lower(), NEVER, "ws353-related-only"))
+    print(f"word-similarity pairs: {len(out)}", file=sys.stderr)
+    return out
+
+
+def read_pairs(path: Path) -> list[tuple[str, str, tuple, str]]:
+    """Rows of a labelled pairs TSV (secret, guess, strict, standard, lenient[, kind])."""
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    return [
+        (
+            r["secret"] or "",
+            r["guess"] or "",
+            tuple(int(r[lv]) for lv in LEVELS),
+            r.get("kind") or "dev",
+        )
+        for r in rows
+    ]
+
+
+def featurise(pairs):
+    """Keep the pairs the model decides (meaning relations); returns X [n, F] and rows."""
+    prefetch_embeddings([normalise(w) for a, b, _, _ in pairs for w in (a, b)])
+    xs, kept = [], []
+    for a, b, labels, kind in pairs:
+        ev = evidence(a, b)
+        if ev.features is not None:
+            xs.append(ev.features)
+            kept.append((a, b, labels, kind))
+    return np.array(xs, dtype=np.float64).reshape(-1, len(FEATURES)), kept
+
+
+def fit_level(x, y, w, seed):
+    """LogisticRegressionCV (5-fold, L2) fitted on rows where y is labelled."""
+    import warnings
+
+    from sklearn.linear_model import LogisticRegressionCV
+
+    warnings.filterwarnings("ignore", category=FutureWarning, module="sklearn")
+
+    clf = LogisticRegressionCV(
+        Cs=10, cv=5, scoring="neg_log_loss", max_iter=5000, random_state=seed
+    )
+    clf.fit(x, y, sample_weight=w)
+    return clf
+
+
+def build(x, rows, dev_mask, dev_weight, seed):
+    """Fit the three levels; returns the JSON ``levels`` block."""
+    levels = {}
+    for i, lv in enumerate(LEVELS):
+        lab = np.array([r[2][i] if r[2][i] is not None else -1 for r in rows])
+        keep = lab >= 0
+        w = np.where(dev_mask, dev_weight, 1.0)
+        classes = np.unique(lab[keep])
+        if len(classes) == 1:
+            # Every labelled meaning-relation pair has the same answer at this level
+            # (strict: only form relations count). A constant model, logit +-12.
+            levels[lv] = {
+                "coef": [0.0] * x.shape[1],
+                "intercept": 12.0 if classes[0] == 1 else -12.0,
+                "threshold": 0.5,
+                "C": None,
+            }
+            continue
+        clf = fit_level(x[keep], lab[keep], w[keep], seed)
+        levels[lv] = {
+            "coef": [round(float(c), 6) for c in clf.coef_[0]],
+            "intercept": round(float(clf.intercept_[0]), 6),
+            "threshold": 0.5,
+            "C": float(clf.C_[0]),
+        }
+    return levels
+
+
+def dev_accuracy(model_levels, dev_pairs) -> dict[str, float]:
+    """Accuracy of full judges (rules + these parameters) on labelled pairs."""
+    model = parse_model(
+        {"version": MODEL_FORMAT_VERSION, "features": list(FEATURES), "levels": model_levels}
+    )
+    out = {}
+    for i, lv in enumerate(LEVELS):
+        judge = Judge(lv, model=model)
+        ok = [judge.match(a, b).accepted == bool(lab[i]) for a, b, lab, _ in dev_pairs]
+        out[lv] = round(float(np.mean(ok)), 4)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Fit and write the model file; prints cross-validated figures to stderr."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pairs", type=Path, default=DEFAULT_PAIRS, help="labelled dev pairs TSV")
+    ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--per-kind", type=int, default=400, help="generated pairs per WordNet kind")
+    ap.add_argument("--dev-weight", type=float, default=3.0)
+    args = ap.parse_args(argv)
+    if not args.pairs.is_file():
+        print(f"error: labelled pairs file {args.pairs} not found (pass --pairs)", file=sys.stderr)
+        return 2
+
+    rng = random.Random(args.seed)
+    generated = generate_wordnet_pairs(rng, args.per_kind) + similarity_pairs()
+    dev = read_pairs(args.pairs)
+    xg, rows_g = featurise(generated)
+    xd, rows_d = featurise(dev)
+    print(
+        f"model-decided pairs: generated {len(rows_g)}, dev {len(rows_d)} of {len(dev)}",
+        file=sys.stderr,
+    )
+
+    # Generated-only model, scored on dev: an estimate for unseen labelled pairs.
+    gen_only = build(xg, rows_g, np.zeros(len(rows_g), bool), args.dev_weight, args.seed)
+    acc_gen_only = dev_accuracy(gen_only, dev)
+
+    # 5-fold CV over dev: each fold is judged by a model fitted on generated + other folds.
+    order = list(range(len(dev)))
+    random.Random(args.seed).shuffle(order)
+    folds = [order[k::5] for k in range(5)]
+    correct = {lv: 0 for lv in LEVELS}
+    for fold in folds:
+        held = set(fold)
+        train_dev = [dev[j] for j in order if j not in held]
+        xt, rt = featurise(train_dev)
+        x = np.vstack([xg, xt])
+        rows = rows_g + rt
+        mask = np.r_[np.zeros(len(rows_g), bool), np.ones(len(rt), bool)]
+        lv_block = build(x, rows, mask, args.dev_weight, args.seed)
+        acc = dev_accuracy(lv_block, [dev[j] for j in fold])
+        for lv in LEVELS:
+            correct[lv] += acc[lv] * len(fold)
+    acc_cv = {lv: round(correct[lv] / len(dev), 4) for lv in LEVELS}
+
+    x = np.vstack([xg, xd])
+    rows = rows_g + rows_d
+    mask = np.r_[np.zeros(len(rows_g), bool), np.ones(len(rows_d), bool)]
+    levels = build(x, rows, mask, args.dev_weight, args.seed)
+    acc_in = dev_accuracy(levels, dev)
+
+    data = {
+        "version": MODEL_FORMAT_VERSION,
+        "features": list(FEATURES),
+        "levels": levels,
+        "fit": {
+            "script": "scripts/fit_judge.py",
+            "date": dt.date.today().isoformat(),
+            "seed": args.seed,
+            "per_kind": args.per_kind,
+            "dev_weight": args.dev_weight,
+            "n_generated": len(rows_g),
+            "n_dev": len(rows_d),
+            "dev_accuracy_in_sample": acc_in,
+            "dev_accuracy_5fold_cv": acc_cv,
+            "dev_accuracy_generated_only": acc_gen_only,
+        },
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(data["fit"], indent=2))
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
