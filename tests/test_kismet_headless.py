@@ -108,3 +108,16 @@ def test_headless_refuses_a_table_that_waits_for_a_human():
     table = make_table(3, variant=True, seed=1, clock=clock, humans=1)
     with pytest.raises(RuntimeError, match="waits for a human"):
         run_headless(table, clock)
+
+
+def test_a_late_loop_stamps_bot_actions_at_their_due_time():
+    clock = VirtualClock()
+    table = make_table(2, variant=False, seed=4, clock=clock, level="expert")
+    table.start()
+    table.run_due()  # the roll at t = 0
+    due = table.scheduler.next_due()
+    clock.advance(due + 0.5)  # the loop wakes half a second late
+    table.run_due()
+    cover = next(e for e in table.game.log.events if e.type == "cover")
+    assert cover.data["t"] == pytest.approx(due)
+    assert table.scheduler.lags[1] == pytest.approx(0.5)

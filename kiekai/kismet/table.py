@@ -45,6 +45,8 @@ class Scheduler:
         self._heap: list[_Job] = []
         self._seq = itertools.count()
         self.lags: list[float] = []
+        #: due time (s) of the job being run, ``None`` outside :meth:`run_due`.
+        self.running: float | None = None
 
     def at(self, due: float, fn: Callable[[], None], tag: str = "", seat: int = -1) -> _Job:
         """Schedule ``fn`` to run at time ``due`` (seconds); returns a handle for :meth:`cancel`."""
@@ -75,7 +77,11 @@ class Scheduler:
         while (due := self.next_due()) is not None and due <= now:
             job = heapq.heappop(self._heap)
             self.lags.append(now - job.due)
-            job.fn()
+            self.running = job.due
+            try:
+                job.fn()
+            finally:
+                self.running = None
             ran += 1
         return ran
 
@@ -100,11 +106,15 @@ class _Table:
         self.listeners: list[Callable[[], None]] = []
 
     def now(self) -> float:
-        return self.clock.now()
+        """The time stamp for what happens now (seconds): inside a scheduled job its due time,
+        so a late-running loop neither delays a bot's hand in the ruling nor drifts the
+        schedule; otherwise the clock's time."""
+        running = self.scheduler.running
+        return self.clock.now() if running is None else running
 
     def run_due(self, now: float | None = None) -> int:
         """Run the jobs due by ``now`` (default: the clock's time)."""
-        return self.scheduler.run_due(self.now() if now is None else now)
+        return self.scheduler.run_due(self.clock.now() if now is None else now)
 
     def _changed(self) -> None:
         for listener in self.listeners:
@@ -460,7 +470,7 @@ async def run_realtime(
     table.start()
     while not table.done:
         due = table.scheduler.next_due()
-        timeout = None if due is None else max(0.0, due - table.now())
+        timeout = None if due is None else max(0.0, due - table.clock.now())
         if timeout is None or timeout > 0:
             try:
                 await asyncio.wait_for(wake.wait(), timeout)
