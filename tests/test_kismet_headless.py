@@ -7,9 +7,9 @@ import json
 import pytest
 
 from kiekai.clock import VirtualClock
-from kiekai.events import EventLog, read_log
+from kiekai.events import Event, EventLog, read_log
 from kiekai.kismet.bots import ReflexBot
-from kiekai.kismet.engine import BaseGame
+from kiekai.kismet.engine import BaseGame, replay
 from kiekai.kismet.table import BaseTable, Scheduler, describe, make_table, run_headless
 
 
@@ -121,3 +121,25 @@ def test_a_late_loop_stamps_bot_actions_at_their_due_time():
     cover = next(e for e in table.game.log.events if e.type == "cover")
     assert cover.data["t"] == pytest.approx(due)
     assert table.scheduler.lags[1] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("variant", [False, True])
+def test_a_game_replays_from_its_log_file(tmp_path, variant):
+    path = tmp_path / "game.jsonl"
+    clock = VirtualClock()
+    with EventLog(path) as log:
+        table = make_table(5, variant=variant, seed=8, clock=clock, log=log, rounds=2)
+        run_headless(table, clock)
+    again = replay(read_log(path))
+    assert [e.to_json() for e in again.log.events] == [e.to_json() for e in read_log(path)]
+
+
+def test_an_edited_log_does_not_replay():
+    clock = VirtualClock()
+    table = make_table(3, variant=False, seed=8, clock=clock)
+    run_headless(table, clock)
+    events = list(table.game.log.events)
+    roll = next(i for i, e in enumerate(events) if e.type == "roll")
+    events[roll] = Event("roll", events[roll].turn, None, {**events[roll].data, "dice": [9, 9, 9]})
+    with pytest.raises(ValueError, match="other dice"):
+        replay(events)

@@ -13,19 +13,18 @@ from pathlib import Path
 import typer
 
 from kiekai.kismet.bots import LEVELS
+from kiekai.kismet.table import BaseTable, VariantTable
 
 
-def results_text(table: object, names: dict[int, str]) -> str:
+def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
     """The results of a finished (or interrupted) table as printable lines.
 
     Base game: cards won and plus points per seat and the winner(s). Variant: minus points
     per round with placements, the tallies and the match winner(s) (fewest minus points).
     """
-    from kiekai.kismet.engine import BaseGame
-
-    game = table.game  # type: ignore[attr-defined]
     lines = ["", "results"]
-    if isinstance(game, BaseGame):
+    if isinstance(table, BaseTable):
+        game = table.game
         scores = game.scores()
         for seat in range(game.players):
             lines.append(
@@ -36,6 +35,7 @@ def results_text(table: object, names: dict[int, str]) -> str:
         else:
             lines.append("  game not finished")
         return "\n".join(lines)
+    game = table.game
     for number, places in enumerate(game.history, start=1):
         lines.append(
             f"  round {number}: placements "

@@ -155,7 +155,16 @@ class BaseGame(_Logged):
         self.dice: tuple[int, int, int] | None = None
         self.covers: dict[int, Cover] = {}
         self.phase = "roll"
-        self._emit("setup", -1, None, players=players, seed=seed, circle=self._circle_ids(), t=0.0)
+        self._emit(
+            "setup",
+            -1,
+            None,
+            game="base",
+            players=players,
+            seed=seed,
+            circle=self._circle_ids(),
+            t=0.0,
+        )
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -419,7 +428,16 @@ class VariantGame(_Logged):
         self.knocked: set[int] = set()
         self.knock_right_used = False
         self.winner: int | None = None
-        self._emit("setup", -1, None, players=players, seed=seed, first_roller=first_roller)
+        self._emit(
+            "setup",
+            -1,
+            None,
+            game="variant",
+            players=players,
+            seed=seed,
+            first_roller=first_roller,
+            t=0.0,
+        )
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -691,3 +709,60 @@ class VariantGame(_Logged):
 def placements(minus_points: Sequence[int]) -> list[int]:
     """Standard competition ranking by fewest minus points: ``[0, 5, 5, 9] → [1, 2, 2, 4]``."""
     return [1 + sum(1 for m in minus_points if m < mine) for mine in minus_points]
+
+
+def replay(events: Iterable[Event], rules: Rules = DEFAULT_RULES) -> BaseGame | VariantGame:
+    """Rebuild a game from its event log alone (e.g. :func:`kiekai.events.read_log`).
+
+    The ``setup`` event gives the kind of game, the players and the seed; players' actions
+    are applied again in order and the seeded dice come out the same. The rebuilt game keeps
+    its own in-memory log, equal to the original.
+
+    Args:
+        events: the events of one game, starting with ``setup``.
+        rules: the rules the game was played with (chip points are not logged).
+
+    Raises:
+        ValueError: the first event is not a ``setup``, or the log does not match what the
+            rules and the seed give (e.g. different dice): the log is from another version
+            or was edited.
+    """
+    it = iter(events)
+    first = next(it, None)
+    if first is None or first.type != "setup":
+        raise ValueError("a Kismet log starts with a 'setup' event")
+    d = first.data
+    game: BaseGame | VariantGame
+    if d.get("game") == "variant":
+        game = VariantGame(int(d["players"]), int(d["seed"]), rules, None, int(d["first_roller"]))
+    else:
+        game = BaseGame(int(d["players"]), int(d["seed"]), rules, None)
+    try:
+        for e in it:
+            d, t = e.data, float(e.data.get("t", 0.0))
+            if isinstance(game, BaseGame):
+                if e.type == "roll":
+                    if list(game.roll(t)) != list(d["dice"]):
+                        raise ValueError(
+                            f"round {e.turn}: the seed gives other dice than {d['dice']}"
+                        )
+                elif e.type == "cover":
+                    game.cover(int(e.player), int(d["slot"]), t)
+                elif e.type in ("reveal", "clear", "refill", "game_over") and game.phase == "cover":
+                    game.end_round(t)
+            elif e.type == "round_start":
+                game.start_round(t)
+            elif e.type == "pre_lay":
+                game.pre_lay(int(e.player), d["values"], t)
+            elif e.type == "roll":
+                if list(game.roll(int(e.player), t)) != list(d["dice"]):
+                    raise ValueError(f"turn {e.turn}: the seed gives other dice than {d['dice']}")
+            elif e.type == "lay":
+                game.lay(int(e.player), int(d["value"]), t)
+            elif e.type == "pass":
+                game.pass_turn(int(e.player), t)
+            elif e.type == "knock":
+                game.knock(int(e.player), t, d.get("card") if d.get("result") == "lay" else None)
+    except IllegalAction as exc:
+        raise ValueError(f"the log does not replay: {exc}") from exc
+    return game

@@ -91,11 +91,14 @@ class _Table:
 
     def __init__(
         self,
+        players: int,
         clock: Clock,
         bots: Mapping[int, ReflexBot],
         humans: frozenset[int],
         pause: float,
     ) -> None:
+        if set(bots) & set(humans) or set(bots) | set(humans) != set(range(players)):
+            raise ValueError("every seat must be exactly one of: a bot, a human")
         self.clock = clock
         self.bots = dict(bots)
         self.humans = humans
@@ -147,9 +150,7 @@ class BaseTable(_Table):
         pause: float = 1.5,
         round_limit: float = 12.0,
     ) -> None:
-        if set(bots) & set(humans) or set(bots) | set(humans) != set(range(game.players)):
-            raise ValueError("every seat must be exactly one of: a bot, a human")
-        super().__init__(clock, bots, humans, pause)
+        super().__init__(game.players, clock, bots, humans, pause)
         self.game = game
         self.round_limit = round_limit
         self.last_reveals: list = []
@@ -263,11 +264,9 @@ class VariantTable(_Table):
         pause: float = 2.0,
         turn_limit: float = 30.0,
     ) -> None:
-        if set(bots) & set(humans) or set(bots) | set(humans) != set(range(game.players)):
-            raise ValueError("every seat must be exactly one of: a bot, a human")
         if rounds < 1:
             raise ValueError(f"rounds must be at least 1, got {rounds}")
-        super().__init__(clock, bots, humans, pause)
+        super().__init__(game.players, clock, bots, humans, pause)
         self.game = game
         self.rounds = rounds
         self.turn_limit = turn_limit
