@@ -46,6 +46,7 @@ def test_correct_cover_wins_the_card_and_shows_the_hand():
             await pilot.press(CARD_KEYS[slot])
             assert game.covers[0].slot == slot
             assert "hand: human" in text_of(app, f"#slot{slot}")
+            assert "values" not in text_of(app, "#events")  # forming the sums is the game
             while game.phase == "cover":
                 app.step()
             assert game.piles[0] == [card]

@@ -165,7 +165,7 @@ class BaseTable(_Table):
             return
         t = self.now()
         g.roll(t)
-        self.message = f"dice {g.dice}: find {', '.join(map(str, sorted(g.values)))}"
+        self.message = ""  # the sums are the players' job: only the dice are shown
         for seat in self.bots:
             self._plan_bot(seat, t)
         self.scheduler.at(t + self.round_limit, self._end_round, "round")
@@ -228,6 +228,7 @@ class BaseTable(_Table):
             self.scheduler.cancel(f"bot{seat}")
         self.scheduler.cancel("round")
         self.last_reveals = g.end_round(self.now())
+        self.message = ""
         if g.over:
             self.done = True
             self.message = "game over"
@@ -310,7 +311,7 @@ class VariantTable(_Table):
         t = self.now()
         g.roll(seat, t)
         self.last_knocks = []
-        self.message = f"seat {seat} rolls {g.dice}"
+        self.message = ""
         if seat in self.bots:
             plan = self.bots[seat].plan_turn(g.fronts[seat], g.dice or (1, 1, 1))
             at = t + plan.delay
@@ -526,10 +527,13 @@ def make_table(
 # ------------------------------------------------------------------------------------------
 
 
-def describe(event: Event, names: Mapping[int, str] | None = None) -> str | None:
+def describe(
+    event: Event, names: Mapping[int, str] | None = None, show_values: bool = True
+) -> str | None:
     """One line of text for an event, or ``None`` for events not worth printing.
 
-    Pre-laid cards are secret: only their number is shown.
+    Pre-laid cards are secret: only their number is shown. ``show_values=False`` leaves out
+    the values the dice make (a person playing has to form the sums himself).
     """
     d = event.data
     who = (
@@ -542,7 +546,8 @@ def describe(event: Event, names: Mapping[int, str] | None = None) -> str | None
     if kind == "roll":
         roller = f"{who} rolls " if event.player is not None else "roll "
         joker = " (joker throw)" if d.get("joker") else ""
-        return f"{t}{roller}{d['dice']} -> values {d['values']}{joker}"
+        values = f" -> values {d['values']}" if show_values else ""
+        return f"{t}{roller}{d['dice']}{values}{joker}"
     if kind == "cover":
         return f"{t}  {who} covers slot {chr(ord('a') + d['slot'])}"
     if kind == "displaced":

@@ -333,7 +333,7 @@ class KismetApp(App[None]):
     def _draw_events(self) -> None:
         lines = []
         for event in self.table.game.log.events[-40:]:
-            text = describe(event, self.names)
+            text = describe(event, self.names, show_values=False)
             if text is not None:
                 lines.append(text)
         height = max(1, self.query_one("#events", Static).size.height or 8)
