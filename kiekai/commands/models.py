@@ -1,0 +1,118 @@
+"""``kiekai models``: which models and data files are present, where from, and verified how.
+
+One row per resource (all-MiniLM-L6-v2, WordNet 3.0, the CLIP default or the one named by
+``--clip-model`` / ``--clip-checkpoint``): where it was found (flag/env, cache, package, system,
+hub cache), its path, whether its SHA-256 matches the pin in ``models/registry.json`` and its
+status. ``--fetch`` downloads what is missing when online; offline, every missing item is
+listed with the command that fixes it. Exit status 0 when the required resources (MiniLM and
+WordNet) are present, 1 otherwise; CLIP is optional (bots fall back to labels.csv).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+#: Exit status when a required model is missing.
+EXIT_MISSING = 1
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``models`` command to ``app``."""
+
+    @app.command("models")
+    def models_command(
+        fetch: Annotated[
+            bool, typer.Option("--fetch", help="Download what is missing (needs the network).")
+        ] = False,
+        clip_model: Annotated[
+            str | None,
+            typer.Option(help="open_clip architecture to check (default: the registry's)."),
+        ] = None,
+        clip_pretrained: Annotated[
+            str | None,
+            typer.Option(
+                help="open_clip pretrained tag to check or fetch (e.g. laion2b_s34b_b79k)."
+            ),
+        ] = None,
+        clip_checkpoint: Annotated[
+            Path | None, typer.Option(help="Local open_clip checkpoint file to check.")
+        ] = None,
+    ) -> None:
+        """Show kiekai's models and data files; with --fetch, download the missing ones."""
+        from rich.console import Console
+        from rich.markup import escape
+        from rich.table import Table
+
+        from kiekai import models
+
+        out = Console(highlight=False)
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        online = models.is_online() if fetch else None
+        if fetch and not online:
+            err.print(
+                "Offline (or KIEKAI_OFFLINE / HF_HUB_OFFLINE is set): nothing can be downloaded; "
+                "the missing items and their fixes are listed below."
+            )
+
+        checks = [
+            ("all-MiniLM-L6-v2", True, lambda: models.resolve_sentence_model(allow_download=fetch)),
+            ("WordNet", True, lambda: models.resolve_wordnet(allow_download=fetch)),
+            (
+                "CLIP",
+                False,
+                lambda: models.resolve_clip(
+                    clip_model, clip_checkpoint, clip_pretrained, allow_download=fetch
+                ),
+            ),
+        ]
+        table = Table(title=f"kiekai models (cache: {escape(str(models.cache_dir()))})")
+        for column in ("model", "required", "found via", "path", "hash", "status"):
+            table.add_column(column, overflow="fold")
+        problems: list[str] = []
+        required_missing = False
+        for title, required, resolve in checks:
+            try:
+                found = resolve()
+            except models.ModelUnavailable as exc:
+                table.add_row(
+                    title, "yes" if required else "no", "-", "-", "-", "[red]missing[/red]"
+                )
+                problems.append(f"{title}: {exc}")
+                required_missing = required_missing or required
+                continue
+            status = "[green]ok[/green]"
+            detail = found.detail
+            if found.name == "wordnet":
+                version = models.wordnet_version(found.path)
+                detail = ", ".join(
+                    part for part in (f"version {version or 'unread'}", found.detail) if part
+                )
+                if version is not None and version != models.registry()["wordnet"]["version"]:
+                    status = "[red]wrong version[/red]"
+                    required_missing = True
+                    problems.append(
+                        f"{title}: {found.path} is WordNet {version}; kiekai needs 3.0. "
+                        "Fix: `sudo apt-get install wordnet-base wordnet-sense-index` or "
+                        "`python -m nltk.downloader wordnet`."
+                    )
+            if found.hash_status == "mismatch":
+                status = "[yellow]hash mismatch (used as given)[/yellow]"
+            hash_cell = {"ok": "[green]ok[/green]", "mismatch": "[yellow]mismatch[/yellow]"}.get(
+                found.hash_status, found.hash_status
+            )
+            table.add_row(
+                f"{title}\n[dim]{escape(detail)}[/dim]" if detail else title,
+                "yes" if required else "no",
+                found.source,
+                escape(str(found.path)),
+                hash_cell,
+                status,
+            )
+        out.print(table)
+        for line in problems:
+            out.print(escape(line), soft_wrap=True)
+        if required_missing:
+            raise typer.Exit(EXIT_MISSING)
