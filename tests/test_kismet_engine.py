@@ -488,6 +488,7 @@ def test_tallies_add_up_over_rounds_and_the_first_roller_moves_on():
             game.knock(0)  # roller 1 has no match, seat 0 has the 8
     assert game.tallies == [0, 24]
     assert game.history == [[1, 2], [1, 2]]
+    assert game.match_winners() == [0]
 
 
 def test_placements_share_places_on_ties():

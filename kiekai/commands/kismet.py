@@ -44,10 +44,7 @@ def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
     for seat in range(game.players):
         lines.append(f"  {names[seat]:>6}: {game.tallies[seat]:3d} minus points in total")
     if game.history:
-        best = min(game.tallies)
-        lines.append(
-            "  winner: " + ", ".join(names[s] for s, v in enumerate(game.tallies) if v == best)
-        )
+        lines.append("  winner: " + ", ".join(names[s] for s in game.match_winners()))
     else:
         lines.append("  no round finished")
     return "\n".join(lines)
@@ -58,7 +55,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("kismet")
     def kismet(
-        bots: int = typer.Option(3, "--bots", help="Number of reflex bots (1-8 seats in all)."),
+        bots: int = typer.Option(3, "--bots", help="Number of reflex bots (2-8 players in all)."),
         humans: int = typer.Option(
             1, "--humans", help="1: you play in the terminal UI; 0: bots only, printed."
         ),

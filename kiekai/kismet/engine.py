@@ -454,6 +454,11 @@ class VariantGame(_Logged):
         """Minus points of the cards still lying face up in front of ``player``."""
         return sum(self.rules.points(v) for v in self.fronts[player])
 
+    def match_winners(self) -> list[int]:
+        """Seats with the fewest minus points summed over the finished rounds (several on a
+        tie; every seat before any round has finished)."""
+        return [p for p, v in enumerate(self.tallies) if v == min(self.tallies)]
+
     def can_lay(self, player: int) -> bool:
         """True when ``player`` is the roller, has not laid this turn and has a matching card."""
         return (

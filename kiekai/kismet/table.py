@@ -351,7 +351,6 @@ class VariantTable(_Table):
             return
         g.pass_turn(seat, self.now())
         if g.overlooked:
-            self.scheduler.cancel(f"turn:knock{seat}")
             self._plan_knocks(overlooked=True)
         self._after_change()
 

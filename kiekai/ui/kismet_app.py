@@ -28,6 +28,7 @@ from textual.containers import Container, Vertical
 from textual.widgets import Static
 
 from kiekai.clock import MonotonicClock, VirtualClock
+from kiekai.kismet.engine import VariantGame
 from kiekai.kismet.table import BaseTable, VariantTable, describe, run_realtime, seat_names
 
 #: Keys for the 11 circle slots (base game) or the values 2..12 (variant), in order.
@@ -282,12 +283,8 @@ class KismetApp(App[None]):
 
     def _winners_text(self) -> str:
         g = self.table.game
-        if self.variant:
-            best = min(g.tallies)
-            return "Winner: " + ", ".join(
-                self.names[s] for s, v in enumerate(g.tallies) if v == best
-            )
-        return "Winner: " + ", ".join(self.names[s] for s in g.winners())
+        seats = g.match_winners() if isinstance(g, VariantGame) else g.winners()
+        return "Winner: " + ", ".join(self.names[s] for s in seats)
 
     def _draw_variant(self) -> None:
         table = self.table
