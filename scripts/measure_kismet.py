@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import platform
 import random
 import re
@@ -123,6 +124,7 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write the tables into docs/kismet.md")
     args = parser.parse_args()
 
+    load_before = os.getloadavg()[0]
     lines = [
         "Reaction times in seconds: median | interquartile range | standard deviation.",
         "",
@@ -145,7 +147,9 @@ def main() -> None:
         lag_row("asyncio driver (run_realtime)", loop),
         lag_row("inside the Textual app (headless)", app),
         "",
-        f"Measured on {platform.machine()} / Python {platform.python_version()} with "
+        f"Measured on {platform.machine()} ({os.cpu_count()} CPUs, load average "
+        f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after; other work on the machine "
+        f"shows in the tail) / Python {platform.python_version()} with "
         f"`.venv/bin/python scripts/measure_kismet.py --seconds {args.seconds:g} "
         f"--samples {args.samples}{' --write' if args.write else ''}`.",
     ]

@@ -90,6 +90,7 @@ class KismetApp(App[None]):
         self.pre_lay_choice: set[int] = set()
         self._wake = asyncio.Event()
         self._dirty = False
+        self._shown: dict[str, tuple] = {}
 
     # --- layout --------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -221,13 +222,25 @@ class KismetApp(App[None]):
                 self._draw_base()
             self._draw_events()
         except Exception as exc:  # never let drawing kill a game; show what failed
-            self.query_one("#status", Static).update(Text(f"display error: {exc}"))
+            self._show("#status", Text(f"display error: {exc}"))
+
+    def _show(self, selector: str, content: Text, classes: str | None = None) -> None:
+        """Update a widget only when its text or classes changed (each update costs a
+        repaint on the event loop that also runs the game's timing)."""
+        key = (content.plain, tuple(content.spans), classes)
+        if self._shown.get(selector) == key:
+            return
+        self._shown[selector] = key
+        widget = self.query_one(selector, Static)
+        widget.update(content)
+        if classes is not None:
+            widget.set_classes(classes)
 
     def _status(self, prompt: str) -> None:
         line = Text(prompt, style="bold")
         if self.table.message:
             line.append("\n" + self.table.message)
-        self.query_one("#status", Static).update(line)
+        self._show("#status", line)
 
     def _draw_base(self) -> None:
         table = self.table
@@ -235,11 +248,9 @@ class KismetApp(App[None]):
         g = table.game
         holders = {c.slot: c.player for c in g.covers.values()}
         for slot, card in enumerate(g.circle):
-            widget = self.query_one(f"#slot{slot}", Static)
             key = CARD_KEYS[slot]
             if card is None:
-                widget.update(Text(f"[{key}]\n"))
-                widget.set_classes("card empty")
+                self._show(f"#slot{slot}", Text(f"[{key}]\n"), "card empty")
                 continue
             label = Text(f"[{key}] ", style="dim")
             label.append(f"{card.value:>2}", style="bold")
@@ -247,17 +258,16 @@ class KismetApp(App[None]):
             holder = holders.get(slot)
             if holder is not None:
                 label.append(f"\nhand: {self.names[holder]}", style="bold yellow")
-            widget.update(label)
             classes = "card"
             if holder is not None:
                 classes += " mine" if holder == self.human else " covered"
-            widget.set_classes(classes)
+            self._show(f"#slot{slot}", label, classes)
         dice = Text("dice\n", style="dim")
         if g.dice is not None:
             dice.append("  ".join(str(d) for d in g.dice), style="bold")
         else:
             dice.append("…")
-        self.query_one("#dice", Static).update(dice)
+        self._show("#dice", dice)
         if table.done:
             prompt = "Game over. " + self._winners_text() + "  (q: leave)"
         elif g.phase == "cover":
@@ -270,7 +280,7 @@ class KismetApp(App[None]):
         for seat in range(g.players):
             line.append(f"{self.names[seat]} {scores[seat]} ({len(g.piles[seat])} cards)   ")
         line.append(f"\ndraw pile: {len(g.draw_pile)}   round {g.round + 1}")
-        self.query_one("#scores", Static).update(line)
+        self._show("#scores", line)
 
     def _reveal_text(self) -> str:
         table = self.table
@@ -297,7 +307,7 @@ class KismetApp(App[None]):
             dice.append(
                 f"   roller: {self.names[g.roller]}" + ("  (passed)" if g.phase == "pass" else "")
             )
-        self.query_one("#dice", Static).update(dice)
+        self._show("#dice", dice)
         rows = Text()
         for p in range(g.players):
             rows.append(f"{self.names[p]:>6} ", style="bold" if p == seat else "")
@@ -306,7 +316,7 @@ class KismetApp(App[None]):
                 key = f"{CARD_KEYS[v - 2]}:" if p == seat else ""
                 rows.append(f"{key}{v}({g.rules.points(v)}) ", style=style)
             rows.append(f"  | laid {len(g.laid[p])}   total -{g.tallies[p]}\n")
-        self.query_one("#rows", Static).update(rows)
+        self._show("#rows", rows)
         if table.done:
             prompt = "Match over. " + self._winners_text() + "  (q: leave)"
         elif g.phase == "pre_lay":
@@ -325,7 +335,7 @@ class KismetApp(App[None]):
         else:
             prompt = "space knocks if you can lay and the roller cannot (or he overlooked one)"
         self._status(prompt)
-        self.query_one("#scores", Static).update(Text(f"round {g.round + 1} of {table.rounds}"))
+        self._show("#scores", Text(f"round {g.round + 1} of {table.rounds}"))
 
     def _draw_events(self) -> None:
         lines = []
@@ -334,4 +344,4 @@ class KismetApp(App[None]):
             if text is not None:
                 lines.append(text)
         height = max(1, self.query_one("#events", Static).size.height or 8)
-        self.query_one("#events", Static).update(Text("\n".join(lines[-height:])))
+        self._show("#events", Text("\n".join(lines[-height:])))
