@@ -86,6 +86,7 @@ def register(app: typer.Typer) -> None:
         from kiekai.kismet.table import describe, make_table, run_headless, seat_names
 
         def fail(message: str) -> None:
+            """Print a user error (no traceback) and exit with status 2."""
             typer.echo(f"kiekai kismet: {message}", err=True)
             raise typer.Exit(2)
 

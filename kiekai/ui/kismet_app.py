@@ -94,6 +94,8 @@ class KismetApp(App[None]):
 
     # --- layout --------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        """Status line, the board (ring of cards around the dice, or the variant's rows),
+        scores, recent events, and the hidden "terminal too small" note."""
         yield Static(id="status")
         with Vertical(id="board"):
             if self.variant:
@@ -115,6 +117,7 @@ class KismetApp(App[None]):
         )
 
     def on_mount(self) -> None:
+        """Start the game: in real time a worker drives the table on its clock."""
         self.table.listeners.append(self._mark_dirty)
         self._apply_size(self.size.width, self.size.height)
         self.title = "Kismet"
@@ -126,6 +129,7 @@ class KismetApp(App[None]):
         self.redraw()
 
     def on_resize(self, event: events.Resize) -> None:
+        """Hide the board behind a note when the terminal is smaller than :data:`MIN_SIZE`."""
         self._apply_size(event.size.width, event.size.height)
 
     def _apply_size(self, width: int, height: int) -> None:
@@ -158,6 +162,7 @@ class KismetApp(App[None]):
 
     # --- input ---------------------------------------------------------------------------
     def on_key(self, event: events.Key) -> None:
+        """Map a key to a table call; unknown keys are left to Textual (bindings)."""
         key = event.key
         if self.table.done:
             self.table.message = "the game is over: press q to leave"
