@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
         clip_pretrained: Annotated[
             str | None,
             typer.Option(
-                help="open_clip pretrained tag to check or fetch (e.g. laion2b_s34b_b79k)."
+                help="open_clip pretrained tag to check or fetch (e.g. datacomp_s34b_b86k)."
             ),
         ] = None,
         clip_checkpoint: Annotated[

@@ -1,6 +1,6 @@
 """On-disk cache of embedding vectors: one small ``.npy`` file per (namespace, key).
 
-A namespace names what produced the vectors (e.g. ``"image|ViT-B-32/laion2b_s34b_b79k|v1"``);
+A namespace names what produced the vectors (e.g. ``"image|ViT-B-32-256/datacomp_s34b_b86k|v1"``);
 a key is a hex digest of the input (a photo's SHA-256 content hash, or the hash of a word).
 Because image vectors are keyed by content, a renamed photo hits the cache and an edited one
 misses it. Files live under ``kiekai.models.cache_dir() / "embeddings"``.

@@ -44,8 +44,8 @@ PROMPT_TEMPLATES: tuple[str, ...] = (
     "a photo of the small {}.",
     "a photo of the large {}.",
 )
-#: Longest side (pixels) a photo is decoded at before CLIP's own resize (224 px for ViT-B-32);
-#: part of the image cache namespace, so changing it invalidates cached image embeddings.
+#: Longest side (pixels) a photo is decoded at before CLIP's own resize (256 px for the default
+#: ViT-B-32-256); part of the image cache namespace, so changing it invalidates cached image embeddings.
 DECODE_MAX_SIDE = 448
 #: Version of the image pipeline (decode + preprocess) in the cache namespace.
 IMAGE_PIPELINE_VERSION = f"v1-max{DECODE_MAX_SIDE}"
@@ -76,7 +76,7 @@ class ClipPerception:
 
     Attributes:
         name: ``"clip"``.
-        model_key: identifies the weights (``"ViT-B-32/laion2b_s34b_b79k"`` or
+        model_key: identifies the weights (``"ViT-B-32-256/datacomp_s34b_b86k"`` or
             ``"NAME/sha256:HEX"``).
         image_cache, text_cache: the on-disk caches (their ``hits``/``misses`` count lookups).
 
@@ -125,7 +125,7 @@ class ClipPerception:
         ``progress`` (default: the constructor's setting).
 
         Returns:
-            float32 array of shape (N, D), rows of unit length (D = 512 for ViT-B-32).
+            float32 array of shape (N, D), rows of unit length (D = 512 for the ViT-B-32 family).
 
         Raises:
             kiekai.deck.PhotoError: a photo cannot be decoded.
