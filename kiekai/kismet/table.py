@@ -271,7 +271,6 @@ class VariantTable(_Table):
         self.game = game
         self.rounds = rounds
         self.turn_limit = turn_limit
-        self.last_knocks: list[KnockOutcome] = []
 
     def start(self) -> None:
         """Schedule the first round now."""
@@ -310,7 +309,6 @@ class VariantTable(_Table):
         self.scheduler.cancel("turn")
         t = self.now()
         g.roll(seat, t)
-        self.last_knocks = []
         self.message = ""
         if seat in self.bots:
             plan = self.bots[seat].plan_turn(g.fronts[seat], g.dice or (1, 1, 1))
@@ -362,7 +360,6 @@ class VariantTable(_Table):
                 self.message = str(exc)
                 self._changed()
             return None
-        self.last_knocks.append(outcome)
         self._after_change()
         return outcome
 
