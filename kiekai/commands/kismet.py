@@ -28,7 +28,7 @@ def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
         scores = game.scores()
         for seat in range(game.players):
             lines.append(
-                f"  {names[seat]:>6}: {len(game.piles[seat]):2d} cards, {scores[seat]:3d} points"
+                f"  {names[seat]:>6}: {len(game.piles[seat]):2d} card(s), {scores[seat]:3d} points"
             )
         if game.over:
             lines.append("  winner: " + ", ".join(names[s] for s in game.winners()))

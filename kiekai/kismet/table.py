@@ -558,7 +558,8 @@ def describe(
     if kind == "game_over":
         return f"{t}game over: scores {d['scores']}"
     if kind == "round_start":
-        return f"{t}round {d['round'] + 1} starts; seat {d['roller']} rolls first"
+        first = (names or {}).get(d["roller"], f"seat {d['roller']}")
+        return f"{t}round {d['round'] + 1} starts; {first} rolls first"
     if kind == "pre_lay":
         return f"{t}  {who} pre-lays {len(d['values'])} card(s) face down"
     if kind == "lay":
