@@ -89,7 +89,8 @@ def load_perception(
 
     Raises:
         ValueError: ``kind`` is not one of :data:`KINDS`.
-        kiekai.models.ModelUnavailable: ``kind == "clip"`` and the weights cannot be loaded.
+        kiekai.models.ModelUnavailable: ``kind == "clip"`` and the weights cannot be loaded
+            (ImportError when open_clip itself is not installed).
         PerceptionUnavailable: labels were chosen (or CLIP failed under ``auto``) and no photo
             has a label; the message names both fixes (labels.csv, CLIP weights).
     """
@@ -104,7 +105,7 @@ def load_perception(
         from kiekai.perception.clip import ClipPerception
 
         perception = ClipPerception(cards, model_name=clip_model, checkpoint=checkpoint)
-    except ModelUnavailable as exc:
+    except (ModelUnavailable, ImportError) as exc:  # ImportError: open_clip/torch not installed
         if kind == "clip":
             raise
         return _labels(cards, echo, f"CLIP is unavailable ({_first_sentence(str(exc))})")
