@@ -551,18 +551,18 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
         400: "bad-request",
         404: "not-found",
         405: "method-not-allowed",
-        413: "body-too-large",
     }
     code = codes.get(exc.status_code, "http-error")
     message = _safe_text(exc.detail, limit=300)
     if exc.status_code == 404:
         message = "no such endpoint; see /docs or /openapi.json for the API"
-    elif exc.status_code == 400:
-        message = f"{message}; send a JSON object with Content-Type: application/json"
+    elif exc.status_code == 400 and "parsing the body" in message:
+        message = (
+            "the body could not be parsed as JSON (invalid UTF-8, nesting too deep or a "
+            "number too long); send a JSON object with Content-Type: application/json"
+        )
     elif exc.status_code == 405:
         message = f"{request.method} is not allowed here; see /docs for each endpoint's method"
-    elif exc.status_code == 413:
-        message = f"request body over {MAX_BODY_BYTES} bytes; split the batch"
     response = _error_response(exc.status_code, code, message)
     if exc.headers:
         response.headers.update(exc.headers)
@@ -582,6 +582,70 @@ def _unexpected_error(exc: Exception) -> JudgeError:
         "server-error",
         f"the server could not answer ({type(exc).__name__}); the error is in the server log",
     )
+
+
+class BodyLimit:
+    """ASGI middleware: refuse request bodies over ``max_bytes`` with a JSON 413.
+
+    A ``Content-Length`` over the limit is refused before the body is read; a streamed
+    (chunked) body is read up to the limit and refused as soon as it passes it. Bodies
+    within the limit are handed to the app unchanged. Written here rather than using
+    ``FastAPI(max_body_size=...)`` because that option exists only in recent FastAPI
+    releases and older ones ignore it silently.
+    """
+
+    def __init__(self, app: Any, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    too_large = int(value) > self.max_bytes
+                except ValueError:
+                    too_large = False  # the server itself rejects a malformed length
+                if too_large:
+                    await self._refuse(scope, receive, send)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # client went away
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await self._refuse(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> dict:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: dict, receive: Callable, send: Callable) -> None:
+        response = _error_response(
+            413,
+            "body-too-large",
+            f"request body over {self.max_bytes} bytes; send at most {MAX_BATCH_PAIRS} pairs "
+            f"of words of at most {MAX_WORD_CHARS} characters",
+        )
+        response.headers["connection"] = "close"
+        await response(scope, receive, send)
 
 
 # ------------------------------------------------------------------------------------- app
@@ -680,8 +744,8 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
             "`{error, message, errors}` with status 4xx, or 503 when the judge cannot answer."
         ),
         lifespan=lifespan,
-        max_body_size=MAX_BODY_BYTES,
     )
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(ValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)

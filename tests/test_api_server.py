@@ -1,0 +1,182 @@
+"""The judge's HTTP API against a REAL server process (``python -m kiekai serve``).
+
+One server is started for the module on a free port of 127.0.0.1, polled on ``/healthz``
+until ready, and always stopped at the end (SIGTERM, then SIGKILL), even when a test
+fails. Requests go over real TCP with httpx.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+#: Seconds to wait for start-up: WordNet and all-MiniLM-L6-v2 load on 2 cores.
+STARTUP_TIMEOUT_S = 180.0
+
+
+@dataclass
+class Server:
+    """A running ``kiekai serve`` process and where it listens."""
+
+    process: subprocess.Popen
+    url: str
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self, timeout_s: float = 15.0) -> int:
+        """SIGTERM (uvicorn's graceful shutdown), SIGKILL if it hangs; returns the exit code."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=timeout_s)
+        return self.process.returncode
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    port = free_port()
+    log_file = tempfile.NamedTemporaryFile(prefix="kiekai-serve-", suffix=".log", delete=False)
+    command = [sys.executable, "-m", "kiekai", "serve", "--port", str(port), "--log-level", "info"]
+    process = subprocess.Popen(
+        command,
+        cwd=REPO,
+        stdout=log_file,
+        stderr=subprocess.STDOUT,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    handle = Server(process, f"http://{HOST}:{port}", Path(log_file.name))
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"kiekai serve exited with {process.returncode}:\n{handle.log()}")
+            try:
+                if httpx.get(handle.url + "/healthz", timeout=2.0).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"kiekai serve not ready in {STARTUP_TIMEOUT_S} s:\n{handle.log()}")
+            time.sleep(0.25)
+        yield handle
+    finally:
+        handle.stop()
+        log_file.close()
+        Path(log_file.name).unlink(missing_ok=True)
+
+
+@pytest.fixture(scope="module")
+def http(server: Server) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, timeout=60.0) as client:
+        yield client
+
+
+def test_serves_on_loopback_without_a_warning(server, http):
+    health = http.get("/healthz").json()
+    assert health["status"] == "ok"
+    assert health["strictness_levels"] == ["strict", "standard", "lenient"]
+    assert health["models"]["wordnet"] is True
+    assert "warning: binding" not in server.log()
+
+
+def test_judge_over_tcp(http):
+    answer = http.post("/v1/judge", json={"secret": "mice", "guess": "mouse"})
+    assert answer.status_code == 200
+    assert answer.headers["content-type"] == "application/json"
+    assert answer.json()["accepted"] is True
+    assert answer.json()["strictness"] == "standard"
+    black = http.post("/v1/judge", json={"secret": "black", "guess": "white", "strictness": "lenient"})
+    assert black.json()["accepted"] is False
+
+
+def test_batch_and_repeat_over_tcp(http):
+    pairs = [{"secret": "mice", "guess": "mouse"}, {"secret": "dog", "guess": "cat"}]
+    batch = http.post("/v1/judge/batch", json={"pairs": pairs, "strictness": "strict"})
+    assert batch.status_code == 200
+    assert [a["accepted"] for a in batch.json()] == [True, False]
+    repeat = http.post("/v1/repeat", json={"candidate": "cats", "used": ["dogs", "cat"]})
+    assert repeat.status_code == 200
+    assert repeat.json()["matched"] == "cat"
+
+
+def test_bad_input_over_tcp_is_4xx_json(http):
+    cases = [
+        (b'{"secret": "dog", "guess": "\\ud83d"}', 422, "invalid-request"),  # lone surrogate
+        (b'{"secret": "dog"', 422, "invalid-request"),  # truncated
+        (b"\xc3\x28", 400, "bad-request"),  # invalid UTF-8
+        (b'{"secret": "dog", "guess": "cat", "strictness": []}', 422, "invalid-request"),
+    ]
+    for body, status, code in cases:
+        response = http.post(
+            "/v1/judge", content=body, headers={"content-type": "application/json"}
+        )
+        assert response.status_code == status, (body, response.text)
+        assert response.json()["error"] == code
+
+
+def test_concurrent_clients_get_the_same_verdicts_as_one_client(server, http):
+    pairs = [("people", "humans"), ("dog", "puppy"), ("black", "white"), ("boat", "ship")]
+    expected = {
+        pair: http.post("/v1/judge", json={"secret": pair[0], "guess": pair[1]}).json()
+        for pair in pairs
+    }
+
+    async def hammer() -> list[tuple[tuple[str, str], dict]]:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60.0) as client:
+
+            async def one(pair: tuple[str, str]) -> tuple[tuple[str, str], dict]:
+                response = await client.post(
+                    "/v1/judge", json={"secret": pair[0], "guess": pair[1]}
+                )
+                assert response.status_code == 200
+                return pair, response.json()
+
+            big_batch = client.post(
+                "/v1/judge/batch",
+                json={"pairs": [{"secret": s, "guess": g} for s, g in pairs * 50]},
+            )
+            results = await asyncio.gather(big_batch, *(one(pairs[i % 4]) for i in range(64)))
+            batch_answers = results[0].json()
+            assert [a["accepted"] for a in batch_answers] == [
+                expected[pair]["accepted"] for pair in pairs * 50
+            ]
+            return list(results[1:])
+
+    for pair, answer in asyncio.run(hammer()):
+        assert answer == expected[pair]
+
+
+def test_sigterm_shuts_down_cleanly(server):
+    code = server.stop()
+    log = server.log()
+    # uvicorn finishes its graceful shutdown, then re-raises the signal it caught
+    assert code in (0, -signal.SIGTERM), log
+    assert "Traceback" not in log
+    assert "Application shutdown complete" in log
