@@ -47,6 +47,11 @@ def test_correct_cover_wins_the_card_and_shows_the_hand():
             assert game.covers[0].slot == slot
             assert "hand: human" in text_of(app, f"#slot{slot}")
             assert "values" not in text_of(app, "#events")  # forming the sums is the game
+            while game.phase == "cover" and len(game.covers) < 2:
+                app.step()  # a bot's hand appears as it covers
+            assert len(game.covers) == 2  # seed 3: three matching cards, so a bot covers one
+            bot = next(c for c in game.covers.values() if c.player != 0)
+            assert f"hand: bot{bot.player}" in text_of(app, f"#slot{bot.slot}")
             while game.phase == "cover":
                 app.step()
             assert game.piles[0] == [card]
@@ -164,6 +169,36 @@ def test_own_turn_roll_lay_and_pass_by_keys():
             assert game.laid[0] == [match[0]]
             await pilot.press("p")
             assert game.phase == "pass" and game.next_roller == 1
+
+    asyncio.run(scenario())
+
+
+class LoadedDice:
+    """Stands in for the engine's ``random.Random``: ``randint`` returns the given pips."""
+
+    def __init__(self, *pips: int) -> None:
+        self.pips = list(pips)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.pips.pop(0)
+
+
+def test_joker_throw_lets_the_human_lay_a_second_card():
+    async def scenario():
+        app, table = variant_app(seed=1, players=3)
+        game = table.game
+        async with app.run_test(size=(100, 40)) as pilot:
+            app.step()
+            await pilot.press("enter")
+            game.rng = LoadedDice(2, 2, 2)  # a joker throw: only the 4
+            await pilot.press("r")
+            await pilot.press("l")  # not a card key: ignored
+            await pilot.press("k")  # the 12 first: refused, the 4 must come first
+            assert "cannot make" in table.message
+            await pilot.press("c", "k")  # the 4, then any card: the 12
+            assert game.laid[0][-2:] == [4, 12]
+            await pilot.press("j")  # a third card: refused
+            assert "one card" in table.message and 11 in game.fronts[0]
 
     asyncio.run(scenario())
 
