@@ -106,6 +106,8 @@ def register(app: typer.Typer) -> None:
             chosen_rules = load_rules(rules) if rules is not None else DEFAULT_RULES
         except RulesFileError as exc:
             fail(str(exc))
+        if humans == 1 and not (sys.stdin.isatty() and sys.stdout.isatty()):
+            fail("playing needs an interactive terminal; use --humans 0 to let bots play alone")
         if seed is None:
             seed = secrets.randbelow(10**6)
         names = seat_names(players, humans)
@@ -115,18 +117,19 @@ def register(app: typer.Typer) -> None:
             fail(f"cannot open the log file {log} for appending ({exc}); choose a writable path")
 
         with event_log:
-            if humans == 0:
-                clock = VirtualClock()
-                table = make_table(
-                    players,
-                    variant=variant,
-                    seed=seed,
-                    clock=clock,
-                    level=level,
-                    rules=chosen_rules,
-                    log=event_log,
-                    rounds=rounds,
-                )
+            clock = VirtualClock() if humans == 0 else MonotonicClock()
+            table = make_table(
+                players,
+                variant=variant,
+                seed=seed,
+                clock=clock,
+                level=level,
+                humans=humans,
+                rules=chosen_rules,
+                log=event_log,
+                rounds=rounds,
+            )
+            if isinstance(clock, VirtualClock):
                 mode = "variant" if variant else "base game"
                 typer.echo(f"Kismet {mode}: {bots} {level} bots, seed {seed}")
                 try:
@@ -142,22 +145,8 @@ def register(app: typer.Typer) -> None:
                 typer.echo(results_text(table, names))
                 return
 
-            if not (sys.stdin.isatty() and sys.stdout.isatty()):
-                fail("playing needs an interactive terminal; use --humans 0 to let bots play alone")
             from kiekai.ui.kismet_app import KismetApp
 
-            clock = MonotonicClock()
-            table = make_table(
-                players,
-                variant=variant,
-                seed=seed,
-                clock=clock,
-                level=level,
-                humans=1,
-                rules=chosen_rules,
-                log=event_log,
-                rounds=rounds,
-            )
             KismetApp(table, names=names, realtime=True).run()
             typer.echo(f"Kismet, seed {seed}")
             typer.echo(results_text(table, names))
