@@ -320,8 +320,13 @@ def _build_wordnet_copy(source: Path, target: Path) -> Path:
         shutil.copyfile(LEXNAMES_PATH, staging / "lexnames")
         (staging / _WORDNET_MARKER).write_text(json.dumps(expected, indent=1), encoding="utf-8")
         if target.exists():
-            shutil.rmtree(target)
-        os.replace(staging, target)
+            shutil.rmtree(target, ignore_errors=True)
+        try:
+            os.replace(staging, target)
+        except OSError:
+            # Another process built the same copy at the same moment: keep theirs if it is good.
+            if not (_read_copy_marker(target) == expected and _copy_intact(target, expected)):
+                raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
@@ -384,12 +389,14 @@ def resolve_wordnet(path: str | Path | None = None, *, allow_download: bool = Tr
 
     for system in rebuild_from + _system_wordnet_dirs():
         if _is_wordnet_dict(system):
-            return Resolved(
-                "wordnet",
-                "system",
-                _build_wordnet_copy(system, copy),
-                detail=f"copied from {system}",
-            )
+            try:
+                built = _build_wordnet_copy(system, copy)
+            except OSError as exc:
+                raise ModelUnavailable(
+                    f"WordNet from {system} cannot be copied into {copy} ({exc}); "
+                    "set KIEKAI_CACHE_DIR to a writable folder with about 40 MB free."
+                ) from exc
+            return Resolved("wordnet", "system", built, detail=f"copied from {system}")
 
     if allow_download and is_online():
         package = registry()["wordnet"]["nltk_package"]
