@@ -1,0 +1,510 @@
+"""Kiek bots: the guesser, the active player, the card keeper and ne bis in idem calls.
+
+Everything a bot knows about a photo comes from a :class:`~kiekai.perception.base.Perception`
+(``scores(cards, words) -> float32 [N, V]`` in [0, 1]); everything it knows about words being
+"the same" comes from the judge (:class:`kiekai.judge.Judge`).
+
+**Guesser** (rulebook, "A Turn": the guessers "try to guess what the active player thinks
+divides the two groups"). The active player's word is true of the three cards and false of the
+two; among such words people write the *most specific everyday category*. A word's guess score
+is therefore, in log units,
+
+    log P(true of each of the 3) + log P(false of each of the 2)
+      + SPECIFICITY_WEIGHT * specificity(word) + ZIPF_WEIGHT * zipf(word)
+
+with the perception's scores as the probabilities (cards independent), ``specificity`` the
+intrinsic information content of the word's WordNet synsets (Seco et al. 2004; 0 = ``entity``,
+1 = a leaf; :attr:`kiekai.lexicon.Vocabulary.specificity`) and ``zipf`` the wordfreq Zipf
+frequency (commoner words are likelier written). Words already used are never guessed (ne bis
+in idem; the judge decides what counts as the same word).
+
+**Active player.** For each choice of 2 hand cards, each of the 10 ways to split the five
+cards 3-vs-2, and each word, the expected number of matching guesses is modelled as the
+probability that a guesser (the guess score above, as a softmax at temperature
+:data:`GUESSER_MODEL_TEMPERATURE`) writes that word. The bot writes the best word that its own
+perception holds true of its three (score >= 0.5 each) and false of its two (< 0.5 each) and
+that is not a repeat. All C(hand, 2) x 10 x V values are computed at once with numpy.
+
+**Card keeper** (rulebook, "The Next Turn": three players each keep one of the five cards).
+The bot keeps the card that leaves the next active player the best category: the card whose
+best unused word, true of it and of the cards already kept, has the highest guess preference
+(specificity and commonness), so that a specific, guessable 3-card category stays possible.
+When the bot is itself the next active player, it also counts its own hand: it keeps the card
+that makes the best category with two of its hand cards.
+
+**Levels** change the vocabulary (easy: only common words, Zipf >= 4.0; normal: Zipf >= 3.0;
+hard: all) and the noise: choices are sampled from a softmax of the scores at the level's
+temperature (0 = always the best) from a seeded ``numpy.random.Generator``, so a game with the
+same seed repeats exactly.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from kiekai.deck import Card
+from kiekai.kiek.players import (
+    ActivePlay,
+    ActiveView,
+    GuessView,
+    KeepView,
+    RevealView,
+)
+from kiekai.lexicon import Vocabulary, as_vocabulary
+
+if TYPE_CHECKING:
+    from kiekai.perception.base import Perception
+
+#: Weight of a word's intrinsic information content (0..1) in the guess score, in log units.
+SPECIFICITY_WEIGHT = 4.0
+#: Weight of a word's Zipf frequency (about 3..6 for the vocabulary) in the guess score.
+ZIPF_WEIGHT = 0.25
+#: Probabilities are clipped to [EPS, 1 - EPS] before taking logs.
+EPS = 1e-4
+#: A perception score at or above this says the word is true of the card (0.5 = undecided).
+TRUE_AT = 0.5
+#: Temperature of the softmax by which the active bot models the guessers (log units).
+GUESSER_MODEL_TEMPERATURE = 1.0
+
+
+@dataclass(frozen=True)
+class Level:
+    """A bot strength.
+
+    Attributes:
+        name: ``easy``, ``normal`` or ``hard``.
+        min_zipf: words with a lower wordfreq Zipf frequency are not in the bot's vocabulary.
+        temperature: softmax temperature of the bot's choices in log-score units
+            (0 = always the best-scoring choice).
+    """
+
+    name: str
+    min_zipf: float
+    temperature: float
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", 4.0, 1.0),
+    "normal": Level("normal", 3.0, 0.25),
+    "hard": Level("hard", 0.0, 0.0),
+}
+
+
+def parse_level(level: str | Level) -> Level:
+    """The :class:`Level` named ``level`` (case-insensitive).
+
+    Raises:
+        ValueError: not one of easy / normal / hard.
+    """
+    if isinstance(level, Level):
+        return level
+    key = str(level).strip().lower()
+    if key not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}: use easy, normal or hard")
+    return LEVELS[key]
+
+
+# ---------------------------------------------------------------------------------------------
+# Pure scoring functions (used by the bots and by the evaluation scripts)
+# ---------------------------------------------------------------------------------------------
+
+
+def word_preference(vocabulary: Vocabulary) -> np.ndarray:
+    """float64 array (V,): the prior part of the guess score, in log units:
+    ``SPECIFICITY_WEIGHT * specificity + ZIPF_WEIGHT * zipf`` (see the module docstring)."""
+    return SPECIFICITY_WEIGHT * vocabulary.specificity.astype(np.float64) + ZIPF_WEIGHT * (
+        vocabulary.zipf.astype(np.float64)
+    )
+
+
+def split_log_fit(scores: np.ndarray, three: Sequence[int], two: Sequence[int]) -> np.ndarray:
+    """Log-probability that each word is true of every card in ``three`` and false of every
+    card in ``two``.
+
+    Args:
+        scores: float array (N, V) of perception scores in [0, 1].
+        three: row indices of the group of three.
+        two: row indices of the group of two.
+
+    Returns:
+        float64 array (V,), at most 0.
+    """
+    s = np.clip(scores.astype(np.float64), EPS, 1.0 - EPS)
+    return np.log(s[list(three)]).sum(axis=0) + np.log1p(-s[list(two)]).sum(axis=0)
+
+
+def guess_scores(
+    perception: Perception,
+    three: Sequence[Card],
+    two: Sequence[Card],
+    vocabulary: Vocabulary | Iterable[str] | None = None,
+) -> np.ndarray:
+    """The guesser's score of every vocabulary word for a 3-vs-2 split.
+
+    Returns:
+        float64 array (V,) in log units: :func:`split_log_fit` + :func:`word_preference`.
+        Used words are not removed here (see :func:`rank_guesses`).
+
+    Raises:
+        ValueError: ``three`` does not hold 3 cards or ``two`` does not hold 2.
+    """
+    if len(three) != 3 or len(two) != 2:
+        raise ValueError(f"a Kiek split is 3 cards vs 2, got {len(three)} vs {len(two)}")
+    vocab = as_vocabulary(vocabulary)
+    scores = perception.scores(list(three) + list(two), vocab.words)
+    return split_log_fit(scores, (0, 1, 2), (3, 4)) + word_preference(vocab)
+
+
+def _plain(word: str) -> str:
+    word = word.strip().lower()
+    for suffix in ("ies", "es", "s"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def is_used(word: str, used_words: Sequence[str], judge: Any | None = None) -> bool:
+    """Whether ``word`` repeats one of ``used_words`` (ne bis in idem).
+
+    With a judge, ``judge.is_repeat(word, used_words).accepted`` decides; without one, the
+    same word in any case or with a plural -s/-es/-ies counts as a repeat.
+    """
+    used = [u for u in used_words if isinstance(u, str) and u.strip()]
+    if not used:
+        return False
+    plain = _plain(word)
+    if any(_plain(u) == plain for u in used):
+        return True
+    if judge is None:
+        return False
+    return bool(judge.is_repeat(word, used).accepted)
+
+
+def _first_unused(
+    order: Iterable[int], words: Sequence[str], used_words: Sequence[str], judge: Any | None, k: int
+) -> list[int]:
+    chosen: list[int] = []
+    for j in order:
+        if not is_used(words[j], used_words, judge):
+            chosen.append(int(j))
+            if len(chosen) >= k:
+                break
+    return chosen
+
+
+def rank_guesses(
+    perception: Perception,
+    three: Sequence[Card],
+    two: Sequence[Card],
+    used_words: Sequence[str] = (),
+    vocabulary: Vocabulary | Iterable[str] | None = None,
+    k: int = 5,
+    *,
+    judge: Any | None = None,
+) -> list[tuple[str, float]]:
+    """The guesser's ``k`` best words for a split, best first, never a used word.
+
+    Args:
+        perception: scores cards against words.
+        three: the 3 cards the active player's word is true of.
+        two: the 2 cards it is false of.
+        used_words: words written earlier in the game (ne bis in idem).
+        vocabulary: candidate words (a :class:`~kiekai.lexicon.Vocabulary`, a list of words,
+            or ``None`` for the default vocabulary).
+        k: how many to return.
+        judge: decides repeats (``judge.is_repeat``); without one, same word or plural only.
+
+    Returns:
+        ``[(word, score), ...]`` with scores in log units (:func:`guess_scores`), descending.
+
+    Raises:
+        ValueError: the split is not 3 vs 2.
+    """
+    vocab = as_vocabulary(vocabulary)
+    scores = guess_scores(perception, three, two, vocab)
+    order = np.argsort(-scores, kind="stable")
+    chosen = _first_unused(order, vocab.words, used_words, judge, k)
+    return [(vocab.words[j], float(scores[j])) for j in chosen]
+
+
+def baseline_guess(three: Sequence[Card], two: Sequence[Card]) -> str | None:
+    """The plain baseline: the word for the most specific WordNet ancestor shared by the
+    three cards' synsets and by neither of the two (deepest by :func:`kiekai.lexicon.depth`,
+    its first lemma with spaces). ``None`` when a card has no resolvable synset or no such
+    ancestor exists. (Issue 5 names this baseline.)"""
+    from kiekai.lexicon import depth, hypernym_closure, synset_for_label, synset_for_wnid
+
+    def synset(card: Card):
+        if card.wnid:
+            try:
+                return synset_for_wnid(card.wnid)
+            except ValueError:
+                pass
+        return synset_for_label(card.label) if card.label else None
+
+    ins = [synset(c) for c in three]
+    outs = [synset(c) for c in two]
+    if any(s is None for s in ins + outs):
+        return None
+    shared = set.intersection(*(set(hypernym_closure(s)) for s in ins))
+    for s in outs:
+        shared -= hypernym_closure(s)
+    if not shared:
+        return None
+    best = max(shared, key=lambda s: (depth(s), s.name()))
+    return best.lemmas()[0].name().replace("_", " ")
+
+
+def _softmax(values: np.ndarray, temperature: float) -> np.ndarray:
+    z = values / max(temperature, 1e-9)
+    z = z - z.max()
+    p = np.exp(z)
+    return p / p.sum()
+
+
+def _sample(
+    rng: np.random.Generator, values: np.ndarray, temperature: float
+) -> int:
+    """Index of the choice: argmax at temperature 0, else a softmax sample."""
+    if temperature <= 0.0 or len(values) == 1:
+        return int(np.argmax(values))
+    return int(rng.choice(len(values), p=_softmax(values, temperature)))
+
+
+# ---------------------------------------------------------------------------------------------
+# The bot
+# ---------------------------------------------------------------------------------------------
+
+
+SPLITS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
+    (three, tuple(i for i in range(5) if i not in three))
+    for three in itertools.combinations(range(5), 3)
+)
+
+
+class KiekBot:
+    """A computer player of Kiek implementing :class:`kiekai.kiek.players.KiekPlayer`.
+
+    Args:
+        name: shown in the score table and the log.
+        perception: scores cards against words (``clip`` or ``labels``).
+        judge: decides repeats (``judge.is_repeat(word, used) -> Verdict``).
+        level: ``easy``, ``normal`` or ``hard`` (see :data:`LEVELS`).
+        seed: seed of the bot's ``numpy.random.Generator`` (same seed, same game).
+        vocabulary: candidate words (default :func:`kiekai.lexicon.load_vocabulary`); the
+            level keeps those with Zipf frequency >= its ``min_zipf``.
+
+    Raises:
+        ValueError: unknown level, or no vocabulary word is common enough for the level.
+    """
+
+    is_human = False
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        perception: Perception,
+        judge: Any,
+        level: str | Level = "normal",
+        seed: int = 0,
+        vocabulary: Vocabulary | Iterable[str] | None = None,
+    ) -> None:
+        self.name = name
+        self.perception = perception
+        self.judge = judge
+        self.level = parse_level(level)
+        self.rng = np.random.default_rng(seed)
+        full = as_vocabulary(vocabulary)
+        self.vocabulary = full.common(self.level.min_zipf)
+        if len(self.vocabulary) == 0:
+            raise ValueError(
+                f"no vocabulary word has a Zipf frequency >= {self.level.min_zipf} "
+                f"for level {self.level.name!r}; give a larger vocabulary"
+            )
+        self._preference = word_preference(self.vocabulary)
+
+    def __repr__(self) -> str:
+        return f"KiekBot({self.name!r}, level={self.level.name!r})"
+
+    # -- guesser ------------------------------------------------------------------------------
+
+    def guess(self, view: GuessView) -> str:
+        """Write the most likely secret word for the split (never a used word).
+
+        At temperature > 0 the word is sampled from a softmax over the 5 best unused words.
+        Returns ``""`` when every vocabulary word is used.
+        """
+        ranked = rank_guesses(
+            self.perception,
+            view.three,
+            view.two,
+            view.used_words,
+            self.vocabulary,
+            k=5 if self.level.temperature > 0 else 1,
+            judge=self.judge,
+        )
+        if not ranked:
+            return ""
+        values = np.asarray([score for _, score in ranked])
+        return ranked[_sample(self.rng, values, self.level.temperature)][0]
+
+    # -- active player ------------------------------------------------------------------------
+
+    def plan_turn(
+        self,
+        table: Sequence[Card],
+        hand: Sequence[Card],
+        used_words: Sequence[str],
+        *,
+        with_fit: bool = False,
+    ):
+        """Score every (2 hand cards, 3-vs-2 split, word) choice.
+
+        Returns:
+            ``(pairs, values, truthful)``: the C(H, 2) hand-index pairs; float64 array
+            (C(H, 2), 10, V) of the modelled probability that a guesser writes the word
+            (softmax of :func:`guess_scores` over unused words at
+            :data:`GUESSER_MODEL_TEMPERATURE`); bool array of the same shape, True where
+            the word is true of the three and false of the two by this bot's perception.
+            Splits index :data:`SPLITS` over the five cards ``table + pair``. With
+            ``with_fit``, a fourth array of the same shape: :func:`split_log_fit` of each
+            choice (log-probability that the word is true of the three, false of the two).
+
+        Raises:
+            ValueError: the table does not hold 3 cards or the hand fewer than 2.
+        """
+        if len(table) != 3 or len(hand) < 2:
+            raise ValueError(
+                f"the active player needs 3 cards on the table and at least 2 in hand, "
+                f"got {len(table)} and {len(hand)}"
+            )
+        vocab = self.vocabulary
+        cards = list(table) + list(hand)
+        scores = np.asarray(self.perception.scores(cards, vocab.words), dtype=np.float64)
+        pairs = list(itertools.combinations(range(len(hand)), 2))
+        used_mask = np.asarray([is_used(w, used_words) for w in vocab.words], dtype=bool)
+        s = np.clip(scores, EPS, 1.0 - EPS)
+        log_true, log_false = np.log(s), np.log1p(-s)
+        values = np.empty((len(pairs), len(SPLITS), len(vocab)), dtype=np.float64)
+        truthful = np.empty(values.shape, dtype=bool)
+        fit = np.empty(values.shape, dtype=np.float64)
+        for p, (a, b) in enumerate(pairs):
+            rows = [0, 1, 2, 3 + a, 3 + b]
+            for q, (three, two) in enumerate(SPLITS):
+                r3 = [rows[i] for i in three]
+                r2 = [rows[i] for i in two]
+                fit[p, q] = log_true[r3].sum(0) + log_false[r2].sum(0)
+                score = fit[p, q] + self._preference
+                score[used_mask] = -np.inf
+                values[p, q] = _softmax(score, GUESSER_MODEL_TEMPERATURE)
+                truthful[p, q] = (scores[r3] >= TRUE_AT).all(0) & (scores[r2] < TRUE_AT).all(0)
+        truthful &= ~used_mask
+        if with_fit:
+            return pairs, values, truthful, fit
+        return pairs, values, truthful
+
+    def play_turn(self, view: ActiveView) -> ActivePlay:
+        """Choose 2 hand cards, the 3-vs-2 split and the word (rulebook, "A Turn").
+
+        The choice maximises the modelled share of guessers who write the word among the
+        truthful, unused choices (sampled at the level's temperature among the best 10).
+        Repeats are checked with the judge. If no word is truthful by the perception at all,
+        the bot writes the unused word that fits the split best.
+        """
+        pairs, values, truthful, fit = self.plan_turn(
+            view.table, view.hand, view.used_words, with_fit=True
+        )
+        words = self.vocabulary.words
+        flat_values = np.where(truthful, values, -1.0).ravel()
+        order = np.argsort(-flat_values, kind="stable")
+        candidates: list[int] = []
+        for flat in order[:200]:
+            if flat_values[flat] < 0:
+                break
+            word = words[flat % len(words)]
+            if not is_used(word, view.used_words, self.judge):
+                candidates.append(int(flat))
+                if len(candidates) >= 10:
+                    break
+        if not candidates:
+            # nothing truthful and unused: write the word that fits a split best
+            flat_fit = fit.ravel()
+            for f in np.argsort(-flat_fit, kind="stable")[:500]:
+                if not is_used(words[f % len(words)], view.used_words, self.judge):
+                    candidates = [int(f)]
+                    break
+            else:
+                candidates = [int(np.argmax(flat_fit))]
+        scores = np.log(np.maximum(values.ravel()[candidates], 1e-300))
+        flat = candidates[_sample(self.rng, scores, self.level.temperature)]
+        p, q, j = np.unravel_index(flat, values.shape)
+        a, b = pairs[p]
+        five = list(view.table) + [view.hand[a], view.hand[b]]
+        three, two = SPLITS[q]
+        return ActivePlay(
+            played=(view.hand[a].id, view.hand[b].id),
+            three=tuple(five[i].id for i in three),  # type: ignore[arg-type]
+            two=tuple(five[i].id for i in two),  # type: ignore[arg-type]
+            word=words[j],
+        )
+
+    # -- ne bis in idem -----------------------------------------------------------------------
+
+    def call_repeat(self, view: RevealView) -> bool:
+        """Say "ne bis in idem" when the judge finds that a word another player wrote this
+        turn repeats a used word (rulebook, "Ne Bis in Idem"). The bot never calls its own."""
+        if not view.used_words:
+            return False
+        for seat, word in sorted(view.words.items()):
+            if seat == view.seat or not word or not word.strip():
+                continue
+            if self.judge.is_repeat(word, list(view.used_words)).accepted:
+                return True
+        return False
+
+    # -- card keeper --------------------------------------------------------------------------
+
+    def keep_card(self, view: KeepView) -> str:
+        """Choose the card that stays on the table (rulebook, "The Next Turn").
+
+        Each available card is valued by the best unused word true of it and of every card
+        already kept (:func:`word_preference`, so specific and common words count most). When
+        this bot is the next active player, a word must also be true of at least
+        ``3 - kept - 1`` of its hand cards for the value to count, so it keeps what it can
+        use. Ties are broken by the number of such words, then by the seeded generator.
+
+        Raises:
+            ValueError: ``view.cards`` is empty.
+        """
+        if not view.cards:
+            raise ValueError("no card left to keep")
+        if len(view.cards) == 1:
+            return view.cards[0].id
+        vocab = self.vocabulary
+        own_turn = view.seat == view.new_active_seat
+        cards = list(view.cards) + list(view.kept) + (list(view.hand) if own_turn else [])
+        scores = np.asarray(self.perception.scores(cards, vocab.words), dtype=np.float64)
+        true = scores >= TRUE_AT
+        n = len(view.cards)
+        kept_true = true[n : n + len(view.kept)].all(0)
+        usable = kept_true & ~np.asarray(
+            [is_used(w, view.used_words) for w in vocab.words], dtype=bool
+        )
+        if own_turn and view.hand:
+            needed = max(0, 3 - len(view.kept) - 1)
+            hand_true = true[n + len(view.kept) :].sum(0)
+            usable &= hand_true >= needed
+        best = np.empty(n)
+        count = np.empty(n)
+        for i in range(n):
+            ok = usable & true[i]
+            best[i] = self._preference[ok].max() if ok.any() else -np.inf
+            count[i] = ok.sum()
+        key = best * 1000.0 + count + self.rng.random(n) * 1e-3
+        return view.cards[int(np.argmax(key))].id

@@ -1,0 +1,314 @@
+"""The candidate category vocabulary, word frequencies and WordNet helpers.
+
+The vocabulary (``data/vocabulary.tsv``, made by ``scripts/build_vocabulary.py`` and described
+in ``data/README.md``) is the list of everyday category words the bots may write or guess:
+objects, animals, plants, food, vehicles, buildings, scenes, colours, materials and qualities.
+Each row gives the word, its group and the WordNet 3.0 noun synsets it denotes (``dog`` ->
+``dog.n.01``; empty for words that WordNet does not represent as a category of things, such
+as ``striped``). Word frequencies are wordfreq Zipf values (log10 of occurrences per billion
+words; Speer et al., *wordfreq*), computed when the vocabulary loads.
+
+WordNet access goes through :func:`kiekai.models.wordnet` (NLTK's reader for WordNet 3.0).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from nltk.corpus.reader.wordnet import Synset, WordNetCorpusReader
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+VOCABULARY_PATH = DATA_DIR / "vocabulary.tsv"
+
+#: Number of noun synsets in WordNet 3.0 (the normaliser of intrinsic information content).
+WORDNET_NOUN_SYNSETS = 82115
+
+
+class VocabularyError(ValueError):
+    """The vocabulary file is missing or malformed (the message names the file and line)."""
+
+
+def _wn() -> WordNetCorpusReader:
+    from kiekai.models import wordnet
+
+    return wordnet()
+
+
+# ---------------------------------------------------------------------------------------------
+# WordNet helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def synset_for_wnid(wnid: str) -> Synset:
+    """Return the WordNet 3.0 noun synset of an ImageNet id such as ``"n01440764"``.
+
+    Raises:
+        ValueError: ``wnid`` is not ``n`` followed by 8 digits, or no synset has that offset
+            (e.g. an id from another WordNet version).
+    """
+    text = (wnid or "").strip()
+    if len(text) != 9 or text[0] != "n" or not text[1:].isdigit():
+        raise ValueError(f"bad WordNet id {wnid!r}: expected 'n' and 8 digits, e.g. n01440764")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # nltk warns, then returns None
+            synset = _wn().synset_from_pos_and_offset("n", int(text[1:]))
+    except Exception as exc:  # older nltk raises WordNetError for unknown offsets
+        raise ValueError(f"no WordNet 3.0 noun synset has the id {wnid!r} ({exc})") from None
+    if synset is None:
+        raise ValueError(
+            f"no WordNet 3.0 noun synset has the id {wnid!r}; check labels.csv "
+            "(ImageNet wnids are WordNet 3.0 noun offsets)"
+        )
+    return synset
+
+
+def synset_for_label(label: str) -> Synset | None:
+    """Map a free-text label (``"golden retriever"``, ``"Dogs"``) to its most frequent noun synset.
+
+    Tries the whole label as a WordNet compound (spaces -> underscores, NLTK's morphy strips
+    plurals), then its last word (the head noun of an English compound). Returns ``None`` when
+    WordNet knows neither.
+    """
+    text = " ".join((label or "").replace("_", " ").replace("-", " ").split()).lower()
+    if not text:
+        return None
+    wn = _wn()
+    for candidate in (text.replace(" ", "_"), text.split()[-1]):
+        synsets = wn.synsets(candidate, "n")
+        if synsets:
+            return synsets[0]
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def hypernym_closure(synset: Synset) -> frozenset[Synset]:
+    """The synset itself and all its ancestors through hypernyms and instance hypernyms.
+
+    (Instance hypernyms matter for named things: ``eiffel_tower.n.01`` is an instance of
+    ``tower.n.01``.) Cached per synset.
+    """
+    closure = set(synset.closure(lambda s: s.hypernyms() + s.instance_hypernyms()))
+    closure.add(synset)
+    return frozenset(closure)
+
+
+@functools.lru_cache(maxsize=65536)
+def descendant_count(synset: Synset) -> int:
+    """Number of distinct synsets below ``synset`` (hyponyms and instance hyponyms, transitive)."""
+    return sum(1 for _ in synset.closure(lambda s: s.hyponyms() + s.instance_hyponyms()))
+
+
+def depth(synset: Synset) -> int:
+    """Length of the longest hypernym path from ``synset`` up to ``entity.n.01`` (0 for entity)."""
+    return int(synset.max_depth())
+
+
+def intrinsic_ic(synsets: Iterable[Synset]) -> float:
+    """Intrinsic information content of a category, in [0, 1] (1 = a leaf, 0 = ``entity``).
+
+    Seco, Veale & Hayes (2004), "An intrinsic information content metric for semantic
+    similarity in WordNet": IC = 1 - log(1 + hypo) / log(N), where ``hypo`` counts the
+    synsets below the category (summed over its synsets) and N is the number of noun synsets.
+    The more things a word covers, the less specific it is. Returns 0.5 for no synsets.
+    """
+    items = list(synsets)
+    if not items:
+        return 0.5
+    hypo = sum(descendant_count(s) for s in items) + len(items) - 1
+    return 1.0 - math.log1p(hypo) / math.log(WORDNET_NOUN_SYNSETS)
+
+
+# ---------------------------------------------------------------------------------------------
+# Vocabulary
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The candidate category words and what they denote.
+
+    Attributes:
+        words: the words, lower case, unique.
+        groups: the group of each word (``animal``, ``food``, ``object``, ``colour`` ...).
+        synsets: per word, the names of the WordNet 3.0 noun synsets it denotes (may be empty).
+        zipf: float32 array of shape (V,): wordfreq Zipf frequency of each word in English
+            (about 1 = one per billion words, 7 = "the").
+    """
+
+    words: tuple[str, ...]
+    groups: tuple[str, ...]
+    synsets: tuple[tuple[str, ...], ...]
+    zipf: np.ndarray
+    _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not (len(self.words) == len(self.groups) == len(self.synsets) == len(self.zipf)):
+            raise VocabularyError("words, groups, synsets and zipf must have the same length")
+        self._index.clear()
+        for i, word in enumerate(self.words):
+            if word in self._index:
+                raise VocabularyError(f"duplicate word {word!r} in the vocabulary")
+            self._index[word] = i
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __iter__(self) -> Iterator[str]:
+        """Iterate the words in order."""
+        return iter(self.words)
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word.lower() in self._index
+
+    def index(self, word: str) -> int:
+        """Position of ``word`` (case-insensitive). Raises ``KeyError`` when absent."""
+        return self._index[word.lower()]
+
+    def synset_objects(self, word: str) -> list[Synset]:
+        """The nltk ``Synset`` objects of ``word`` (empty for words without a noun category)."""
+        wn = _wn()
+        return [wn.synset(name) for name in self.synsets[self.index(word)]]
+
+    @functools.cached_property
+    def specificity(self) -> np.ndarray:
+        """float32 array (V,): intrinsic information content of each word's synsets, in [0, 1]
+        (see :func:`intrinsic_ic`; 0.5 for words without synsets)."""
+        wn = _wn()
+        values = [intrinsic_ic(wn.synset(n) for n in names) for names in self.synsets]
+        return np.asarray(values, dtype=np.float32)
+
+    def subset(self, keep: Sequence[bool] | np.ndarray) -> Vocabulary:
+        """A new vocabulary with the words where ``keep`` (bool, shape (V,)) is true."""
+        mask = np.asarray(keep, dtype=bool)
+        if mask.shape != (len(self),):
+            raise ValueError(f"keep mask has shape {mask.shape}, expected ({len(self)},)")
+        idx = np.flatnonzero(mask)
+        return Vocabulary(
+            words=tuple(self.words[i] for i in idx),
+            groups=tuple(self.groups[i] for i in idx),
+            synsets=tuple(self.synsets[i] for i in idx),
+            zipf=self.zipf[idx].astype(np.float32),
+        )
+
+    def common(self, min_zipf: float) -> Vocabulary:
+        """The words with a Zipf frequency of at least ``min_zipf`` (for easier bot levels)."""
+        return self.subset(self.zipf >= min_zipf)
+
+
+def load_vocabulary(path: str | Path | None = None) -> Vocabulary:
+    """Read a vocabulary TSV (default ``data/vocabulary.tsv``) with columns word, group, synsets.
+
+    ``synsets`` is a ``;``-separated list of WordNet synset names (``dog.n.01``), possibly
+    empty. Zipf frequencies come from ``wordfreq.zipf_frequency(word, "en")``. Cached per path.
+
+    Raises:
+        VocabularyError: the file is missing, lacks the header, has a row with the wrong
+            number of columns, a duplicate word or a malformed synset name (the message
+            names the file and line).
+    """
+    resolved = Path(path) if path is not None else VOCABULARY_PATH
+    return _load_vocabulary(str(resolved.resolve()))
+
+
+@functools.lru_cache(maxsize=8)
+def _load_vocabulary(path: str) -> Vocabulary:
+    from wordfreq import zipf_frequency
+
+    file = Path(path)
+    if not file.is_file():
+        raise VocabularyError(
+            f"vocabulary file {file} is missing; regenerate it with "
+            "`python scripts/build_vocabulary.py` or pass the path of a word,group,synsets TSV"
+        )
+    words: list[str] = []
+    groups: list[str] = []
+    synsets: list[tuple[str, ...]] = []
+    seen: set[str] = set()
+    with file.open(encoding="utf-8") as handle:
+        header = handle.readline().rstrip("\n").split("\t")
+        if header[:3] != ["word", "group", "synsets"]:
+            raise VocabularyError(
+                f"{file}:1: expected the header 'word<TAB>group<TAB>synsets', got {header!r}"
+            )
+        for number, line in enumerate(handle, start=2):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            cells = line.split("\t")
+            if len(cells) != 3:
+                raise VocabularyError(f"{file}:{number}: expected 3 tab-separated cells, got {len(cells)}")
+            word = cells[0].strip().lower()
+            if not word or word in seen:
+                raise VocabularyError(f"{file}:{number}: empty or duplicate word {cells[0]!r}")
+            names = tuple(n.strip() for n in cells[2].split(";") if n.strip())
+            for name in names:
+                parts = name.rsplit(".", 2)
+                if len(parts) != 3 or parts[1] != "n" or not parts[2].isdigit():
+                    raise VocabularyError(
+                        f"{file}:{number}: {name!r} is not a noun synset name like 'dog.n.01'"
+                    )
+            seen.add(word)
+            words.append(word)
+            groups.append(cells[1].strip())
+            synsets.append(names)
+    zipf = np.asarray([zipf_frequency(w, "en") for w in words], dtype=np.float32)
+    return Vocabulary(tuple(words), tuple(groups), tuple(synsets), zipf)
+
+
+def as_vocabulary(words: Vocabulary | Iterable[str] | None) -> Vocabulary:
+    """Return ``words`` as a :class:`Vocabulary`.
+
+    ``None`` gives the default vocabulary; a :class:`Vocabulary` is returned as is; a list of
+    words keeps, for each word listed in the default vocabulary, its group and synsets there,
+    and gives other words the group ``"other"`` and no synsets (perceptions then use the
+    word's usual WordNet senses). Duplicates (case-insensitive) are dropped, first kept.
+
+    Raises:
+        VocabularyError: the list is empty.
+    """
+    if words is None:
+        return load_vocabulary()
+    if isinstance(words, Vocabulary):
+        return words
+    base = load_vocabulary()
+    chosen: list[str] = []
+    seen: set[str] = set()
+    for word in words:
+        key = str(word).strip().lower()
+        if key and key not in seen:
+            seen.add(key)
+            chosen.append(key)
+    if not chosen:
+        raise VocabularyError("the word list is empty: give at least one candidate word")
+    if chosen == list(base.words):
+        return base
+    return _from_words(tuple(chosen))
+
+
+@functools.lru_cache(maxsize=16)
+def _from_words(words: tuple[str, ...]) -> Vocabulary:
+    from wordfreq import zipf_frequency
+
+    base = load_vocabulary()
+    groups, synsets, zipf = [], [], []
+    for word in words:
+        if word in base:
+            i = base.index(word)
+            groups.append(base.groups[i])
+            synsets.append(base.synsets[i])
+            zipf.append(float(base.zipf[i]))
+        else:
+            groups.append("other")
+            synsets.append(())
+            zipf.append(zipf_frequency(word, "en"))
+    return Vocabulary(words, tuple(groups), tuple(synsets), np.asarray(zipf, dtype=np.float32))

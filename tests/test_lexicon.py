@@ -1,0 +1,166 @@
+"""The category vocabulary (data/vocabulary.tsv) and the WordNet helpers of kiekai.lexicon."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kiekai.lexicon import (
+    Vocabulary,
+    VocabularyError,
+    as_vocabulary,
+    depth,
+    descendant_count,
+    hypernym_closure,
+    intrinsic_ic,
+    load_vocabulary,
+    synset_for_label,
+    synset_for_wnid,
+)
+from kiekai.models import wordnet
+
+pytestmark = pytest.mark.slow
+
+GROUPS = {
+    "animal", "plant", "food", "vehicle", "building", "clothing", "furniture", "object",
+    "person", "scene", "nature", "material", "colour", "quality",
+}
+
+
+@pytest.fixture(scope="module")
+def vocab() -> Vocabulary:
+    return load_vocabulary()
+
+
+def test_vocabulary_size_groups_and_frequencies(vocab: Vocabulary) -> None:
+    assert 300 <= len(vocab) <= 2000
+    assert len(set(vocab.words)) == len(vocab)
+    assert set(vocab.groups) <= GROUPS
+    # every group the issue names is represented by several words
+    counts = {g: vocab.groups.count(g) for g in GROUPS}
+    assert all(counts[g] >= 5 for g in GROUPS), counts
+    assert vocab.zipf.dtype == np.float32 and vocab.zipf.shape == (len(vocab),)
+    # wordfreq: "dog" is far commoner than "reptile"
+    assert vocab.zipf[vocab.index("dog")] > vocab.zipf[vocab.index("reptile")] + 1.0
+    assert list(vocab) == list(vocab.words)
+
+
+def test_every_synset_exists_in_wordnet_and_is_a_noun(vocab: Vocabulary) -> None:
+    wn = wordnet()
+    for word, names in zip(vocab.words, vocab.synsets, strict=True):
+        for name in names:
+            assert wn.synset(name).pos() == "n", (word, name)
+
+
+@pytest.mark.parametrize(
+    ("word", "synset"),
+    [
+        ("dog", "dog.n.01"),
+        ("bird", "bird.n.01"),
+        ("vehicle", "vehicle.n.01"),
+        ("instrument", "musical_instrument.n.01"),
+        ("tree", "tree.n.01"),
+        ("chair", "chair.n.01"),
+        ("house", "house.n.01"),
+    ],
+)
+def test_everyday_senses(vocab: Vocabulary, word: str, synset: str) -> None:
+    assert synset in vocab.synsets[vocab.index(word)]
+
+
+def test_colours_and_qualities_have_no_synsets_and_technical_words_are_out(vocab: Vocabulary) -> None:
+    for word in ("red", "blue", "striped", "wooden"):
+        assert word in vocab and vocab.synsets[vocab.index(word)] == ()
+    for word in ("carnivore", "vertebrate", "instrumentality", "entity"):
+        assert word not in vocab
+    # one word per meaning: the synset's head word, not its synonym
+    assert "clothing" in vocab and "clothes" not in vocab
+
+
+def test_specificity_orders_kinds(vocab: Vocabulary) -> None:
+    spec = vocab.specificity
+    assert spec.dtype == np.float32 and ((spec >= 0) & (spec <= 1)).all()
+    assert spec[vocab.index("animal")] < spec[vocab.index("mammal")] < spec[vocab.index("dog")]
+    assert spec[vocab.index("red")] == pytest.approx(0.5)
+
+
+def test_subset_and_common(vocab: Vocabulary) -> None:
+    common = vocab.common(4.5)
+    assert 0 < len(common) < len(vocab)
+    assert (common.zipf >= 4.5).all()
+    assert "reptile" not in common and "dog" in common
+    with pytest.raises(ValueError, match="keep mask"):
+        vocab.subset([True, False])
+
+
+def test_as_vocabulary_from_words(vocab: Vocabulary) -> None:
+    small = as_vocabulary(["Dog", "dog", "zorblax"])
+    assert small.words == ("dog", "zorblax")
+    assert small.synsets[0] == vocab.synsets[vocab.index("dog")]
+    assert small.groups[1] == "other" and small.synsets[1] == ()
+    assert as_vocabulary(vocab) is vocab
+    with pytest.raises(VocabularyError, match="empty"):
+        as_vocabulary([])
+
+
+def test_load_vocabulary_errors(tmp_path: Path) -> None:
+    with pytest.raises(VocabularyError, match="missing"):
+        load_vocabulary(tmp_path / "nope.tsv")
+    bad_header = tmp_path / "h.tsv"
+    bad_header.write_text("term\tkind\n", encoding="utf-8")
+    with pytest.raises(VocabularyError, match=r"h\.tsv:1"):
+        load_vocabulary(bad_header)
+    bad_synset = tmp_path / "s.tsv"
+    bad_synset.write_text("word\tgroup\tsynsets\ndog\tanimal\tdog.n.01\ncat\tanimal\tcat\n", "utf-8")
+    with pytest.raises(VocabularyError, match=r"s\.tsv:3.*'cat'"):
+        load_vocabulary(bad_synset)
+    duplicate = tmp_path / "d.tsv"
+    duplicate.write_text("word\tgroup\tsynsets\ndog\tanimal\t\nDog\tanimal\t\n", "utf-8")
+    with pytest.raises(VocabularyError, match="duplicate"):
+        load_vocabulary(duplicate)
+    good = tmp_path / "g.tsv"
+    good.write_text("word\tgroup\tsynsets\ndog\tanimal\tdog.n.01\nred\tcolour\t\n", "utf-8")
+    small = load_vocabulary(good)
+    assert small.words == ("dog", "red") and small.synsets == (("dog.n.01",), ())
+
+
+def test_synset_for_wnid() -> None:
+    assert synset_for_wnid("n01440764").name() == "tench.n.01"
+    for bad in ("", "01440764", "n0144", "x01440764"):
+        with pytest.raises(ValueError, match="8 digits"):
+            synset_for_wnid(bad)
+    with pytest.raises(ValueError, match="no WordNet 3.0 noun synset"):
+        synset_for_wnid("n99999999")
+
+
+def test_hypernym_closure_depth_and_instances() -> None:
+    wn = wordnet()
+    tench = wn.synset("tench.n.01")
+    closure = hypernym_closure(tench)
+    assert tench in closure
+    assert wn.synset("fish.n.01") in closure and wn.synset("animal.n.01") in closure
+    assert wn.synset("vehicle.n.01") not in closure
+    # instance hypernyms: the Eiffel Tower is an instance of tower
+    assert wn.synset("tower.n.01") in hypernym_closure(wn.synset("eiffel_tower.n.01"))
+    assert depth(wn.synset("entity.n.01")) == 0
+    assert depth(wn.synset("dog.n.01")) > depth(wn.synset("animal.n.01"))
+
+
+def test_intrinsic_ic() -> None:
+    wn = wordnet()
+    leaf = wn.synset("tench.n.01")
+    assert descendant_count(leaf) == 0
+    assert intrinsic_ic([leaf]) == pytest.approx(1.0)
+    assert intrinsic_ic([wn.synset("entity.n.01")]) < 0.05
+    assert intrinsic_ic([wn.synset("animal.n.01")]) < intrinsic_ic([wn.synset("dog.n.01")])
+    assert intrinsic_ic([]) == 0.5
+
+
+def test_synset_for_label() -> None:
+    assert synset_for_label("golden retriever").name() == "golden_retriever.n.01"
+    assert synset_for_label("Dogs").name() == "dog.n.01"
+    assert synset_for_label("very fluffy dog").name() == "dog.n.01"  # head noun
+    assert synset_for_label("zorblaxian qwfp") is None
+    assert synset_for_label("  ") is None
