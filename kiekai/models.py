@@ -593,8 +593,11 @@ def sentence_model(path: str | None = None) -> SentenceTransformer:
         ModelUnavailable: the model is missing, its hash does not match, or it fails to load.
     """
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
 
     resolved = resolve_sentence_model(path)
+    bar_was_on = transformers_logging.is_progress_bar_enabled()
+    transformers_logging.disable_progress_bar()  # no "Loading weights" bar in game output
     try:
         with hub_offline():
             return SentenceTransformer(str(resolved.path), device="cpu")
@@ -603,6 +606,9 @@ def sentence_model(path: str | None = None) -> SentenceTransformer:
             f"The sentence model at {resolved.path} ({resolved.source}) failed to load: {exc}. "
             f"{_minilm_fix()}"
         ) from exc
+    finally:
+        if bar_was_on:
+            transformers_logging.enable_progress_bar()
 
 
 # ---------------------------------------------------------------------------------------------

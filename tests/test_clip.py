@@ -251,3 +251,40 @@ def test_non_default_architecture_gets_its_own_tag_and_fix(monkeypatch):
     monkeypatch.setenv("KIEKAI_CLIP_PRETRAINED", "no-such-tag")
     with pytest.raises(models.ModelUnavailable, match="no pretrained tag 'no-such-tag' for RN50"):
         models.resolve_clip(model_name="RN50")
+
+
+def test_word_embeddings_do_not_depend_on_batching(tiny_clip, tmp_path):
+    _, checkpoint = tiny_clip
+    words = [f"thing_{i}" for i in range(clip_module.WORDS_PER_BATCH + 3)] + ["thing_0"]
+
+    def fresh(folder: str) -> ClipPerception:
+        return ClipPerception(
+            [],
+            model_name=TINY,
+            checkpoint=str(checkpoint),
+            progress=False,
+            cache_root=tmp_path / folder,
+        )
+
+    together = fresh("a").embed_words(words)
+    one_by_one = fresh("b")
+    alone = np.stack([one_by_one.embed_words([word])[0] for word in words])
+    assert together.shape == (len(words), 32) and together.dtype == np.float32
+    np.testing.assert_allclose(together, alone, atol=1e-5)
+    np.testing.assert_allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
+    # The prompt ensemble is not just the first template: "thing 0" alone differs.
+    model, _, tokenizer, _ = models.load_clip(model_name=TINY, checkpoint=checkpoint)
+    with torch.inference_mode():
+        single = model.encode_text(tokenizer(["a photo of a thing 0."]), normalize=True)[0]
+    assert not np.allclose(together[0], single.numpy(), atol=1e-4)
+
+
+def test_duplicate_photos_are_embedded_once(tiny_clip, photos, tmp_path):
+    _, checkpoint = tiny_clip
+    perception = ClipPerception(
+        [], model_name=TINY, checkpoint=str(checkpoint), progress=False, cache_root=tmp_path
+    )
+    twice = [photos[0], photos[1], photos[0]]
+    vectors = perception.embed_images(twice)
+    assert perception.image_cache.misses == 2
+    np.testing.assert_array_equal(vectors[0], vectors[2])

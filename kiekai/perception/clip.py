@@ -58,6 +58,8 @@ Z_SHIFT = 1.0
 MIN_STD = 0.01
 #: Images embedded per forward pass.
 BATCH_SIZE = 32
+#: Words whose prompts (``len(PROMPT_TEMPLATES)`` each) are embedded per forward pass.
+WORDS_PER_BATCH = 16
 
 
 class ClipPerception:
@@ -133,15 +135,16 @@ class ClipPerception:
         import torch
 
         progress = self.progress if progress is None else progress
-        missing = []
+        pending: dict[str, Card] = {}  # content hash -> one card with that photo
         for card in cards:
-            if card.sha256 in self._image_memory:
+            if card.sha256 in self._image_memory or card.sha256 in pending:
                 continue
             cached = self.image_cache.get(card.sha256)
             if cached is not None:
                 self._image_memory[card.sha256] = cached
-            elif card.sha256 not in {c.sha256 for c in missing}:
-                missing.append(card)
+            else:
+                pending[card.sha256] = card
+        missing = list(pending.values())
         if missing:
             from tqdm.auto import tqdm
 
@@ -179,24 +182,31 @@ class ClipPerception:
         """
         import torch
 
-        missing = []
+        missing: dict[str, None] = {}  # ordered set
         for word in words:
-            if word in self._text_memory:
+            if word in self._text_memory or word in missing:
                 continue
             cached = self.text_cache.get(text_key(word))
             if cached is not None:
                 self._text_memory[word] = cached
-            elif word not in missing:
-                missing.append(word)
-        for word in missing:
-            phrase = word.replace("_", " ").strip()
-            tokens = self.tokenizer([template.format(phrase) for template in PROMPT_TEMPLATES])
+            else:
+                missing[word] = None
+        pending = list(missing)
+        n_templates = len(PROMPT_TEMPLATES)
+        for start in range(0, len(pending), WORDS_PER_BATCH):
+            batch = pending[start : start + WORDS_PER_BATCH]
+            prompts = [
+                template.format(word.replace("_", " ").strip())
+                for word in batch
+                for template in PROMPT_TEMPLATES
+            ]
             with torch.inference_mode():
-                features = self.model.encode_text(tokens, normalize=True).float()
-            mean = features.mean(dim=0)
-            vector = (mean / mean.norm().clamp_min(1e-12)).numpy().astype(np.float32)
-            self._text_memory[word] = vector
-            self.text_cache.put(text_key(word), vector)
+                features = self.model.encode_text(self.tokenizer(prompts), normalize=True).float()
+            means = features.reshape(len(batch), n_templates, -1).mean(dim=1)
+            vectors = means / means.norm(dim=1, keepdim=True).clamp_min(1e-12)
+            for word, vector in zip(batch, vectors.numpy().astype(np.float32), strict=True):
+                self._text_memory[word] = vector
+                self.text_cache.put(text_key(word), vector)
         if not words:
             return np.zeros((0, self._dim()), dtype=np.float32)
         return np.stack([self._text_memory[word] for word in words]).astype(np.float32)
