@@ -205,12 +205,19 @@ class Taxonomy:
 
     Args:
         wn: an NLTK WordNet corpus reader (default: :func:`wordnet`).
+        declared: optional word -> synset names (``"sports_equipment.n.01"``) that a
+            vocabulary declares a word to mean beyond its own WordNet senses (e.g. *sports*
+            for sports equipment); used only where a caller asks for ``declared=True``.
     """
 
-    def __init__(self, wn: Any | None = None) -> None:
+    def __init__(
+        self, wn: Any | None = None, declared: dict[str, Sequence[str]] | None = None
+    ) -> None:
         self.wn = wn if wn is not None else wordnet()
         self._ancestors: dict[Any, frozenset[Any]] = {}
         self._senses: dict[str, tuple[Any, ...]] = {}
+        self._declared_names = {k.lower(): tuple(v) for k, v in (declared or {}).items()}
+        self._declared: dict[str, tuple[Any, ...]] = {}
 
     # -- synsets -----------------------------------------------------------------
     def synset_of_wnid(self, wnid: str) -> Any:
@@ -265,6 +272,23 @@ class Taxonomy:
         self._senses[key] = tuple(found)
         return self._senses[key]
 
+    def senses(self, word: str, declared: bool = False) -> tuple[Any, ...]:
+        """The word's WordNet noun senses, plus (``declared=True``) the synsets the
+        vocabulary declares for it; unknown declared names are ignored."""
+        own = self.noun_senses(word)
+        if not declared:
+            return own
+        key = " ".join((word or "").strip().lower().split())
+        if key not in self._declared:
+            extra = []
+            for name in self._declared_names.get(key, ()):
+                try:
+                    extra.append(self.wn.synset(name))
+                except Exception:  # a malformed name in a vocabulary file: not a sense
+                    continue
+            self._declared[key] = tuple(dict.fromkeys([*own, *extra]))
+        return self._declared[key]
+
     def ancestors(self, synset: Any) -> frozenset[Any]:
         """``synset`` and all its hypernyms and instance hypernyms, transitively."""
         cached = self._ancestors.get(synset)
@@ -276,16 +300,19 @@ class Taxonomy:
         return cached
 
     # -- truth and baseline -------------------------------------------------------
-    def true_of(self, word: str, three: Sequence[Any], two: Sequence[Any]) -> bool:
+    def true_of(
+        self, word: str, three: Sequence[Any], two: Sequence[Any], declared: bool = False
+    ) -> bool:
         """Is ``word`` true of the group of three and not of the group of two?
 
-        True when one noun sense of ``word`` is an ancestor-or-self of each synset in
-        ``three`` and of none in ``two`` (rulebook, "A Turn"). Returns False for words with
-        no noun sense (colours or qualities cannot be checked this way).
+        True when one noun sense of ``word`` (with ``declared=True``, also a synset the
+        vocabulary declares for it) is an ancestor-or-self of each synset in ``three`` and
+        of none in ``two`` (rulebook, "A Turn"). Returns False for words with no noun sense
+        (colours or qualities cannot be checked this way).
         """
         if not three:
             return False
-        for sense in self.noun_senses(word):
+        for sense in self.senses(word, declared):
             if all(sense in self.ancestors(s) for s in three) and not any(
                 sense in self.ancestors(s) for s in two
             ):
@@ -376,11 +403,19 @@ def load_perception_for(
 
 
 def make_judge(strictness: str = "standard") -> Any:
-    """The project's judge, ``kiekai.judge.Judge``, at ``strictness`` (default: standard)."""
+    """The project's judge, ``kiekai.judge.Judge``, at ``strictness`` (default: standard).
+
+    Raises:
+        EvalError: unknown strictness, or the judge's model file is missing or malformed
+            (the judge's message says how to rebuild it).
+    """
     from kiekai.judge import Judge
     from kiekai.judge.verdict import Strictness
 
-    return Judge(Strictness.parse(strictness))
+    try:
+        return Judge(Strictness.parse(strictness))
+    except (OSError, ValueError) as exc:
+        raise EvalError(f"cannot load the judge: {exc}") from None
 
 
 def judge_accepts(judge: Any, secret: str, guess: str | None) -> bool:
@@ -511,22 +546,33 @@ def write_json(path: Path, payload: Any) -> None:
 # --------------------------------------------------------------------------- bots
 
 
-def load_vocabulary_words() -> list[str]:
-    """The candidate vocabulary of the bots, ``kiekai.lexicon.load_vocabulary()``, as words.
+def load_vocabulary() -> Any:
+    """The bots' candidate vocabulary, ``kiekai.lexicon.load_vocabulary()`` (a
+    ``Vocabulary``: iterating it yields the words, lower case).
 
     Raises:
-        EvalError: the vocabulary is empty.
+        EvalError: the vocabulary file is unreadable or empty.
     """
-    from kiekai.lexicon import load_vocabulary
+    from kiekai.lexicon import VocabularyError
+    from kiekai.lexicon import load_vocabulary as load
 
-    vocabulary = load_vocabulary()
-    words = [
-        entry if isinstance(entry, str) else getattr(entry, "word", str(entry))
-        for entry in vocabulary
-    ]
-    if not words:
+    try:
+        vocabulary = load()
+    except VocabularyError as exc:
+        raise EvalError(f"cannot read the candidate vocabulary: {exc}") from None
+    if not len(vocabulary):
         raise EvalError("the candidate vocabulary (kiekai.lexicon.load_vocabulary) is empty")
-    return words
+    return vocabulary
+
+
+def declared_senses(vocabulary: Any) -> dict[str, tuple[str, ...]]:
+    """word -> synset names a ``kiekai.lexicon.Vocabulary`` declares (its ``synsets`` column);
+    empty for objects without ``words``/``synsets``."""
+    words = getattr(vocabulary, "words", None)
+    synsets = getattr(vocabulary, "synsets", None)
+    if words is None or synsets is None:
+        return {}
+    return {w: tuple(names) for w, names in zip(words, synsets, strict=False) if names}
 
 
 def ranked_words(result: Any) -> list[str]:

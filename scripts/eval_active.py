@@ -150,6 +150,11 @@ def play_games(
             word = play.word
             checkable = bool(taxonomy.noun_senses(word)) and all(s is not None for s in s3)
             true = checkable and legal and taxonomy.true_of(word, s3, s2)
+            true_declared = (
+                legal
+                and all(s is not None for s in s3)
+                and taxonomy.true_of(word, s3, s2, declared=True)
+            )
             repeat = is_repeat(word, used)
             guesses: dict[str, str] = {}
             for name, guess in panel.items():
@@ -175,6 +180,7 @@ def play_games(
                     "legal": legal,
                     "checkable": checkable,
                     "true": true,
+                    "true_declared": true_declared,
                     "repeat": repeat,
                     "guesses": guesses,
                     "matched": matched,
@@ -214,6 +220,7 @@ def summarise(records: Sequence[dict[str, Any]], panel_size: int) -> dict[str, A
         "games": len(by_game),
         "truthful": ec.share(true, n),
         "truthful_count": true,
+        "truthful_declared": ec.share(sum(r["true_declared"] for r in records), n),
         "truthful_of_checkable": ec.share(sum(r["true"] for r in checkable), len(checkable)),
         "truthful_of_checkable_ci95": [low, high],
         "uncheckable": n - len(checkable),
@@ -275,10 +282,14 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 s["turns"],
                 ec.pct(s["truthful"]),
                 f"{ec.pct(s['truthful_of_checkable'])} ({ec.pct(lo)}–{ec.pct(hi)})",
+                ec.pct(s["truthful_declared"]),
                 s["uncheckable"],
                 ec.pct(s["legal"]),
                 s["repeats"],
-                ec.pct(s["guessability"]),
+                ec.pct(s["guessability"])
+                + " ("
+                + " / ".join(ec.pct(v, 0) for v in s["per_guesser"].values())
+                + ")",
                 f"{s['points_per_turn']:.2f}",
                 ec.pct(s["distinct_per_game"]),
                 ec.pct(s["distinct_overall"]),
@@ -296,10 +307,11 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 "turns",
                 "true (all)",
                 "true (checkable, 95% CI)",
+                "true (with vocabulary senses)",
                 "not checkable",
                 "legal",
                 "repeats",
-                "panel matched",
+                "panel matched (per guesser)",
                 "points/turn",
                 "distinct/game",
                 "distinct overall",
@@ -310,7 +322,11 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
         "",
         "*true*: WordNet says the word names an ancestor-or-self of each of the three photos' "
         "synsets and of none of the two's; *not checkable*: the word has no noun sense in "
-        "WordNet (a colour or quality), so it counts as not true in *true (all)*.",
+        "WordNet (a colour or quality), so it counts as not true in *true (all)*; *with "
+        "vocabulary senses*: also counting the synsets the bots' vocabulary declares for the "
+        "word (e.g. *sports* for sports equipment). *panel matched*: share of the guesses of "
+        "the panel (in the order listed) that the judge matches with the word; *points/turn*: "
+        "matches per turn at stake 1.",
         "",
     ]
     if image:
@@ -357,7 +373,7 @@ def run(
         cards, perception, usable = loaded
     from kiekai.kiek.bots import KiekBot
 
-    taxonomy = ec.Taxonomy()
+    taxonomy = ec.Taxonomy(declared=ec.declared_senses(ec.load_vocabulary()))
     labelled = [c for c in usable if taxonomy.synset_of_card(c) is not None]
     judge = ec.make_judge("standard")
     panel_bots = {
@@ -371,7 +387,12 @@ def run(
     per_level: dict[str, Any] = {}
     all_records: dict[str, Any] = {}
     for level in levels:
-        bot = KiekBot(f"active-{level}", perception=perception, judge=judge, level=level, seed=seed)
+        try:
+            bot = KiekBot(
+                f"active-{level}", perception=perception, judge=judge, level=level, seed=seed
+            )
+        except ValueError as exc:
+            raise ec.EvalError(f"--levels: {exc}") from None
         records = play_games(
             labelled,
             bot.play_turn,

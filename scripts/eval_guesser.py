@@ -150,11 +150,13 @@ def evaluate(
             "top1_synset": taxonomy.synset_match(rnd.target, top1),
             "top1_any_valid": any(accepts(w, top1) for w in rnd.valid_words) if top1 else False,
             "top1_valid": judged and taxonomy.true_of(top1, s3, s2),
+            "top1_valid_declared": judged and taxonomy.true_of(top1, s3, s2, declared=True),
             "baseline": base,
             "baseline_top1": accepts(rnd.target, base) if base else False,
             "baseline_synset": taxonomy.synset_match(rnd.target, base or ""),
             "baseline_valid": bool(base) and judged and taxonomy.true_of(base or "", s3, s2),
             "target_valid": judged and taxonomy.true_of(rnd.target, s3, s2),
+            "target_valid_declared": judged and taxonomy.true_of(rnd.target, s3, s2, declared=True),
             "judged_by_wordnet": judged,
         }
         for level, level_guesser in level_guessers.items():
@@ -179,11 +181,13 @@ def evaluate(
         "guesser_top1_synset": rate("top1_synset"),
         "guesser_top1_any_valid": rate("top1_any_valid"),
         "guesser_top1_valid": rate("top1_valid"),
+        "guesser_top1_valid_declared": rate("top1_valid_declared"),
         "baseline_top1": rate("baseline_top1"),
         "baseline_synset": rate("baseline_synset"),
         "baseline_valid": rate("baseline_valid"),
         "baseline_none": sum(1 for r in records if not r["baseline"]),
         "target_valid": rate("target_valid"),
+        "target_valid_declared": rate("target_valid_declared"),
         "seconds_per_round": elapsed / n if n else 0.0,
         "levels": {level: rate(f"level_{level}_top1") for level in level_guessers},
     }
@@ -231,8 +235,8 @@ def plot(result: dict[str, Any], path: Path) -> Path:
     ]
     values = [100 * s[k]["share"] for k in keys]
     errs = [
-        [100 * (s[k]["share"] - s[k]["ci95"][0]) for k in keys],
-        [100 * (s[k]["ci95"][1] - s[k]["share"]) for k in keys],
+        [max(0.0, 100 * (s[k]["share"] - s[k]["ci95"][0])) for k in keys],
+        [max(0.0, 100 * (s[k]["ci95"][1] - s[k]["share"])) for k in keys],
     ]
     colours = ["#2b6cb0", "#63b3ed", "#90cdf4", "#c05621", "#f6ad55"]
     ax1.bar(names, values, yerr=errs, color=colours, capsize=4)
@@ -260,8 +264,8 @@ def plot(result: dict[str, Any], path: Path) -> Path:
     ax2.set_yticks(list(y), labels, fontsize=8)
     ax2.set_xlim(0, 100)
     ax2.set_xlabel("% of the target's rounds matched (judge)")
-    ax2.set_title("Per target word (rounds)")
-    ax2.legend(loc="lower right", fontsize=8)
+    ax2.set_title("Per target word (rounds)", pad=22)
+    ax2.legend(loc="lower center", bbox_to_anchor=(0.5, 1.04), ncol=2, fontsize=8, frameon=False)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
@@ -323,6 +327,16 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 row(
                     "target itself true by WordNet", "target_valid", "ceiling of the validity check"
                 ),
+                row(
+                    "guesser top-1 true, vocabulary senses too",
+                    "guesser_top1_valid_declared",
+                    "also the synsets the vocabulary declares (e.g. sports = sports equipment)",
+                ),
+                row(
+                    "target true, vocabulary senses too",
+                    "target_valid_declared",
+                    "ceiling of that check",
+                ),
             ],
         ),
         "",
@@ -373,12 +387,13 @@ def project_guessers(
 ) -> tuple[Guesser, dict[str, Guesser]]:
     """The project's guesser ranking and one ``KiekBot`` guesser per level."""
     from kiekai.kiek.bots import KiekBot, rank_guesses
-
     from kiekai.kiek.players import GuessView
 
     def ranking(three: Sequence[Any], two: Sequence[Any], used: Sequence[str]) -> list[str]:
         return ec.ranked_words(
-            rank_guesses(perception, list(three), list(two), tuple(used), vocabulary, k=TOP_K)
+            rank_guesses(
+                perception, list(three), list(two), tuple(used), vocabulary, k=TOP_K, judge=judge
+            )
         )
 
     level_guessers: dict[str, Guesser] = {}
@@ -437,9 +452,9 @@ def run(
     scorable, skipped = resolve_round_cards(rounds, cards, usable)
     if not scorable:
         raise ec.EvalError("no round can be scored: the perception cannot see any round's photos")
-    taxonomy = ec.Taxonomy()
     judge = ec.make_judge(strictness)
-    vocabulary = ec.load_vocabulary_words()
+    vocabulary = ec.load_vocabulary()
+    taxonomy = ec.Taxonomy(declared=ec.declared_senses(vocabulary))
     ranking, level_guessers = project_guessers(perception, vocabulary, judge, seed, levels)
     result = evaluate(
         scorable,

@@ -21,9 +21,10 @@ Ranks are 1-based: the number of candidates scoring at least as high as the true
 count against the card); top-k = share of cards whose rank is at most k.
 
 **Speed** (images per second, wall clock, same images, same process): the project's path
-(``perception.scores`` on new cards with an empty embedding cache: decode, preprocess,
-encode, cache write) against open_clip's raw batched ``model.encode_image`` on tensors already
-preprocessed, and with decoding and preprocessing included. Speed does not depend on the
+(``ClipPerception.embed_images`` with an empty embedding cache: decode, preprocess, encode,
+cache write; and again from the disk cache) against open_clip's raw batched
+``model.encode_image`` on tensors already preprocessed, and with decoding and
+preprocessing included. Speed does not depend on the
 weights' values: when no CLIP weights exist, the default architecture is randomly
 initialised, saved to a temporary file and loaded through the same ``--clip-checkpoint``
 path — labelled as such, and no accuracy is ever reported from random weights.
@@ -35,7 +36,7 @@ user error (missing deck, no labelled photos).
 from __future__ import annotations
 
 import argparse
-import os
+import logging
 import sys
 import tempfile
 import time
@@ -157,7 +158,13 @@ def random_checkpoint(model_name: str, folder: Path) -> Path:
     import torch
 
     torch.manual_seed(0)
-    model = open_clip.create_model(model_name, pretrained=None, device="cpu")
+    quiet = logging.getLogger()
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # open_clip warns that the weights are random: we know
+    try:
+        model = open_clip.create_model(model_name, pretrained=None, device="cpu")
+    finally:
+        quiet.setLevel(level)
     path = folder / f"random-{model_name}.pt"
     torch.save(model.state_dict(), path)
     return path
@@ -167,52 +174,54 @@ def measure_speed(
     cards: Sequence[Any],
     clip_model: str | None,
     clip_checkpoint: str | None,
-    batch_size: int = 32,
 ) -> dict[str, Any]:
-    """Images per second of the project's CLIP path and of open_clip's raw ``encode_image``.
+    """Images per second of the project's CLIP image path and of open_clip's raw
+    ``encode_image``, on the same cards, in the same process.
 
-    The project's path runs twice: cold (a fresh, empty ``KIEKAI_CACHE_DIR``) and warm
-    (cached embeddings). Raw figures use the model and preprocessing the project loaded.
+    The project's path is ``ClipPerception.embed_images`` (decode with
+    ``kiekai.deck.open_rgb``, CLIP preprocessing, batched ``encode_image``, on-disk cache
+    write): cold (a fresh, empty cache folder) and warm (a new instance reading that disk
+    cache). The raw figures use the very model and preprocessing the project loaded, in the
+    project's batch size: once on tensors already preprocessed (pure ``encode_image``) and
+    once including decoding and preprocessing.
 
     Returns:
-        ``images``, ``batch_size``, ``threads`` and for each path ``seconds`` and
-        ``images_per_second``, plus ``overhead`` = raw encode rate / project cold rate.
+        ``images``, ``batch_size``, ``threads``, ``model_key`` and for each path ``seconds``
+        and ``images_per_second``; ``overhead`` = raw encode rate / project cold rate.
+
+    Raises:
+        kiekai.models.ModelUnavailable: the CLIP weights cannot be loaded.
     """
     import torch
 
     from kiekai.deck import open_rgb
-    from kiekai.models import load_clip
+    from kiekai.perception import clip as clip_module
 
-    words = ["animal", "tool"]
-    saved = os.environ.get("KIEKAI_CACHE_DIR")
-    with tempfile.TemporaryDirectory(prefix="kiekai-speed-") as tmp:
-        os.environ["KIEKAI_CACHE_DIR"] = tmp
-        try:
-            perception, usable = ec.load_perception_for(
-                "clip", list(cards), clip_model, clip_checkpoint
-            )
-            usable = list(usable)
-            start = time.perf_counter()
-            perception.scores(usable, words)
-            cold = time.perf_counter() - start
-            start = time.perf_counter()
-            perception.scores(usable, words)
-            warm = time.perf_counter() - start
-        finally:
-            if saved is None:
-                os.environ.pop("KIEKAI_CACHE_DIR", None)
-            else:
-                os.environ["KIEKAI_CACHE_DIR"] = saved
-    model, preprocess, _tokenizer, model_key = load_clip(clip_model, clip_checkpoint)
+    cards = list(cards)
+    with tempfile.TemporaryDirectory(prefix="kiekai-speed-cache-") as tmp:
+        cold_perception = clip_module.ClipPerception(
+            model_name=clip_model, checkpoint=clip_checkpoint, progress=False, cache_root=Path(tmp)
+        )
+        start = time.perf_counter()
+        cold_perception.embed_images(cards)
+        cold = time.perf_counter() - start
+        warm_perception = clip_module.ClipPerception(
+            model_name=clip_model, checkpoint=clip_checkpoint, progress=False, cache_root=Path(tmp)
+        )
+        start = time.perf_counter()
+        warm_perception.embed_images(cards)
+        warm = time.perf_counter() - start
+    model, preprocess = cold_perception.model, cold_perception.preprocess
+    batch_size = clip_module.BATCH_SIZE
     start = time.perf_counter()
-    tensors = [preprocess(open_rgb(c)) for c in usable]
+    tensors = [preprocess(open_rgb(c, clip_module.DECODE_MAX_SIDE)) for c in cards]
     decode = time.perf_counter() - start
     start = time.perf_counter()
-    with torch.no_grad():
+    with torch.inference_mode():
         for i in range(0, len(tensors), batch_size):
-            model.encode_image(torch.stack(tensors[i : i + batch_size]))
+            model.encode_image(torch.stack(tensors[i : i + batch_size]), normalize=True)
     encode = time.perf_counter() - start
-    n = len(usable)
+    n = len(cards)
 
     def rate(seconds: float) -> float:
         return n / seconds if seconds > 0 else float("inf")
@@ -221,7 +230,7 @@ def measure_speed(
         "images": n,
         "batch_size": batch_size,
         "threads": torch.get_num_threads(),
-        "model_key": model_key,
+        "model_key": cold_perception.model_key,
         "project_cold": {"seconds": cold, "images_per_second": rate(cold)},
         "project_warm": {"seconds": warm, "images_per_second": rate(warm)},
         "raw_encode": {"seconds": encode, "images_per_second": rate(encode)},
@@ -288,7 +297,7 @@ def run(
             labelled = labelled[:limit]
         if not labelled:
             raise ec.EvalError(f"deck {deck} has no labelled photos (labels.csv with label/wnid)")
-        vocabulary = ec.load_vocabulary_words()
+        vocabulary = list(ec.load_vocabulary())
         start = time.perf_counter()
         result["accuracy"] = {
             "cards": len(labelled),

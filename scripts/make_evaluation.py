@@ -48,7 +48,8 @@ def header(args: argparse.Namespace, seconds: dict[str, float]) -> str:
     command = "make eval   # = .venv/bin/python scripts/make_evaluation.py"
     flags = (
         f"--deck {args.deck} --rounds {args.rounds} --seed {args.seed} "
-        f"--active-games {args.active_games} --tournament-games {args.tournament_games} "
+        f"--active-games {args.active_games} --players {args.players} "
+        f"--active-levels {args.active_levels} --tournament-games {args.tournament_games} "
         f"--speed-images {args.speed_images}"
     )
     return "\n".join(
@@ -98,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--active-games", type=int, default=2, help="seeded games per active level")
     p.add_argument("--players", type=int, default=4, help="seats in the active-bot games")
+    p.add_argument(
+        "--active-levels", default="easy,normal,hard", help="comma-separated active bot levels"
+    )
     p.add_argument("--tournament-games", type=int, default=3, help="self-play games")
     p.add_argument("--speed-images", type=int, default=32, help="images in the CLIP speed test")
     p.add_argument("--limit", type=int, default=None, help="score only the first N rounds")
@@ -133,8 +137,14 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
     print("active bot ...", file=sys.stderr)
     t = time.perf_counter()
+    levels = [x.strip() for x in args.active_levels.split(",") if x.strip()]
     active = eval_active.run(
-        args.deck, games=args.active_games, players=args.players, seed=args.seed, loaded=loaded
+        args.deck,
+        games=args.active_games,
+        players=args.players,
+        levels=levels,
+        seed=args.seed,
+        loaded=loaded,
     )
     eval_active.plot(active, plots / "active.png")
     seconds["active"] = time.perf_counter() - t

@@ -291,3 +291,100 @@ def test_category_and_label_tasks_score_an_oracle_high_and_its_inverse_low(
     assert bad["best"]["top1"] < 1.0 and bad["precision_at_1"] == 0.0
     labels = eval_perception.label_task(_OraclePerception(taxonomy), cards)
     assert labels["candidates"] == len(cards) and 0.0 <= labels["top1"] <= 1.0
+
+
+# --------------------------------------------------------------------------- end to end
+
+
+@pytest.fixture(scope="module")
+def loaded(dev_cards: list) -> tuple:
+    """``(cards, labels perception, usable cards)`` shared by the end-to-end tests."""
+    perception, usable = ec.load_perception_for("labels", dev_cards, echo=lambda line: None)
+    return dev_cards, perception, usable
+
+
+def _png(path: Path) -> bool:
+    return path.is_file() and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_eval_guesser_main_writes_figures_in_range(
+    dev_deck: Path, dev_rounds: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    code = eval_guesser.main(
+        ["--rounds", str(dev_rounds), "--deck", str(dev_deck), "--limit", "6", "--out", str(out)]
+    )
+    assert code == 0
+    result = json.loads((out / "guesser.json").read_text())
+    summary = result["summary"]
+    assert summary["rounds"] == 6 and len(result["rounds"]) == 6
+    shares = [v["share"] for v in summary.values() if isinstance(v, dict) and "share" in v]
+    assert shares and all(0.0 <= s <= 1.0 for s in shares)
+    assert summary["guesser_top1"]["count"] <= summary["guesser_top5"]["count"]
+    assert set(summary["levels"]) == {"easy", "normal", "hard"}
+    assert sum(row["rounds"] for row in result["per_target"]) == 6
+    for record in result["rounds"]:
+        assert 1 <= len(record["guesses"]) <= 5
+        assert record["top1"] <= record["top5"]
+    assert _png(out / "guesser.png")
+    assert "baseline" in (out / "guesser.md").read_text()
+
+
+def test_eval_active_scores_every_turn_and_counts_variety(
+    dev_deck: Path, loaded: tuple, tmp_path: Path
+) -> None:
+    result = eval_active.run(dev_deck, games=1, players=3, levels=["hard"], seed=1, loaded=loaded)
+    s = result["levels"]["hard"]
+    records = result["records"]["hard"]
+    assert s["turns"] == len(records) == 9  # 3 players x 3 rounds
+    assert s["legal"] == 1.0  # 2 cards from the hand, the five split 3/2
+    assert s["repeats"] == 0  # ne bis in idem: the bot never writes a used word
+    for key in (
+        "truthful",
+        "truthful_of_checkable",
+        "truthful_declared",
+        "guessability",
+        "distinct_per_game",
+    ):
+        assert 0.0 <= s[key] <= 1.0
+    assert s["truthful_count"] == sum(r["true"] for r in records)
+    assert 0.0 <= s["points_per_turn"] <= 3.0  # at most one match per panel guesser
+    assert 0.0 <= s["entropy_bits"] <= np.log2(9) + 1e-9
+    assert _png(eval_active.plot(result, tmp_path / "active.png"))
+    assert "| hard | 9 |" in eval_active.render_markdown(result, None)
+
+
+def test_eval_tournament_is_deterministic_given_seeds(
+    dev_deck: Path, loaded: tuple, tmp_path: Path
+) -> None:
+    first = eval_tournament.run(dev_deck, games=1, players=3, seed=5, loaded=loaded)
+    second = eval_tournament.run(dev_deck, games=1, players=3, seed=5, loaded=loaded)
+    assert first["games"] == second["games"]
+    seats = first["games"][0]["seats"]
+    assert sorted(s["level"] for s in seats) == ["easy", "hard", "normal"]
+    assert sum(s["won"] for s in seats) == 1
+    for s in seats:
+        assert s["score"] == s["active_points"] + s["guess_points"]
+        assert s["active_turns"] == 3
+    assert _png(eval_tournament.plot(first, tmp_path / "t.png"))
+    assert "| easy |" in eval_tournament.render_markdown(first, None)
+
+
+def test_eval_perception_labels_accuracy_on_a_few_cards(
+    dev_deck: Path, loaded: tuple, tmp_path: Path
+) -> None:
+    result = eval_perception.run(dev_deck, "labels", limit=20, speed_images=0, loaded=loaded)
+    acc = result["accuracy"]
+    assert acc["cards"] == 20 and acc["label_task"]["candidates"] == 20
+    for stats in (
+        acc["label_task"],
+        acc["category_task"]["best"],
+        acc["category_task"]["most_specific"],
+    ):
+        assert 0.0 <= stats["top1"] <= stats["top5"] <= 1.0 and stats["mean_rank"] >= 1.0
+    assert (
+        acc["category_task"]["best"]["mean_rank"]
+        <= acc["category_task"]["most_specific"]["mean_rank"]
+    )
+    assert result["speed"] is None
+    assert any("not vision" in note for note in result["notes"])
