@@ -15,6 +15,9 @@ Design:
   and a single worker keeps the event loop free: ``/healthz`` answers while a long batch runs.
   Batches are cut into chunks of :data:`BATCH_CHUNK` pairs, so a single request waits behind
   at most one chunk of someone else's batch.
+- Verdicts already given are answered from a bounded least-recently-used cache
+  (:data:`VERDICT_CACHE_ENTRIES`) on the event loop, without the hop to the worker thread,
+  which on a busy 2-core machine costs more than the warm judge call itself.
 - Input is validated by Pydantic models with limits (:data:`MAX_WORD_CHARS`,
   :data:`MAX_BATCH_PAIRS`, :data:`MAX_USED_WORDS`, :data:`MAX_BODY_BYTES`). Every bad input
   gets a 4xx with a JSON body ``{"error", "message", "errors": [{"field", "problem"}]}``;
@@ -33,6 +36,7 @@ import math
 import platform
 import sys
 import unicodedata
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -72,6 +76,8 @@ MAX_USED_WORDS = 500
 MAX_BODY_BYTES = 2 * 1024 * 1024
 #: Pairs per worker-thread task when judging a batch (bounds the wait of other requests).
 BATCH_CHUNK = 64
+#: Verdicts kept by the server's least-recently-used cache (about 0.5 KB each).
+VERDICT_CACHE_ENTRIES = 20_000
 #: Longest text of a field name or message echoed back in an error body, in characters.
 MAX_ECHO_CHARS = 80
 
@@ -380,12 +386,44 @@ def _coerce_judges(judges: Mapping[Any, Any]) -> dict[Strictness, Any]:
     return {Strictness.parse(level): judge for level, judge in judges.items()}
 
 
+class VerdictCache:
+    """A bounded least-recently-used map from a request key to the judge's :class:`Verdict`.
+
+    Used only on the event-loop thread (no locking). A hit answers without the hop to the
+    judge thread, which costs several hundred microseconds on a busy 2-core machine (see
+    ``docs/judge.md``, "Speed"); the judge is deterministic, so a cached verdict is the
+    verdict it would give again.
+    """
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[tuple, Verdict] = OrderedDict()
+
+    def get(self, key: tuple) -> Verdict | None:
+        """The cached verdict for ``key`` (marked recently used), or ``None``."""
+        verdict = self._entries.get(key)
+        if verdict is not None:
+            self._entries.move_to_end(key)
+        return verdict
+
+    def put(self, key: tuple, verdict: Verdict) -> None:
+        """Store ``verdict``; drops the least recently used entry beyond ``max_entries``."""
+        self._entries[key] = verdict
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 class _JudgeService:
-    """The judges and the single worker thread every judge call runs on."""
+    """The judges, the single worker thread every judge call runs on, and a verdict cache."""
 
     def __init__(self, judges: Mapping[Strictness, Any]) -> None:
         self.judges = dict(judges)
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kiekai-judge")
+        self.cache = VerdictCache(VERDICT_CACHE_ENTRIES)
 
     def judge_for(self, level: Strictness) -> Any:
         """The judge for ``level``; raises :class:`JudgeError` (503) when none is loaded."""
@@ -419,6 +457,45 @@ class _JudgeService:
                 f"the judge failed ({type(exc).__name__}); the error is in the server log, "
                 "try again later",
             ) from exc
+
+    async def match(self, level: Strictness, secret: str, guess: str) -> Verdict:
+        """``Judge(level).match(secret, guess)``, from the cache when judged before."""
+        key = ("match", level, secret, guess)
+        verdict = self.cache.get(key)
+        if verdict is None:
+            verdict = await self.call(self.judge_for(level).match, secret, guess)
+            self.cache.put(key, verdict)
+        return verdict
+
+    async def match_many(
+        self, level: Strictness, pairs: Sequence[tuple[str, str]]
+    ) -> list[Verdict]:
+        """Verdicts for ``pairs`` in order; pairs not cached go to the judge in chunks."""
+        judge = self.judge_for(level)
+        found: dict[tuple[str, str], Verdict] = {}
+        missing: list[tuple[str, str]] = []
+        for pair in dict.fromkeys(pairs):  # each distinct pair once, in order
+            cached = self.cache.get(("match", level, *pair))
+            if cached is None:
+                missing.append(pair)
+            else:
+                found[pair] = cached
+        for start in range(0, len(missing), BATCH_CHUNK):
+            chunk = missing[start : start + BATCH_CHUNK]
+            verdicts = await self.call(_match_many, judge, chunk)
+            for pair, verdict in zip(chunk, verdicts, strict=True):
+                found[pair] = verdict
+                self.cache.put(("match", level, *pair), verdict)
+        return [found[pair] for pair in pairs]
+
+    async def is_repeat(self, level: Strictness, candidate: str, used: Sequence[str]) -> Verdict:
+        """``Judge(level).is_repeat(candidate, used)``, from the cache when asked before."""
+        key = ("repeat", level, candidate, tuple(used))
+        verdict = self.cache.get(key)
+        if verdict is None:
+            verdict = await self.call(self.judge_for(level).is_repeat, candidate, list(used))
+            self.cache.put(key, verdict)
+        return verdict
 
     def close(self) -> None:
         """Stop the worker thread (waits for the running task)."""
@@ -767,9 +844,8 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
     async def judge_one(body: JudgeRequest, request: Request) -> JudgeResponse:
         """Does `guess` name the same thing as `secret` at this strictness?"""
         service = service_of(request)
-        judge = service.judge_for(body.strictness)
         try:
-            verdict = await service.call(judge.match, body.secret, body.guess)
+            verdict = await service.match(body.strictness, body.secret, body.guess)
             return JudgeResponse(
                 secret=body.secret,
                 guess=body.guess,
@@ -791,13 +867,9 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
     async def judge_batch(body: BatchRequest, request: Request) -> list[JudgeResponse]:
         """One verdict per pair, in the order sent, all at the same strictness."""
         service = service_of(request)
-        judge = service.judge_for(body.strictness)
         pairs = [(p.secret, p.guess) for p in body.pairs]
         try:
-            verdicts: list[Verdict] = []
-            for start in range(0, len(pairs), BATCH_CHUNK):
-                chunk = pairs[start : start + BATCH_CHUNK]
-                verdicts.extend(await service.call(_match_many, judge, chunk))
+            verdicts = await service.match_many(body.strictness, pairs)
             return [
                 JudgeResponse(
                     secret=secret,
@@ -822,9 +894,8 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
     async def repeat(body: RepeatRequest, request: Request) -> RepeatResponse:
         """`accepted` is true when `candidate` repeats one of `used`; `matched` names it."""
         service = service_of(request)
-        judge = service.judge_for(body.strictness)
         try:
-            verdict = await service.call(judge.is_repeat, body.candidate, list(body.used))
+            verdict = await service.is_repeat(body.strictness, body.candidate, body.used)
             matched = verdict.matched
             return RepeatResponse(
                 candidate=body.candidate,

@@ -19,6 +19,7 @@ from kiekai.api import (
     MAX_BATCH_PAIRS,
     MAX_USED_WORDS,
     MAX_WORD_CHARS,
+    VerdictCache,
     create_app,
     load_judges,
 )
@@ -108,11 +109,10 @@ def test_word_of_exactly_the_limit_is_judged(client):
 
 
 def test_batch_keeps_order_across_chunks_and_matches_single_calls(client, judges):
-    words = ["dog", "puppy", "cat", "people", "humans", "mice", "mouse", "boat", "ship", "tea"]
-    pairs = [
-        {"secret": words[i % len(words)], "guess": words[(i * 7 + 3) % len(words)]}
-        for i in range(BATCH_CHUNK * 2 + 5)
-    ]
+    words = ["dog", "puppy", "cat", "people", "humans", "mice", "mouse", "boat", "ship", "tea",
+             "river", "creek"]  # fmt: skip
+    distinct = [{"secret": a, "guess": b} for a in words for b in words][: BATCH_CHUNK * 2 + 5]
+    pairs = distinct + distinct[:7]  # more than two chunks of new pairs, then repeats
     response = client.post("/v1/judge/batch", json={"pairs": pairs, "strictness": "lenient"})
     assert response.status_code == 200, response.text
     answers = response.json()
@@ -120,6 +120,18 @@ def test_batch_keeps_order_across_chunks_and_matches_single_calls(client, judges
     judge = judges[Strictness.LENIENT]
     for answer, pair in zip(answers, pairs, strict=True):
         assert_verdict_equal(answer, judge.match(pair["secret"], pair["guess"]))
+
+
+def test_verdict_cache_is_bounded_and_drops_the_least_recently_used():
+    cache = VerdictCache(max_entries=2)
+    verdicts = [Verdict(True, 1.0, "same-lemma", f"reason {i}") for i in range(3)]
+    cache.put(("a",), verdicts[0])
+    cache.put(("b",), verdicts[1])
+    assert cache.get(("a",)) is verdicts[0]  # "a" is now the most recently used
+    cache.put(("c",), verdicts[2])
+    assert len(cache) == 2
+    assert cache.get(("b",)) is None
+    assert cache.get(("a",)) is verdicts[0] and cache.get(("c",)) is verdicts[2]
 
 
 def test_empty_batch_gives_empty_list(client):
