@@ -440,14 +440,16 @@ def real_judge():
         pytest.skip(f"real judge unavailable: {exc}")
 
 
-def test_real_judge_scores_synonyms_and_spots_repeats(real_judge):
-    """Imperfect Guesses: synonyms allowed ("Humans", "persons"); Ne Bis in Idem with the
-    package's judge."""
+def test_real_judge_scores_matches_and_spots_repeats(real_judge):
+    """A Turn (a match scores for both) and Ne Bis in Idem, decided by the package's judge
+    on clear cases: another form of the same word matches, an unrelated word does not; the
+    same category written again is a repeat."""
     engine = KiekEngine(make_cards(30), 4, judge=real_judge, seed=2, first_active=0)
-    result = play_turn(engine, "people", {1: "Humans", 2: "persons", 3: "faces"})
-    assert result.points[1] == 1 and result.points[2] == 1 and result.points[3] == 0
-    result = play_turn(engine, "humans", {2: "cars"}, callers=(3,))
-    assert 1 in result.penalised and result.credited_caller == 3
+    result = play_turn(engine, "dogs", {1: "Dog", 2: "banana", 3: ""})
+    assert result.points == (1, 1, 0, 0)
+    result = play_turn(engine, "dog", {2: "bananas", 3: "cars"}, callers=(3,))
+    assert 1 in result.penalised and 2 in result.penalised
+    assert result.credited_caller == 3 and result.points == (0, 0, 0, 1)
 
 
 def test_real_judge_refuses_phrases(real_judge):
