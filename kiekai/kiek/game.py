@@ -324,10 +324,11 @@ class EventPrinter:
         data = event.data
         self.labels = dict(data.get("labels", {}))
         how = "chosen by the seed" if data.get("first_active_by") == "seed" else "the first human"
+        rounds = data.get("rounds")
         self._say(
             f"Dealt 4 cards to each player, 3 face up on the table, {data.get('aside', 0)} set "
-            f"aside. {self._name(data.get('first_active'))} starts ({how}); "
-            f"{data.get('rounds')} rounds."
+            f"aside. {rounds} round{'s' if rounds != 1 else ''}; first active player: "
+            f"{escape(self._name(data.get('first_active')))} ({how})."
         )
 
     def _on_turn(self, event: Event) -> None:
@@ -353,7 +354,7 @@ class EventPrinter:
         who = escape(self._name(event.player))
         three = ", ".join(self._card(c) for c in data.get("three", []))
         two = ", ".join(self._card(c) for c in data.get("two", []))
-        self._say(f"{who} plays {len(data.get('played', []))} cards and splits the five:")
+        self._say(f"{who} played {len(data.get('played', []))} cards and split the five:")
         self._say(f"  three: {three}")
         self._say(f"  two:   {two}")
 

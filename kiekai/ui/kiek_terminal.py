@@ -314,17 +314,20 @@ class TerminalKiekPlayer:
             return ""
 
     def call_repeat(self, view: RevealView) -> bool:
-        """Show the words read aloud and ask whether to call "ne bis in idem" (not timed).
+        """Show this turn's words and the used ones; ask whether to call "ne bis in idem".
+
+        Not timed (the two minutes are over when the words are read aloud).
 
         Not asked while no word has been used in an earlier turn (nothing can repeat yet).
         """
         if not view.used_words:
             return False
-        self._say("Words read aloud:")
-        for seat, word in sorted(view.words.items()):
-            role = " (active)" if seat == view.active_seat else ""
-            shown = f"'{escape(word)}'" if word else "[dim]nothing[/dim]"
-            self._say(f"  {escape(self._name(seat))}{role}: {shown}")
+        written = [
+            f"{escape(self._name(seat))}: '{escape(word)}'"
+            for seat, word in sorted(view.words.items())
+            if word
+        ]
+        self._say("Written this turn: " + "; ".join(written))
         self._show_used(view.used_words)
         while True:
             answer = self._read("Does a word repeat a used one? Call ne bis in idem? [y/N]", None)
@@ -359,7 +362,7 @@ class TerminalKiekPlayer:
         return self.names[seat] if 0 <= seat < len(self.names) else f"player {seat + 1}"
 
     def _time_up(self) -> None:
-        self._say("[red]Time is up (two minutes): you wrote nothing this turn.[/red]")
+        self._say("[red]Time is up: you wrote nothing this turn.[/red]")
 
     def _read(self, prompt: str, deadline: float | None) -> str:
         """Print ``prompt`` (with the time left) and read one line.
@@ -373,9 +376,10 @@ class TerminalKiekPlayer:
             raise TimeUp()
         countdown = left is not None and self.console.is_terminal and self.reader.is_tty()
         if left is not None:
-            if countdown:
+            if countdown:  # a live line above the prompt, redrawn every second
                 self.console.print(f"[cyan]{format_seconds(left)} left[/cyan]", highlight=False)
-            prompt = f"[{format_seconds(left)} left] {prompt}"
+            else:
+                prompt = f"[{format_seconds(left)} left] {prompt}"
         self.console.print(f"[bold]{escape(prompt)}[/bold] ", end="", highlight=False)
         tick = self._draw_countdown if countdown else None
         try:
