@@ -347,3 +347,19 @@ def test_the_person_sees_a_numbered_contact_sheet_and_file_names_not_labels(tmp_
     for number, card in enumerate(cards, start=1):
         assert f"{number}. {Path(card.id).name}" in text
         assert card.label and f"{card.label}" not in text.replace(Path(card.id).name, "")
+
+
+class CtrlCHuman(ScriptedPlayer):
+    def keep_card(self, view):
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_stops_the_game_and_keeps_the_log(tmp_path):
+    """Bad input: Ctrl-C in mid-game -> a clear stop (GameAborted), the log kept."""
+    path = tmp_path / "c.jsonl"
+    players = [*bots(2), CtrlCHuman("You", human=True)]
+    with EventLog(path) as log, pytest.raises(GameAborted, match="Ctrl-C"):
+        play_game(players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), log=log)
+    events = list(read_log(path))
+    assert events[-1].type == "aborted" and events[-1].data["reason"] == "stopped with Ctrl-C"
+    assert any(e.type == "score" for e in events)  # the turn played before the stop is kept
