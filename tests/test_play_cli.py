@@ -219,3 +219,13 @@ def test_default_deck_game_with_bots_alone(games):
     assert "embedded default deck" in result.stdout
     assert "Final scores" in result.stdout
     assert read_events(log)[-1]["type"] == "game-over"
+
+
+def test_default_log_path_is_a_new_file_in_the_user_data_dir():
+    from platformdirs import user_data_dir
+
+    from kiekai.commands.play import default_log_path
+
+    path = default_log_path(7)
+    assert path.parent == Path(user_data_dir("kiekai")) / "games"
+    assert path.name.startswith("kiek-") and path.name.endswith("-seed7.jsonl")
