@@ -346,7 +346,10 @@ class TerminalKiekPlayer:
             "turn; the cards nobody keeps are discarded."
         )
         cards = list(view.cards)
-        self._show_cards(cards, -1, "keep", groups=[("on offer", 1, len(cards))])
+        groups = [("on offer", 1, len(cards))]
+        if view.hand:  # shown (not chosen from) so the person can keep cards that suit it
+            groups.append(("your hand (not on offer)", len(cards) + 1, len(cards) + len(view.hand)))
+        self._show_cards(cards + list(view.hand), -1, "keep", groups=groups)
         numbers = list(range(1, len(cards) + 1))
         (number,) = self._ask_numbers(
             f"Keep which card? (one of {_join(numbers)})", numbers, 1, None
