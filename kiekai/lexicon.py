@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 VOCABULARY_PATH = DATA_DIR / "vocabulary.tsv"
+FALLBACK_PATH = DATA_DIR / "fallback-categories.tsv"
 
 #: Number of noun synsets in WordNet 3.0 (the normaliser of intrinsic information content).
 WORDNET_NOUN_SYNSETS = 82115
@@ -200,6 +201,16 @@ class Vocabulary:
             zipf=self.zipf[idx].astype(np.float32),
         )
 
+    def merged(self, other: Vocabulary) -> Vocabulary:
+        """This vocabulary followed by the words of ``other`` that it lacks."""
+        extra = [i for i, word in enumerate(other.words) if word not in self]
+        return Vocabulary(
+            words=self.words + tuple(other.words[i] for i in extra),
+            groups=self.groups + tuple(other.groups[i] for i in extra),
+            synsets=self.synsets + tuple(other.synsets[i] for i in extra),
+            zipf=np.concatenate([self.zipf, other.zipf[extra]]).astype(np.float32),
+        )
+
     def common(self, min_zipf: float) -> Vocabulary:
         """The words with a Zipf frequency of at least ``min_zipf`` (for easier bot levels)."""
         return self.subset(self.zipf >= min_zipf)
@@ -218,6 +229,25 @@ def load_vocabulary(path: str | Path | None = None) -> Vocabulary:
     """
     resolved = Path(path) if path is not None else VOCABULARY_PATH
     return _load_vocabulary(str(resolved.resolve()))
+
+
+def load_fallback_vocabulary(path: str | Path | None = None) -> Vocabulary:
+    """The fallback categories (default ``data/fallback-categories.tsv``, same format as the
+    vocabulary): broad or technical WordNet categories (``vertebrate``, ``covering``) that
+    the active bot writes only when no everyday word separates its cards.
+
+    Raises:
+        VocabularyError: as :func:`load_vocabulary`.
+    """
+    resolved = Path(path) if path is not None else FALLBACK_PATH
+    return _load_vocabulary(str(resolved.resolve()))
+
+
+@functools.lru_cache(maxsize=2)
+def all_categories() -> Vocabulary:
+    """The everyday vocabulary followed by the fallback categories (what the labels
+    perception indexes by default)."""
+    return load_vocabulary().merged(load_fallback_vocabulary())
 
 
 @functools.lru_cache(maxsize=8)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from wordfreq import zipf_frequency
@@ -44,6 +45,7 @@ MIN_ZIPF_PERSON = 4.0
 MIN_CATEGORY_SIZE = 5
 MIN_NOUN_SHARE = 0.25
 MIN_SENSE_SHARE = 0.5
+MIN_ZIPF_FALLBACK = 1.5
 
 #: Roots of the picturable part of WordNet's noun hierarchy, with the group of words below them.
 #: Order matters: the first root in a synset's hypernym closure names its group.
@@ -373,18 +375,66 @@ def _one_word_per_meaning(wn, rows: dict[str, tuple[str, list[str]]]):
     return {word: row for word, row in rows.items() if word not in drop}
 
 
-def main() -> None:
-    """Command line: write the vocabulary TSV (default ``data/vocabulary.tsv``)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=REPO / "data" / "vocabulary.tsv")
-    parser.add_argument("--min-zipf", type=float, default=MIN_ZIPF)
-    args = parser.parse_args()
-    rows = build(args.min_zipf)
-    with args.out.open("w", encoding="utf-8") as handle:
+def build_fallback(
+    everyday: Iterable[str], min_zipf: float = MIN_ZIPF_FALLBACK
+) -> list[tuple[str, str, list[str]]]:
+    """Rows of the fallback categories: broad or technical WordNet categories that are not in
+    the everyday vocabulary (``vertebrate``, ``instrumentality``, ``covering``).
+
+    A word is kept when it is a one-word lemma of a noun synset below ``physical_entity.n.01``
+    with at least :data:`MIN_CATEGORY_SIZE` descendants and its Zipf frequency is at least
+    ``min_zipf``. The active bot writes one only when no everyday word is true of a three
+    and false of the two (these words are hard to guess but keep the bot truthful).
+    """
+    from kiekai.models import wordnet
+
+    wn = wordnet()
+    physical = wn.synset("physical_entity.n.01")
+    taken = set(everyday)
+    rows: dict[str, list[str]] = {}
+    for synset in wn.all_synsets("n"):
+        if (
+            len(list(synset.closure(lambda s: s.hyponyms() + s.instance_hyponyms())))
+            < MIN_CATEGORY_SIZE
+        ):
+            continue
+        closure = set(synset.closure(lambda s: s.hypernyms() + s.instance_hypernyms()))
+        if physical not in closure and synset != physical:
+            continue
+        for lemma in synset.lemmas():
+            word = lemma.name()
+            if word != word.lower() or not word.isalpha() or word in taken:
+                continue
+            if zipf_frequency(word, "en") < min_zipf:
+                continue
+            rows.setdefault(word, []).append(synset.name())
+    return [(word, "broad", names) for word, names in sorted(rows.items())]
+
+
+def write_tsv(path: Path, rows: list[tuple[str, str, list[str]]]) -> None:
+    """Write rows as a word/group/synsets TSV with a header line."""
+    with path.open("w", encoding="utf-8") as handle:
         handle.write("word\tgroup\tsynsets\n")
         for word, group, names in rows:
             handle.write(f"{word}\t{group}\t{';'.join(names)}\n")
+
+
+def main() -> None:
+    """Command line: write the vocabulary TSV (default ``data/vocabulary.tsv``) and the
+    fallback categories (``data/fallback-categories.tsv``)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=REPO / "data" / "vocabulary.tsv")
+    parser.add_argument("--min-zipf", type=float, default=MIN_ZIPF)
+    parser.add_argument(
+        "--fallback-out", type=Path, default=REPO / "data" / "fallback-categories.tsv"
+    )
+    args = parser.parse_args()
+    rows = build(args.min_zipf)
+    write_tsv(args.out, rows)
     print(f"wrote {len(rows)} words to {args.out}")
+    fallback = build_fallback(word for word, _, _ in rows)
+    write_tsv(args.fallback_out, fallback)
+    print(f"wrote {len(fallback)} words to {args.fallback_out}")
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ from kiekai.kiek.players import (
     KeepView,
     RevealView,
 )
-from kiekai.lexicon import Vocabulary, as_vocabulary
+from kiekai.lexicon import Vocabulary, as_vocabulary, load_fallback_vocabulary
 
 if TYPE_CHECKING:
     from kiekai.perception.base import Perception
@@ -298,6 +298,9 @@ class KiekBot:
         seed: seed of the bot's ``numpy.random.Generator`` (same seed, same game).
         vocabulary: candidate words (default :func:`kiekai.lexicon.load_vocabulary`); the
             level keeps those with Zipf frequency >= its ``min_zipf``.
+        fallback: when no everyday word separates any split, write a broad or technical
+            category (:func:`kiekai.lexicon.load_fallback_vocabulary`) that does, rather
+            than an untrue word.
 
     Raises:
         ValueError: unknown level, or no vocabulary word is common enough for the level.
@@ -314,6 +317,7 @@ class KiekBot:
         level: str | Level = "normal",
         seed: int = 0,
         vocabulary: Vocabulary | Iterable[str] | None = None,
+        fallback: bool = True,
     ) -> None:
         self.name = name
         self.perception = perception
@@ -328,6 +332,7 @@ class KiekBot:
                 f"for level {self.level.name!r}; give a larger vocabulary"
             )
         self._preference = word_preference(self.vocabulary)
+        self.fallback = load_fallback_vocabulary() if fallback else None
 
     def __repr__(self) -> str:
         return f"KiekBot({self.name!r}, level={self.level.name!r})"
@@ -414,8 +419,9 @@ class KiekBot:
 
         The choice maximises the modelled share of guessers who write the word among the
         truthful, unused choices (sampled at the level's temperature among the best 10).
-        Repeats are checked with the judge. If no word is truthful by the perception at all,
-        the bot writes the unused word that fits the split best.
+        Repeats are checked with the judge. If no everyday word is truthful, the bot writes
+        the commonest truthful fallback category (``vertebrate``, ``covering``); if none is
+        truthful either, the unused everyday word that fits a split best.
         """
         pairs, values, truthful, fit = self.plan_turn(
             view.table, view.hand, view.used_words, with_fit=True
@@ -433,7 +439,10 @@ class KiekBot:
                 if len(candidates) >= 10:
                     break
         if not candidates:
-            # nothing truthful and unused: write the word that fits a split best
+            fallback = self._fallback_play(view, pairs)
+            if fallback is not None:
+                return fallback
+            # nothing truthful and unused at all: write the word that fits a split best
             flat_fit = fit.ravel()
             for f in np.argsort(-flat_fit, kind="stable")[:500]:
                 if not is_used(words[f % len(words)], view.used_words, self.judge):
@@ -444,14 +453,43 @@ class KiekBot:
         scores = np.log(np.maximum(values.ravel()[candidates], 1e-300))
         flat = candidates[_sample(self.rng, scores, self.level.temperature)]
         p, q, j = np.unravel_index(flat, values.shape)
-        a, b = pairs[p]
+        return self._play(view, pairs[p], int(q), words[j])
+
+    def _fallback_play(self, view: ActiveView, pairs: list[tuple[int, int]]) -> ActivePlay | None:
+        """When no everyday word separates any split: the commonest unused fallback category
+        (:func:`kiekai.lexicon.load_fallback_vocabulary`) true of a three and false of its
+        two by the perception, or ``None`` when there is none."""
+        fallback = self.fallback
+        if fallback is None or len(fallback) == 0:
+            return None
+        cards = list(view.table) + list(view.hand)
+        true = np.asarray(self.perception.scores(cards, fallback.words)) >= TRUE_AT
+        best: tuple[float, int, int, int] | None = None
+        order = np.argsort(-fallback.zipf, kind="stable")
+        for p, (a, b) in enumerate(pairs):
+            rows = [0, 1, 2, 3 + a, 3 + b]
+            for q, (three, two) in enumerate(SPLITS):
+                ok = true[[rows[i] for i in three]].all(0) & ~true[[rows[i] for i in two]].any(0)
+                for j in order:
+                    if best is not None and fallback.zipf[j] <= best[0]:
+                        break
+                    if ok[j] and not is_used(fallback.words[j], view.used_words, self.judge):
+                        best = (float(fallback.zipf[j]), p, q, int(j))
+                        break
+        if best is None:
+            return None
+        _, p, q, j = best
+        return self._play(view, pairs[p], q, fallback.words[j])
+
+    def _play(self, view: ActiveView, pair: tuple[int, int], split: int, word: str) -> ActivePlay:
+        a, b = pair
         five = list(view.table) + [view.hand[a], view.hand[b]]
-        three, two = SPLITS[q]
+        three, two = SPLITS[split]
         return ActivePlay(
             played=(view.hand[a].id, view.hand[b].id),
             three=tuple(five[i].id for i in three),  # type: ignore[arg-type]
             two=tuple(five[i].id for i in two),  # type: ignore[arg-type]
-            word=words[j],
+            word=word,
         )
 
     # -- ne bis in idem -----------------------------------------------------------------------
@@ -464,7 +502,7 @@ class KiekBot:
         for seat, word in sorted(view.words.items()):
             if seat == view.seat or not word or not word.strip():
                 continue
-            if self.judge.is_repeat(word, list(view.used_words)).accepted:
+            if is_used(word, view.used_words, self.judge):
                 return True
         return False
 

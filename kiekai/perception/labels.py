@@ -38,8 +38,8 @@ import numpy as np
 from kiekai.deck import Card
 from kiekai.lexicon import (
     Vocabulary,
+    all_categories,
     hypernym_closure,
-    load_vocabulary,
     synset_for_label,
     synset_for_wnid,
 )
@@ -70,7 +70,8 @@ class LabelsPerception:
             They are kept as :attr:`cards` so that players can measure how many cards of the
             deck a word covers.
         vocabulary: the category vocabulary whose WordNet senses are used for its words
-            (default :func:`kiekai.lexicon.load_vocabulary`); other words use their usual
+            (default :func:`kiekai.lexicon.all_categories`: the everyday vocabulary and the
+            fallback categories); these are scored a card row at a time; other words use their usual
             WordNet noun senses (the first sense, and any sense at least half as frequent in
             SemCor).
         use_embeddings: score what WordNet does not link by sentence-embedding similarity
@@ -92,7 +93,7 @@ class LabelsPerception:
         use_embeddings: bool = True,
     ) -> None:
         self.cards: list[Card] = self.usable(cards)
-        self.vocabulary = vocabulary if vocabulary is not None else load_vocabulary()
+        self.vocabulary = vocabulary if vocabulary is not None else all_categories()
         self.use_embeddings = use_embeddings
         self._card_synset: dict[tuple, Synset | None] = {}
         self._card_text: dict[tuple, str] = {}
@@ -183,7 +184,7 @@ class LabelsPerception:
 
     def word_senses(self, word: str) -> tuple[Synset, ...]:
         """The WordNet noun senses a word denotes here (vocabulary senses when listed there,
-        else its usual noun senses: the first, and any at least half as frequent in SemCor)."""
+        else its usual noun senses, see :func:`_usual_noun_senses`)."""
         word = word.strip().lower()
         if word not in self._word_senses:
             if word in self.vocabulary:
@@ -387,7 +388,8 @@ def _shared_embeddings() -> TextEmbeddings:
 
 
 def _usual_noun_senses(word: str) -> tuple[Synset, ...]:
-    """A word's usual WordNet noun senses: the first, and any at least half as frequent."""
+    """A word's usual WordNet noun senses: the first, and any at least half as frequent in
+    SemCor (all senses when SemCor has no count for any of them, e.g. ``canine``)."""
     from kiekai.models import wordnet
 
     wn = wordnet()
@@ -402,4 +404,6 @@ def _usual_noun_senses(word: str) -> tuple[Synset, ...]:
         )
 
     top = max(count(s) for s in synsets)
+    if top == 0:  # no SemCor evidence for any sense: any of them may be meant
+        return tuple(synsets)
     return tuple(s for k, s in enumerate(synsets) if k == 0 or count(s) >= max(2, 0.5 * top))
