@@ -19,7 +19,7 @@ Training data (all general; nothing keyed to particular words):
    rejected at every level). SimLex-999 (Hill et al. 2015) is kept out of fitting so the
    Spearman correlation reported by scripts/eval_judge.py is on unseen data.
 3. The hand-labelled dev pairs (``--pairs``, default ../shared/eval/judge-pairs-dev.tsv),
-   weighted ``--dev-weight`` (default 3) because they are people's labels.
+   weighted ``--dev-weight`` (default 10) because they are people's labels.
 
 Per level, sklearn ``LogisticRegressionCV`` (5 folds, L2, C chosen by log-loss) on
 :data:`kiekai.judge.features.FEATURES`. Also reported (not stored as parameters):
@@ -286,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--per-kind", type=int, default=400, help="generated pairs per WordNet kind")
-    ap.add_argument("--dev-weight", type=float, default=3.0)
+    ap.add_argument("--dev-weight", type=float, default=10.0)
     args = ap.parse_args(argv)
     if not args.pairs.is_file():
         print(f"error: labelled pairs file {args.pairs} not found (pass --pairs)", file=sys.stderr)

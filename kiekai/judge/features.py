@@ -33,7 +33,7 @@ from kiekai.judge.resources import cosine
 #: Feature vector read by the per-strictness logistic regression, in this order.
 #: All lie in 0..1 except ``embedding`` (cosine, -1..1).
 FEATURES = (
-    "embedding",  # MiniLM cosine of the two normalised words
+    "embedding",  # MiniLM cosine of "a photo of {word}." for the two words
     "synonym",  # sense-weighted shared WordNet synset
     "derivation",  # sense-weighted WordNet derivational / pertainym link
     "affix",  # 1 when one word is the other plus a derivational suffix
@@ -41,6 +41,8 @@ FEATURES = (
     "taxonomy2",  # sense-weighted hypernym link two or three steps away
     "cohyponym",  # sense-weighted shared direct hypernym (siblings)
     "typo",  # 1 when the guess is a misspelling of the secret
+    "gloss",  # P(sense) mass whose WordNet definition uses the other word
+    "similar",  # sense-weighted WordNet similar-to / also-see / verb-group link
 )
 
 #: Relations decided by surface form alone and accepted at every strictness.
@@ -175,6 +177,8 @@ def evidence(secret: str, guess: str) -> Evidence:
             max(links.taxonomy2_up, links.taxonomy2_down),
             links.cohyponym,
             typo,
+            links.gloss,
+            links.similar,
         ],
         dtype=np.float64,
     )
@@ -188,6 +192,7 @@ def _name_meaning_relation(links: lexical.Links, morph: str | None, typo: float,
         return "typo", "look like a misspelling of the same word"
     candidates = [
         (links.synonym, "synonym", "share a WordNet synset (synonyms)"),
+        (links.similar, "synonym", "are near-synonyms in WordNet (similar-to)"),
         (
             max(links.derivation, 0.5 if morph == "derivation" else 0.0),
             "derivation",

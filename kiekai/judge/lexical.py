@@ -15,6 +15,7 @@ Sources:
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -45,6 +46,17 @@ NEGATING_SUFFIXES = ("less", "free")
 NEGATING_PREFIXES = ("non", "un")
 
 _POS = ("n", "v", "a", "r")
+
+#: Shallowest WordNet depth (hypernym steps below "entity") of a shared hypernym that
+#: makes two words co-hyponyms: above it the shared class is too abstract ("object",
+#: "abstraction") to call them the same kind of thing.
+COHYPONYM_MIN_DEPTH = 4
+
+#: Function words ignored when reading definitions.
+_GLOSS_STOPWORDS = frozenset(
+    "a an the of or and in on to for with by as at from that which who is are be being "
+    "its it their usually especially any some other one used".split()
+)
 
 
 def one_word_check(text: str) -> tuple[bool, str]:
@@ -134,7 +146,7 @@ def lemmas(norm: str) -> frozenset[str]:
         singular = _inflect_engine().singular_noun(norm)
     except Exception:  # noqa: BLE001
         singular = False
-    if singular:
+    if singular and wn.synsets(singular, pos="n"):  # "news" -> "new" is no noun: skip
         out.add(singular)
     out |= {american(w) for w in list(out)}
     return frozenset(w.lower() for w in out)
@@ -215,6 +227,12 @@ def _antonym_synsets(synset) -> frozenset:
 
 
 @lru_cache(maxsize=65536)
+def _similar_synsets(synset) -> frozenset:
+    """Synsets WordNet links to ``synset`` by similar-to, also-see or verb-group."""
+    return frozenset(synset.similar_tos() + synset.also_sees() + synset.verb_groups())
+
+
+@lru_cache(maxsize=65536)
 def _derived_names(synset) -> frozenset[str]:
     """Lemma names derivationally related to (or pertainyms of) ``synset``'s lemmas."""
     out = set()
@@ -239,7 +257,14 @@ class Links:
         hyponym1: t is a direct hyponym of s (the guess is one step narrower).
         taxonomy2_up: t is a hypernym of s two or three steps up.
         taxonomy2_down: t is a hyponym of s two or three steps down.
-        cohyponym: s and t share a direct hypernym and neither is above the other.
+        cohyponym: s and t share a hypernym at most two steps above each (siblings
+            or cousins: dog / wolf, dog / cat) that is at least
+            :data:`COHYPONYM_MIN_DEPTH` deep, and neither is above the other.
+        gloss: the WordNet definition of one word's sense uses the other word
+            (bug = "any insect or similar creeping ... invertebrate"); the sum of
+            P(sense) over such senses, the larger of the two directions.
+        similar: s and t are linked by WordNet's similar-to, also-see or verb-group
+            pointers (cold / chilly, colorful / multicolored).
         derivation: a WordNet derivational or pertainym link between the two words.
     """
 
@@ -251,6 +276,8 @@ class Links:
     taxonomy2_down: float = 0.0
     cohyponym: float = 0.0
     derivation: float = 0.0
+    gloss: float = 0.0
+    similar: float = 0.0
 
 
 @lru_cache(maxsize=262144)
@@ -273,6 +300,7 @@ def wordnet_links(a: str, b: str) -> Links:
             "taxonomy2_down",
             "cohyponym",
             "derivation",
+            "similar",
         ),
         0.0,
     )
@@ -283,7 +311,7 @@ def wordnet_links(a: str, b: str) -> Links:
 
     for s, pa in sa:
         hyp_s = _hypernym_depths(s)
-        direct_s = {h for h, d in hyp_s.items() if d == 1}
+        near_s = {h for h, d in hyp_s.items() if d <= 2 and h.min_depth() >= COHYPONYM_MIN_DEPTH}
         ants = _antonym_synsets(s)
         derived = _derived_names(s)
         if derived & forms_b:
@@ -295,6 +323,8 @@ def wordnet_links(a: str, b: str) -> Links:
                 continue
             if t in ants:
                 bump("antonym", w)
+            if t in _similar_synsets(s):
+                bump("similar", w)
             hyp_t = _hypernym_depths(t)
             d_up = hyp_s.get(t)
             d_down = hyp_t.get(s)
@@ -306,13 +336,33 @@ def wordnet_links(a: str, b: str) -> Links:
                 bump("taxonomy2_up", w)
             elif d_down:
                 bump("taxonomy2_down", w)
-            elif direct_s & {h for h, d in hyp_t.items() if d == 1}:
+            elif near_s and near_s & {h for h, d in hyp_t.items() if d <= 2}:
                 bump("cohyponym", w)
     for t, pb in sb:
         if _derived_names(t) & forms_a:
             bump("derivation", math.sqrt(pb * max(p for _, p in sa)))
     del weights_b
+    best["gloss"] = max(_gloss_mass(sa, forms_b), _gloss_mass(sb, forms_a))
     return Links(**best)
+
+
+def _gloss_mass(senses, forms: frozenset[str]) -> float:
+    """Sum of P(sense) over ``senses`` whose definition uses one of ``forms``."""
+    return float(sum(p for s, p in senses if _gloss_lemmas(s) & forms))
+
+
+@lru_cache(maxsize=65536)
+def _gloss_lemmas(synset) -> frozenset[str]:
+    """Lower-case words of a synset's definition, each with its WordNet base forms."""
+    wn = wordnet()
+    out = set()
+    for tok in re.findall(r"[a-z]+", synset.definition().lower()):
+        if tok in _GLOSS_STOPWORDS:
+            continue
+        out.add(tok)
+        for pos in ("n", "v", "a"):
+            out.update(wn._morphy(tok, pos))
+    return frozenset(out)
 
 
 def _strip_suffix(longer: str, shorter: str, suffixes: tuple[str, ...]) -> str | None:
