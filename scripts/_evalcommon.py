@@ -565,6 +565,36 @@ def load_vocabulary() -> Any:
     return vocabulary
 
 
+def all_declared_senses() -> dict[str, tuple[str, ...]]:
+    """:func:`declared_senses` of the vocabulary and of the fallback categories (when the
+    package has them; the vocabulary wins for a word in both)."""
+    out: dict[str, tuple[str, ...]] = {}
+    try:
+        from kiekai.lexicon import load_fallback_vocabulary
+
+        out.update(declared_senses(load_fallback_vocabulary()))
+    except (ImportError, OSError, ValueError):
+        pass
+    out.update(declared_senses(load_vocabulary()))
+    return out
+
+
+def candidate_words() -> list[str]:
+    """Every word a bot may write: the everyday vocabulary, then the fallback categories
+    (``kiekai.lexicon.load_fallback_vocabulary``) when the package has them."""
+    words = list(load_vocabulary())
+    try:
+        from kiekai.lexicon import load_fallback_vocabulary
+    except ImportError:
+        return words
+    try:
+        extra = list(load_fallback_vocabulary())
+    except (OSError, ValueError):
+        return words
+    seen = set(words)
+    return words + [w for w in extra if w not in seen]
+
+
 def declared_senses(vocabulary: Any) -> dict[str, tuple[str, ...]]:
     """word -> synset names a ``kiekai.lexicon.Vocabulary`` declares (its ``synsets`` column);
     empty for objects without ``words``/``synsets``."""

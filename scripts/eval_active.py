@@ -31,6 +31,7 @@ Exit status: 0 on success, 2 on a user error (missing deck, too few labelled pho
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 import time
@@ -90,6 +91,49 @@ def deal_turns(cards: Sequence[Any], players: int, turns: int, rng: random.Rando
         seat = (seat + 1) % players
 
 
+def feasible_words(
+    table: Sequence[Any],
+    hand: Sequence[Any],
+    used: Sequence[str],
+    word_of_synset: dict[Any, list[str]],
+    taxonomy: ec.Taxonomy,
+) -> int:
+    """How many unused vocabulary words are true (by WordNet) of *some* legal play: 2 of the
+    hand's cards added to the table's 3, split 3-vs-2 (rulebook, "A Turn").
+
+    Args:
+        word_of_synset: synset -> vocabulary words with that noun sense
+            (:func:`synset_index`).
+        used: words already written (same lower-case word = used; a cheap stand-in for the
+            judge's ne bis in idem).
+
+    Returns:
+        the number of distinct such words (0: no true word was possible this turn).
+    """
+    used_set = {u.strip().lower() for u in used}
+    found: set[str] = set()
+    for a, b in itertools.combinations(range(len(hand)), 2):
+        five = [*table, hand[a], hand[b]]
+        synsets = [taxonomy.synset_of_card(c) for c in five]
+        if any(x is None for x in synsets):
+            continue
+        for three in itertools.combinations(range(5), 3):
+            s3 = [synsets[i] for i in three]
+            s2 = [synsets[i] for i in range(5) if i not in three]
+            for synset in taxonomy.separating_ancestors(s3, s2):
+                found.update(w for w in word_of_synset.get(synset, ()) if w not in used_set)
+    return len(found)
+
+
+def synset_index(words: Sequence[str], taxonomy: ec.Taxonomy) -> dict[Any, list[str]]:
+    """synset -> the words among ``words`` that have it as a WordNet noun sense."""
+    index: dict[Any, list[str]] = {}
+    for word in words:
+        for synset in taxonomy.noun_senses(word):
+            index.setdefault(synset, []).append(word.strip().lower())
+    return index
+
+
 def play_games(
     cards: Sequence[Any],
     active: Active,
@@ -100,6 +144,7 @@ def play_games(
     games: int,
     players: int,
     seed: int,
+    vocabulary: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """Play ``games`` seeded games of ``players * 3`` turns and record every turn.
 
@@ -112,12 +157,17 @@ def play_games(
         is_repeat: ``is_repeat(word, used_words)``, the judge's ne bis in idem.
         games: number of games; game ``g`` uses ``random.Random(seed * 1000 + g)``.
         players: seats at the table (3 to 8).
+        vocabulary: the candidate words (the whole vocabulary, whatever the level), for
+            :func:`feasible_words` (empty: not counted).
 
     Returns:
         One dict per turn (``game``, ``turn``, ``word``, ``true``, ``checkable``, ``legal``,
-        ``repeat``, ``matches``, guesses and the labels of the split).
+        ``repeat``, ``matches``, ``feasible`` (number of unused vocabulary words true of some
+        legal play), guesses and the labels of the split).
     """
     from kiekai.kiek.players import ActiveView, GuessView
+
+    word_of_synset = synset_index(vocabulary, taxonomy)
 
     records: list[dict[str, Any]] = []
     for g in range(games):
@@ -132,6 +182,7 @@ def play_games(
             view = ActiveView(
                 seat=seat, turn=t, stake=stake, table=table, hand=hand, used_words=tuple(used)
             )
+            feasible = feasible_words(table, hand, used, word_of_synset, taxonomy)
             play = active(view)
             by_id = {c.id: c for c in (*table, *hand)}
             five_ids = {c.id for c in table} | set(play.played)
@@ -174,6 +225,8 @@ def play_games(
                     "game": g,
                     "turn": t,
                     "hand_size": len(hand),
+                    "used_before": len(used),
+                    "feasible": feasible,
                     "word": word,
                     "labels_three": [c.label for c in three],
                     "labels_two": [c.label for c in two],
@@ -199,9 +252,13 @@ def play_games(
     return records
 
 
-def summarise(records: Sequence[dict[str, Any]], panel_size: int) -> dict[str, Any]:
-    """Shares (in [0, 1]) and counts over turn records from :func:`play_games`."""
+def summarise(
+    records: Sequence[dict[str, Any]], panel_size: int, players: int = 4
+) -> dict[str, Any]:
+    """Shares (in [0, 1]) and counts over turn records from :func:`play_games`
+    (``players``: seats per game, so that the first round is the first ``players`` turns)."""
     n = len(records)
+    first_round = players
     checkable = [r for r in records if r["checkable"]]
     true = sum(r["true"] for r in records)
     by_game: dict[int, list[str]] = {}
@@ -221,6 +278,15 @@ def summarise(records: Sequence[dict[str, Any]], panel_size: int) -> dict[str, A
         "truthful": ec.share(true, n),
         "truthful_count": true,
         "truthful_declared": ec.share(sum(r["true_declared"] for r in records), n),
+        "feasible": ec.share(sum(1 for r in records if r["feasible"]), n),
+        "truthful_when_feasible": ec.share(
+            sum(1 for r in records if r["feasible"] and r["true"]),
+            sum(1 for r in records if r["feasible"]),
+        ),
+        "truthful_first_round": ec.share(
+            sum(1 for r in records if r["true"] and r["turn"] < first_round),
+            sum(1 for r in records if r["turn"] < first_round),
+        ),
         "truthful_of_checkable": ec.share(sum(r["true"] for r in checkable), len(checkable)),
         "truthful_of_checkable_ci95": [low, high],
         "uncheckable": n - len(checkable),
@@ -283,6 +349,9 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 ec.pct(s["truthful"]),
                 f"{ec.pct(s['truthful_of_checkable'])} ({ec.pct(lo)}–{ec.pct(hi)})",
                 ec.pct(s["truthful_declared"]),
+                ec.pct(s["feasible"]),
+                ec.pct(s["truthful_when_feasible"]),
+                ec.pct(s["truthful_first_round"]),
                 s["uncheckable"],
                 ec.pct(s["legal"]),
                 s["repeats"],
@@ -308,6 +377,9 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 "true (all)",
                 "true (checkable, 95% CI)",
                 "true (with vocabulary senses)",
+                "a true word was possible",
+                "true when possible",
+                "true in round 1",
                 "not checkable",
                 "legal",
                 "repeats",
@@ -326,7 +398,10 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
         "vocabulary senses*: also counting the synsets the bots' vocabulary declares for the "
         "word (e.g. *sports* for sports equipment). *panel matched*: share of the guesses of "
         "the panel (in the order listed) that the judge matches with the word; *points/turn*: "
-        "matches per turn at stake 1.",
+        "matches per turn at stake 1. *a true word was possible*: some unused word the bots "
+        "may write (vocabulary and fallback categories) is true by WordNet of some legal play (2 hand cards, a 3-vs-2 split) "
+        "that turn; *true when possible*: truthfulness over those turns; *round 1*: the first "
+        "turn of every player, before words run out.",
         "",
     ]
     if image:
@@ -373,7 +448,8 @@ def run(
         cards, perception, usable = loaded
     from kiekai.kiek.bots import KiekBot
 
-    taxonomy = ec.Taxonomy(declared=ec.declared_senses(ec.load_vocabulary()))
+    full_vocabulary = ec.candidate_words()
+    taxonomy = ec.Taxonomy(declared=ec.all_declared_senses())
     labelled = [c for c in usable if taxonomy.synset_of_card(c) is not None]
     judge = ec.make_judge("standard")
     panel_bots = {
@@ -403,8 +479,9 @@ def run(
             games,
             players,
             seed,
+            full_vocabulary,
         )
-        per_level[level] = summarise(records, len(panel))
+        per_level[level] = summarise(records, len(panel), players)
         all_records[level] = records
     return {
         "levels": per_level,

@@ -454,7 +454,7 @@ def run(
         raise ec.EvalError("no round can be scored: the perception cannot see any round's photos")
     judge = ec.make_judge(strictness)
     vocabulary = ec.load_vocabulary()
-    taxonomy = ec.Taxonomy(declared=ec.declared_senses(vocabulary))
+    taxonomy = ec.Taxonomy(declared=ec.all_declared_senses())
     ranking, level_guessers = project_guessers(perception, vocabulary, judge, seed, levels)
     result = evaluate(
         scorable,

@@ -252,7 +252,7 @@ def run(
     clip_checkpoint: str | None = None,
     limit: int | None = None,
     speed_images: int = 64,
-    measure_speed_too: bool = True,
+    max_words: int | None = None,
     loaded: tuple[list[Any], Any, list[Any]] | None = None,
 ) -> dict[str, Any]:
     """Accuracy of the ``kind`` backend (when it loads with real weights) and CLIP speed.
@@ -262,6 +262,8 @@ def run(
         kind: ``labels`` or ``clip``.
         limit: score only the first ``limit`` labelled cards (in id order).
         speed_images: cards timed in the speed test (0 = no speed test).
+        max_words: use only the first ``max_words`` vocabulary words in the category task
+            (quick checks; ``None`` = all).
         loaded: optional ``(all_cards, perception, usable)`` already loaded for ``kind``.
 
     Returns:
@@ -297,7 +299,7 @@ def run(
             labelled = labelled[:limit]
         if not labelled:
             raise ec.EvalError(f"deck {deck} has no labelled photos (labels.csv with label/wnid)")
-        vocabulary = list(ec.load_vocabulary())
+        vocabulary = list(ec.load_vocabulary())[:max_words]
         start = time.perf_counter()
         result["accuracy"] = {
             "cards": len(labelled),
@@ -503,6 +505,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--speed-images", type=int, default=64, help="images in the speed test (0: none)"
     )
+    p.add_argument(
+        "--max-words", type=int, default=None, help="first N vocabulary words only (quick checks)"
+    )
     p.add_argument("--out", type=Path, default=None, help="folder for perception.json/.png/.md")
     return p
 
@@ -519,6 +524,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.clip_checkpoint,
             args.limit,
             args.speed_images,
+            args.max_words,
         )
         for note in result["notes"]:
             print(note)

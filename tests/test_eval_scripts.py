@@ -388,3 +388,78 @@ def test_eval_perception_labels_accuracy_on_a_few_cards(
     )
     assert result["speed"] is None
     assert any("not vision" in note for note in result["notes"])
+
+
+TINY_CLIP = "kiekai-eval-tiny"
+TINY_CLIP_CONFIG = {
+    "embed_dim": 32,
+    "vision_cfg": {"image_size": 32, "layers": 1, "width": 64, "patch_size": 8, "head_width": 32},
+    "text_cfg": {"context_length": 77, "vocab_size": 49408, "width": 32, "heads": 2, "layers": 1},
+}
+
+
+@pytest.fixture()
+def offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No network, no user CLIP settings, a private cache folder."""
+    for var in ("KIEKAI_CLIP_CHECKPOINT", "KIEKAI_CLIP_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("KIEKAI_OFFLINE", "1")
+    monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path / "cache"))
+
+
+@pytest.fixture(scope="module")
+def tiny_clip_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny open_clip architecture registered under TINY_CLIP, randomly initialised and
+    saved by :func:`eval_perception.random_checkpoint` (speed and plumbing only)."""
+    open_clip = pytest.importorskip("open_clip")
+    folder = tmp_path_factory.mktemp("tiny-clip")
+    config = folder / f"{TINY_CLIP}.json"
+    config.write_text(json.dumps(TINY_CLIP_CONFIG))
+    open_clip.add_model_config(config)
+    return eval_perception.random_checkpoint(TINY_CLIP, folder)
+
+
+def test_clip_speed_times_the_project_and_raw_paths_on_the_same_images(
+    offline: None, tiny_clip_checkpoint: Path, dev_cards: list
+) -> None:
+    speed = eval_perception.measure_speed(dev_cards[:3], TINY_CLIP, str(tiny_clip_checkpoint))
+    assert speed["images"] == 3
+    assert speed["model_key"].startswith(f"{TINY_CLIP}/sha256:")
+    for key in ("raw_encode", "raw_decode_encode", "project_cold", "project_warm"):
+        assert speed[key]["seconds"] > 0
+        assert speed[key]["images_per_second"] == pytest.approx(3 / speed[key]["seconds"])
+    assert speed["raw_decode_encode"]["seconds"] > speed["raw_encode"]["seconds"]
+    assert speed["overhead"] == pytest.approx(
+        speed["raw_encode"]["images_per_second"] / speed["project_cold"]["images_per_second"]
+    )
+
+
+def test_missing_clip_weights_are_said_plainly_and_give_no_accuracy(
+    offline: None, dev_deck: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = eval_perception.main(
+        ["--deck", str(dev_deck), "--perception", "clip", "--speed-images", "0"]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "CLIP weights are missing, so no zero-shot accuracy is reported" in out
+    assert "top-1" not in out
+
+
+def test_clip_checkpoint_runs_the_accuracy_path(
+    offline: None, tiny_clip_checkpoint: Path, dev_deck: Path
+) -> None:
+    result = eval_perception.run(
+        dev_deck,
+        "clip",
+        TINY_CLIP,
+        str(tiny_clip_checkpoint),
+        limit=4,
+        speed_images=2,
+        max_words=30,
+    )
+    acc = result["accuracy"]
+    assert acc["cards"] == 4 and acc["label_task"]["candidates"] == 4
+    assert 1.0 <= acc["label_task"]["mean_rank"] <= 4.0
+    assert acc["category_task"]["candidates"] == 30
+    assert result["speed_random_init"] is False and result["speed"]["images"] == 2
