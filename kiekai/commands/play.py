@@ -183,7 +183,7 @@ def _play(
 
     try:
         judge = Judge(strictness)
-    except (FileNotFoundError, OSError, LookupError) as exc:
+    except (OSError, LookupError, ValueError) as exc:
         raise _fail(err, f"the judge cannot start: {exc}") from None
 
     perception_name = "none"
