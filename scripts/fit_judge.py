@@ -55,6 +55,7 @@ from kiekai.judge.resources import prefetch_embeddings, wordnet, zipf  # noqa: E
 from kiekai.judge.verdict import Strictness  # noqa: E402
 
 LEVELS = [lv.value for lv in Strictness]
+COHYPONYM = FEATURES.index("cohyponym")
 SIM_DIR = REPO.parent / "shared" / "eval" / "word-similarity"
 DEFAULT_PAIRS = REPO.parent / "shared" / "eval" / "judge-pairs-dev.tsv"
 
@@ -110,7 +111,17 @@ def generate_wordnet_pairs(rng: random.Random, per_kind: int) -> list[tuple[str,
     common = set(vocab)
     rng.shuffle(vocab)
     out: dict[str, list] = {
-        k: [] for k in ("synonym", "hyper1", "taxo2", "cohyponym", "derivation", "typo", "random")
+        k: []
+        for k in (
+            "synonym",
+            "hyper1",
+            "taxo2",
+            "cohyponym",
+            "derivation",
+            "degree",
+            "typo",
+            "random",
+        )
     }
 
     def add(kind, a, b, labels):
@@ -138,7 +149,10 @@ def generate_wordnet_pairs(rng: random.Random, per_kind: int) -> list[tuple[str,
                     b = lem.name().lower()
                     if b in common and dominant(b) == sib:
                         add("cohyponym", a, b, NEVER)
-            for h2 in h.hypernyms():
+            far = set(h.hypernyms())
+            for h2 in list(far):
+                far.update(h2.hypernyms())
+            for h2 in far:
                 for lem in h2.lemmas():
                     b = lem.name().lower()
                     if b in common and dominant(b) == h2:
@@ -157,6 +171,13 @@ def generate_wordnet_pairs(rng: random.Random, per_kind: int) -> list[tuple[str,
                 add("typo", a, t, LENIENT_ONLY)
         b = rng.choice(vocab)
         add("random", a, b, NEVER)
+    wn = wordnet()
+    for a in sorted(wn.all_lemma_names("a")):  # degree words: greenish, smallish
+        if a.endswith("ish") and len(a) >= 6 and a.isalpha():
+            for stem in (a[:-3], a[:-3] + "e", a[:-4]):
+                if stem in common:
+                    add("degree", stem, a, LENIENT_ONLY)
+                    break
     pairs = [p for kind in out.values() for p in kind]
     counts = {k: len(v) for k, v in out.items()}
     print(f"generated WordNet pairs: {counts}", file=sys.stderr)
@@ -256,7 +277,13 @@ def build(x, rows, dev_mask, dev_weight, seed):
                 "C": None,
             }
             continue
-        clf = fit_level(x[keep], lab[keep], w[keep], seed)
+        xk = x[keep].copy()
+        clf = fit_level(xk, lab[keep], w[keep], seed)
+        if clf.coef_[0][COHYPONYM] > 0:
+            # Co-hyponymy is never evidence *for* accepting (issue: "different things of
+            # the same kind are rejected at every level"): drop it and refit.
+            xk[:, COHYPONYM] = 0.0
+            clf = fit_level(xk, lab[keep], w[keep], seed)
         levels[lv] = {
             "coef": [round(float(c), 6) for c in clf.coef_[0]],
             "intercept": round(float(clf.intercept_[0]), 6),

@@ -38,11 +38,12 @@ FEATURES = (
     "derivation",  # sense-weighted WordNet derivational / pertainym link
     "affix",  # 1 when one word is the other plus a derivational suffix
     "taxonomy1",  # sense-weighted direct hypernym or hyponym link
-    "taxonomy2",  # sense-weighted hypernym link two or three steps away
+    "taxonomy2",  # sense-weighted hypernym link two to six steps away
     "cohyponym",  # sense-weighted shared direct hypernym (siblings)
     "typo",  # 1 when the guess is a misspelling of the secret
     "gloss",  # P(sense) mass whose WordNet definition uses the other word
     "similar",  # sense-weighted WordNet similar-to / also-see / verb-group link
+    "degree",  # 1 when one word is the other plus a degree suffix (red / reddish)
 )
 
 #: Relations decided by surface form alone and accepted at every strictness.
@@ -167,6 +168,7 @@ def evidence(secret: str, guess: str) -> Evidence:
             )
 
     emb = cosine(a, b)
+    degree = lexical.degree_link(a, b)
     feats = np.array(
         [
             emb,
@@ -179,17 +181,22 @@ def evidence(secret: str, guess: str) -> Evidence:
             typo,
             links.gloss,
             links.similar,
+            1.0 if degree else 0.0,
         ],
         dtype=np.float64,
     )
-    relation, detail = _name_meaning_relation(links, morph, typo, emb)
+    relation, detail = _name_meaning_relation(links, morph, typo, emb, degree)
     return Evidence(relation, detail, a, b, feats)
 
 
-def _name_meaning_relation(links: lexical.Links, morph: str | None, typo: float, emb: float):
+def _name_meaning_relation(
+    links: lexical.Links, morph: str | None, typo: float, emb: float, degree: bool
+):
     """Pick the strongest meaning relation and a phrase describing it."""
     if typo:
         return "typo", "look like a misspelling of the same word"
+    if degree:
+        return "degree", "differ in degree (one is the other with a softening suffix)"
     candidates = [
         (links.synonym, "synonym", "share a WordNet synset (synonyms)"),
         (links.similar, "synonym", "are near-synonyms in WordNet (similar-to)"),
@@ -208,12 +215,12 @@ def _name_meaning_relation(links: lexical.Links, morph: str | None, typo: float,
         (
             links.taxonomy2_up,
             "hypernym",
-            "are two or three WordNet steps apart, the guess naming the broader kind",
+            "are two or more WordNet steps apart, the guess naming a much broader kind",
         ),
         (
             links.taxonomy2_down,
             "hyponym",
-            "are two or three WordNet steps apart, the guess naming a narrower kind",
+            "are two or more WordNet steps apart, the guess naming a much narrower kind",
         ),
     ]
     strength, name, detail = max(candidates, key=lambda c: c[0])

@@ -198,10 +198,10 @@ def sense_weights(norm: str) -> tuple[tuple[object, float], ...]:
 
 @lru_cache(maxsize=65536)
 def _hypernym_depths(synset) -> dict[object, int]:
-    """Every hypernym (and instance hypernym) of ``synset`` up to 3 steps, with its distance."""
+    """Every hypernym (and instance hypernym) of ``synset`` up to 6 steps, with its distance."""
     depths: dict[object, int] = {}
     frontier = [synset]
-    for d in range(1, 4):
+    for d in range(1, 7):
         nxt = []
         for s in frontier:
             for h in s.hypernyms() + s.instance_hypernyms():
@@ -255,8 +255,8 @@ class Links:
         antonym: t is an antonym of s (directly or through similar-to).
         hypernym1: t is a direct hypernym of s (the guess is one step broader).
         hyponym1: t is a direct hyponym of s (the guess is one step narrower).
-        taxonomy2_up: t is a hypernym of s two or three steps up.
-        taxonomy2_down: t is a hyponym of s two or three steps down.
+        taxonomy2_up: t is a hypernym of s two to six steps up.
+        taxonomy2_down: t is a hyponym of s two to six steps down.
         cohyponym: s and t share a hypernym at most two steps above each (siblings
             or cousins: dog / wolf, dog / cat) that is at least
             :data:`COHYPONYM_MIN_DEPTH` deep, and neither is above the other.
@@ -381,6 +381,22 @@ def _strip_suffix(longer: str, shorter: str, suffixes: tuple[str, ...]) -> str |
             if rest in suffixes:
                 return rest
     return None
+
+
+#: Suffixes that soften an adjective or noun into "somewhat X" (red -> reddish,
+#: blue -> bluish): degree words, accepted only by lenient tables (issue "lenient").
+DEGREE_SUFFIXES = ("ish",)
+
+
+@lru_cache(maxsize=262144)
+def degree_link(a: str, b: str) -> bool:
+    """Whether one normalised word is the other plus a degree suffix (red / reddish)."""
+    ka, kb = compound_key(a), compound_key(b)
+    for x, y in ((ka, kb), (kb, ka)):
+        for fx in lemmas(x) | {x}:
+            if len(y) > len(fx) and _strip_suffix(y, compound_key(fx), DEGREE_SUFFIXES):
+                return True
+    return False
 
 
 @lru_cache(maxsize=262144)

@@ -1,0 +1,159 @@
+"""``kiekai judge`` and ``kiekai repeat``: the synonym judge on the command line.
+
+- ``kiekai judge SECRET GUESS [--strictness L] [--json]``: one verdict.
+- ``kiekai judge --batch FILE.tsv [--strictness L]``: a TSV with header columns
+  ``secret`` and ``guess`` (other columns ignored) in, a TSV on stdout with columns
+  ``secret, guess, accepted, score, relation, reason`` (accepted as 1/0), one row per
+  input row, in order.
+- ``kiekai repeat WORD --used a,b,c [--strictness L] [--json]``: ne bis in idem.
+
+Exit status: 0 on success (whatever the verdict), 2 on bad input (unknown strictness,
+missing file or columns, missing arguments), with one ``error:`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+#: Columns of the batch output TSV, in order.
+BATCH_COLUMNS = ("secret", "guess", "accepted", "score", "relation", "reason")
+
+
+def _fail(message: str) -> None:
+    """Print one ``error:`` line to stderr and exit with status 2 (bad input)."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _judge(strictness: str):
+    """Build a :class:`kiekai.judge.Judge`; bad strictness or model file exits 2."""
+    from kiekai.judge import Judge
+
+    try:
+        return Judge(strictness)
+    except (ValueError, FileNotFoundError) as exc:
+        _fail(str(exc))
+
+
+def _print_verdict(verdict, as_json: bool, extra: dict | None = None) -> None:
+    if as_json:
+        payload = {**(extra or {}), **verdict.to_dict()}
+        typer.echo(json.dumps(payload, ensure_ascii=False))
+        return
+    status = "ACCEPTED" if verdict.accepted else "REJECTED"
+    typer.echo(f"{status}  score {verdict.score:.2f}  relation {verdict.relation}")
+    typer.echo(verdict.reason)
+
+
+def _clean_cell(text: str) -> str:
+    """A TSV-safe cell: tabs and newlines become spaces."""
+    return " ".join(str(text).replace("\t", " ").splitlines())
+
+
+def _read_batch(path: Path) -> list[tuple[str, str]]:
+    """(secret, guess) rows of a TSV with a header; exits 2 on any file problem."""
+    if str(path) != "-" and not path.is_file():
+        _fail(f"batch file {path} not found; pass a TSV file with columns 'secret' and 'guess'")
+    try:
+        if str(path) == "-":
+            text = sys.stdin.read()
+        else:
+            text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"cannot read batch file {path}: {exc}")
+    lines = text.splitlines()
+    if not lines:
+        _fail(
+            f"batch file {path} is empty; its first line must be a header with 'secret' and 'guess'"
+        )
+    reader = csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE)
+    header = [h.strip() for h in (reader.fieldnames or [])]
+    missing = [c for c in ("secret", "guess") if c not in header]
+    if missing:
+        _fail(
+            f"batch file {path} lacks column(s) {', '.join(missing)}; its header has "
+            f"{header}; the first line must name tab-separated columns 'secret' and 'guess'"
+        )
+    reader.fieldnames = header
+    return [((row.get("secret") or ""), (row.get("guess") or "")) for row in reader]
+
+
+def judge_command(
+    secret: str | None = typer.Argument(None, help="The secret category the active player wrote."),
+    guess: str | None = typer.Argument(None, help="The guessing player's word."),
+    strictness: str = typer.Option(
+        "standard", "--strictness", "-s", help="Table rules: strict, standard or lenient."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the verdict as one JSON object."),
+    batch: Path | None = typer.Option(
+        None,
+        "--batch",
+        help="TSV file with header columns 'secret' and 'guess' ('-' = stdin); "
+        "writes a TSV of verdicts to stdout.",
+    ),
+) -> None:
+    """Judge whether GUESS names the category SECRET (rulebook: "Imperfect Guesses")."""
+    judge = _judge(strictness)
+    if batch is not None:
+        if secret is not None or guess is not None:
+            _fail("give either SECRET GUESS or --batch FILE, not both")
+        pairs = _read_batch(batch)
+        verdicts = judge.match_many(pairs)
+        out = csv.writer(
+            sys.stdout, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_NONE, escapechar="\\"
+        )
+        out.writerow(BATCH_COLUMNS)
+        for (s, g), v in zip(pairs, verdicts, strict=True):
+            out.writerow(
+                [
+                    _clean_cell(s),
+                    _clean_cell(g),
+                    1 if v.accepted else 0,
+                    f"{v.score:.4f}",
+                    v.relation,
+                    _clean_cell(v.reason),
+                ]
+            )
+        sys.stdout.flush()
+        return
+    if secret is None or guess is None:
+        _fail("give SECRET and GUESS (e.g. `kiekai judge people humans`) or --batch FILE.tsv")
+    verdict = judge.match(secret, guess)
+    _print_verdict(
+        verdict, as_json, {"secret": secret, "guess": guess, "strictness": judge.strictness.value}
+    )
+
+
+def repeat_command(
+    word: str = typer.Argument(..., help="The newly written category."),
+    used: str = typer.Option(
+        ..., "--used", "-u", help="Categories already used this game, comma-separated: a,b,c."
+    ),
+    strictness: str = typer.Option(
+        "standard", "--strictness", "-s", help="Table rules: strict, standard or lenient."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the verdict as one JSON object."),
+) -> None:
+    """Ne bis in idem: does WORD repeat one of the used categories? (rulebook)"""
+    judge = _judge(strictness)
+    used_words = [u.strip() for u in used.split(",") if u.strip()]
+    verdict = judge.is_repeat(word, used_words)
+    if as_json:
+        _print_verdict(
+            verdict, True, {"word": word, "used": used_words, "strictness": judge.strictness.value}
+        )
+        return
+    status = f"REPEAT of {verdict.matched!r}" if verdict.accepted else "NOT A REPEAT"
+    typer.echo(f"{status}  score {verdict.score:.2f}  relation {verdict.relation}")
+    typer.echo(verdict.reason)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``judge`` and ``repeat`` commands to the ``kiekai`` Typer app."""
+    app.command("judge")(judge_command)
+    app.command("repeat")(repeat_command)
