@@ -45,7 +45,6 @@ MIN_ZIPF_PERSON = 4.0
 MIN_CATEGORY_SIZE = 5
 MIN_NOUN_SHARE = 0.25
 MIN_SENSE_SHARE = 0.5
-MIN_ZIPF_FALLBACK = 1.5
 
 #: Roots of the picturable part of WordNet's noun hierarchy, with the group of words below them.
 #: Order matters: the first root in a synset's hypernym closure names its group.
@@ -375,16 +374,16 @@ def _one_word_per_meaning(wn, rows: dict[str, tuple[str, list[str]]]):
     return {word: row for word, row in rows.items() if word not in drop}
 
 
-def build_fallback(
-    everyday: Iterable[str], min_zipf: float = MIN_ZIPF_FALLBACK
-) -> list[tuple[str, str, list[str]]]:
-    """Rows of the fallback categories: broad or technical WordNet categories that are not in
-    the everyday vocabulary (``vertebrate``, ``instrumentality``, ``covering``).
+def build_fallback(everyday: Iterable[str]) -> list[tuple[str, str, list[str]]]:
+    """Rows of the fallback categories: every WordNet name of a category of physical things
+    that is not in the everyday vocabulary (``vertebrate``, ``covering``, ``living thing``,
+    ``motor vehicle``).
 
-    A word is kept when it is a one-word lemma of a noun synset below ``physical_entity.n.01``
-    with at least :data:`MIN_CATEGORY_SIZE` descendants and its Zipf frequency is at least
-    ``min_zipf``. The active bot writes one only when no everyday word is true of a three
-    and false of the two (these words are hard to guess but keep the bot truthful).
+    A word is kept when it is a lower-case lemma (one word, or a WordNet compound written
+    with spaces, which the rules accept as one lexical item) of a noun synset below
+    ``physical_entity.n.01`` that has hyponyms (is a category). The active bot writes one
+    only when no everyday word is true of a three and false of the two (these words are hard
+    to guess but keep the bot truthful); it prefers the commonest.
     """
     from kiekai.models import wordnet
 
@@ -393,19 +392,16 @@ def build_fallback(
     taken = set(everyday)
     rows: dict[str, list[str]] = {}
     for synset in wn.all_synsets("n"):
-        if (
-            len(list(synset.closure(lambda s: s.hyponyms() + s.instance_hyponyms())))
-            < MIN_CATEGORY_SIZE
-        ):
+        if not (synset.hyponyms() or synset.instance_hyponyms()):
             continue
-        closure = set(synset.closure(lambda s: s.hypernyms() + s.instance_hypernyms()))
-        if physical not in closure and synset != physical:
+        if physical not in synset.closure(lambda s: s.hypernyms() + s.instance_hypernyms()):
             continue
         for lemma in synset.lemmas():
-            word = lemma.name()
-            if word != word.lower() or not word.isalpha() or word in taken:
+            name = lemma.name()
+            if name != name.lower() or not name.replace("_", "").replace("-", "").isalpha():
                 continue
-            if zipf_frequency(word, "en") < min_zipf:
+            word = name.replace("_", " ")
+            if word in taken:
                 continue
             rows.setdefault(word, []).append(synset.name())
     return [(word, "broad", names) for word, names in sorted(rows.items())]

@@ -464,22 +464,25 @@ class KiekBot:
             return None
         cards = list(view.table) + list(view.hand)
         true = np.asarray(self.perception.scores(cards, fallback.words)) >= TRUE_AT
-        best: tuple[float, int, int, int] | None = None
-        order = np.argsort(-fallback.zipf, kind="stable")
+        ok = np.zeros((len(pairs), len(SPLITS), len(fallback)), dtype=bool)
         for p, (a, b) in enumerate(pairs):
             rows = [0, 1, 2, 3 + a, 3 + b]
             for q, (three, two) in enumerate(SPLITS):
-                ok = true[[rows[i] for i in three]].all(0) & ~true[[rows[i] for i in two]].any(0)
-                for j in order:
-                    if best is not None and fallback.zipf[j] <= best[0]:
-                        break
-                    if ok[j] and not is_used(fallback.words[j], view.used_words, self.judge):
-                        best = (float(fallback.zipf[j]), p, q, int(j))
-                        break
-        if best is None:
-            return None
-        _, p, q, j = best
-        return self._play(view, pairs[p], q, fallback.words[j])
+                r3 = [rows[i] for i in three]
+                r2 = [rows[i] for i in two]
+                ok[p, q] = true[r3].all(0) & ~true[r2].any(0)
+        possible = np.flatnonzero(ok.any(axis=(0, 1)))
+        # commonest first; one-word names before compounds
+        order = sorted(
+            possible.tolist(), key=lambda j: (-float(fallback.zipf[j]), fallback.words[j].count(" "))
+        )
+        for j in order:
+            word = fallback.words[j]
+            if is_used(word, view.used_words, self.judge):
+                continue
+            p, q = (int(x) for x in np.argwhere(ok[:, :, j])[0])
+            return self._play(view, pairs[p], q, word)
+        return None
 
     def _play(self, view: ActiveView, pair: tuple[int, int], split: int, word: str) -> ActivePlay:
         a, b = pair

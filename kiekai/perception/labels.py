@@ -12,15 +12,15 @@ WordNet link.
 Scores (float32, in [0, 1], 0.5 = undecided; the :class:`~kiekai.perception.base.Perception`
 contract):
 
-============================================  =====================================
-relation of the word to the card               score
-============================================  =====================================
-a sense is the card's synset or a hypernym     :data:`LINKED` = 1.0
-the word (not a noun category) is in the label  :data:`MENTIONED` = 0.9
-a sense is a hyponym of the card's synset      :data:`HYPONYM` = 0.3 (may or may not hold)
-otherwise, word is a WordNet noun category     ``UNLINKED_WEIGHT * sim`` (at most 0.4: false)
-otherwise, word is not a noun category         ``FREE_WEIGHT * sim`` (at most 0.45)
-============================================  =====================================
+- a sense of the word is the card's synset or one of its hypernyms: :data:`LINKED` = 1.0;
+- the word has no noun sense here (a colour, material or quality) and is in the card's
+  label (``red`` for "red wine"): :data:`MENTIONED` = 0.9;
+- a sense of the word is a hyponym of the card's synset (``terrier`` for a card labelled
+  only "dog": may or may not hold): :data:`HYPONYM` = 0.3;
+- otherwise, for a WordNet noun category: ``UNLINKED_WEIGHT * sim`` (at most 0.4, so false);
+- otherwise, for a word without noun senses: ``FREE_WEIGHT * sim`` (at most 0.45);
+- fallback categories (group ``broad``, :func:`kiekai.lexicon.load_fallback_vocabulary`)
+  are scored by WordNet alone: 0 where unlinked.
 
 ``sim`` is the calibrated embedding similarity ``clip((cos - SIM_FLOOR) / SIM_SPAN, 0, 1)``;
 the floor and span are set so that unrelated everyday words (cosine about 0.1-0.2 with
@@ -103,6 +103,9 @@ class LabelsPerception:
         self._synset_words: dict[str, list[int]] | None = None
         self._has_senses = np.zeros(0, dtype=bool)
         self._vocab_matrix: np.ndarray | None = None
+        self._embedded = np.zeros(0, dtype=bool)
+        self._embedded_list: list[str] | None = None
+        self._position: np.ndarray | None = None
         self._embeddings = _shared_embeddings()
 
     # -- Perception protocol ------------------------------------------------------------------
@@ -209,6 +212,8 @@ class LabelsPerception:
             self._has_senses = np.asarray(
                 [bool(names) for names in self.vocabulary.synsets], dtype=bool
             )
+            # fallback categories (group "broad") are pure WordNet: no embedding similarity
+            self._embedded = np.asarray([g != "broad" for g in self.vocabulary.groups], dtype=bool)
         return self._synset_words
 
     def vocabulary_row(self, card: Card) -> np.ndarray:
@@ -242,8 +247,10 @@ class LabelsPerception:
         decided[mentioned] = True
         if self.use_embeddings:
             weights = np.where(self._has_senses, UNLINKED_WEIGHT, FREE_WEIGHT).astype(np.float32)
-            sim = self._similarity(self.card_text(card), self.vocabulary.words)
-            row = np.where(decided, row, weights * sim).astype(np.float32)
+            embedded = np.flatnonzero(self._embedded & ~decided)
+            sim = self._similarity(self.card_text(card), self._embedded_words())
+            position = self._embedded_position()
+            row[embedded] = weights[embedded] * sim[position[embedded]]
         self._rows[key] = row
         return row
 
@@ -280,16 +287,34 @@ class LabelsPerception:
             # first card seen: embed the whole deck in one batch (cheaper than one at a time)
             self._embeddings.add([text] + [self.card_text(c) for c in self.cards])
         words = list(words)
-        if tuple(words) == self.vocabulary.words:
+        if words is self._embedded_words():
             matrix = self._vocabulary_matrix()
         else:
             matrix = self._embeddings.matrix(words)
         cos = np.einsum("ij,j->i", matrix, self._embeddings.get(text))  # no BLAS threads
         return np.clip((cos - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0).astype(np.float32)
 
+    def _embedded_words(self) -> list[str]:
+        """The vocabulary words scored by embedding similarity (all but group "broad")."""
+        if self._embedded_list is None:
+            self._vocabulary_index()
+            self._embedded_list = [
+                w for w, keep in zip(self.vocabulary.words, self._embedded, strict=True) if keep
+            ]
+        return self._embedded_list
+
+    def _embedded_position(self) -> np.ndarray:
+        """intp (V,): position of each vocabulary word in :meth:`_embedded_words` (-1 if none)."""
+        if self._position is None:
+            self._vocabulary_index()
+            position = np.full(len(self.vocabulary), -1, dtype=np.intp)
+            position[self._embedded] = np.arange(int(self._embedded.sum()))
+            self._position = position
+        return self._position
+
     def _vocabulary_matrix(self) -> np.ndarray:
         if self._vocab_matrix is None:
-            self._vocab_matrix = self._embeddings.matrix(list(self.vocabulary.words))
+            self._vocab_matrix = self._embeddings.matrix(self._embedded_words())
         return self._vocab_matrix
 
 
