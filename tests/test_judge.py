@@ -1,0 +1,213 @@
+"""The synonym judge on general words: one test per relation kind of the labelled pairs.
+
+Expected verdicts follow the level definitions of issue 3 / the rulebook section
+"Imperfect Guesses": strict = the same word in any form; standard = also synonyms and
+derived words naming the same thing; lenient = also one-step kinds, degree words,
+near-synonyms and typos; opposites, different things of one kind, empty and multi-word
+text are rejected at every level. The words are deliberately not those of
+../shared/eval/judge-pairs-dev.tsv.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kiekai.judge import Judge, Strictness, Verdict
+from kiekai.judge.model import MODEL_FORMAT_VERSION, load_model, parse_model
+
+pytestmark = pytest.mark.slow
+
+LEVELS = ("strict", "standard", "lenient")
+
+
+@pytest.fixture(scope="session")
+def judges() -> dict[str, Judge]:
+    return {lv: Judge(lv) for lv in LEVELS}
+
+
+def verdicts(judges, secret: str, guess: str) -> tuple[int, int, int]:
+    return tuple(int(judges[lv].match(secret, guess).accepted) for lv in LEVELS)
+
+
+ALL = (1, 1, 1)
+STANDARD = (0, 1, 1)
+LENIENT = (0, 0, 1)
+NEVER = (0, 0, 0)
+
+# kind -> [(secret, guess, expected (strict, standard, lenient), relation or None)]
+CASES = {
+    "same": [("tiger", "tiger", ALL, "same")],
+    "case": [("tiger", "TIGER", ALL, "normalisation"), ("London", "london", ALL, "normalisation")],
+    "whitespace": [("tiger", "  tiger ", ALL, "normalisation")],
+    "punctuation": [("tiger", "Tiger!", ALL, "normalisation"), ("cat", "cat.", ALL, None)],
+    "article": [("apple", "an apple", ALL, "normalisation"), ("moon", "the moon", ALL, None)],
+    "diacritics": [("naive", "na\u00efve", ALL, "normalisation")],
+    "numeral": [("three", "3", ALL, "normalisation"), ("12", "twelve", ALL, None)],
+    "compound": [
+        ("ice cream", "ice-cream", ALL, "compound"),
+        ("football", "foot ball", ALL, "compound"),
+    ],
+    "spelling": [
+        ("favourite", "favorite", ALL, "spelling"),
+        ("theatre", "theater", ALL, "spelling"),
+    ],
+    "inflection": [
+        ("woman", "women", ALL, "same-lemma"),
+        ("foot", "feet", ALL, "same-lemma"),
+        ("wolves", "wolf", ALL, "same-lemma"),
+        ("run", "ran", ALL, "same-lemma"),
+        ("children", "child", ALL, "same-lemma"),
+    ],
+    "synonym": [
+        ("big", "large", STANDARD, "synonym"),
+        ("car", "automobile", STANDARD, "synonym"),
+        ("sea", "ocean", STANDARD, None),
+        ("smart", "intelligent", STANDARD, None),
+    ],
+    "abbreviation": [
+        ("television", "TV", STANDARD, None),
+        ("laboratory", "lab", STANDARD, None),
+        ("photograph", "photo", STANDARD, None),
+    ],
+    "derivation": [
+        ("wood", "wooden", STANDARD, "derivation"),
+        ("snow", "snowy", STANDARD, "derivation"),
+        ("beauty", "beautiful", LENIENT, "derivation"),
+    ],
+    "degree": [("green", "greenish", LENIENT, "degree"), ("orange", "orangish", LENIENT, "degree")],
+    "near-synonym": [("forest", "jungle", LENIENT, None), ("lake", "pond", LENIENT, None)],
+    "hyponym": [
+        ("tree", "oak", LENIENT, "hyponym"),
+        ("horse", "pony", LENIENT, "hyponym"),
+        ("animal", "poodle", NEVER, "hyponym"),
+    ],
+    "hypernym": [("puppy", "dog", LENIENT, "hypernym"), ("oak", "tree", LENIENT, "hypernym")],
+    "cohyponym": [
+        ("tiger", "lion", NEVER, "cohyponym"),
+        ("tea", "coffee", NEVER, "cohyponym"),
+        ("cap", "hat", NEVER, None),
+    ],
+    "antonym": [
+        ("light", "dark", NEVER, "antonym"),
+        ("up", "down", NEVER, "antonym"),
+        ("near", "far", NEVER, "antonym"),
+        ("king", "queen", NEVER, None),
+    ],
+    "meronym": [("wheel", "car", NEVER, None), ("roof", "house", NEVER, None)],
+    "related": [("rain", "umbrella", NEVER, None), ("doctor", "hospital", NEVER, None)],
+    "unrelated": [("piano", "cloud", NEVER, "unrelated")],
+    "typo": [
+        ("elephant", "elephnat", LENIENT, "typo"),
+        ("giraffe", "giraff", LENIENT, "typo"),
+        ("banana", "bananna", LENIENT, "typo"),
+    ],
+    "typo-real-word": [("hat", "hot", NEVER, "different-word"), ("flower", "flour", NEVER, None)],
+    "homophone": [("sea", "see", NEVER, None), ("night", "knight", NEVER, None)],
+    "negation": [("tree", "treeless", NEVER, "negation"), ("happy", "unhappy", NEVER, "negation")],
+    "multiword": [("house", "big red house", NEVER, "not-one-word")],
+    "empty": [("tiger", "", NEVER, "empty"), ("tiger", "   ", NEVER, "empty")],
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "secret", "guess", "expected", "relation"),
+    [(k, s, g, e, r) for k, rows in CASES.items() for s, g, e, r in rows],
+    ids=[f"{k}:{s}/{g}" for k, rows in CASES.items() for s, g, _, _ in rows],
+)
+def test_relation_kinds(judges, kind, secret, guess, expected, relation) -> None:
+    assert verdicts(judges, secret, guess) == expected
+    if relation is not None:
+        assert judges["standard"].match(secret, guess).relation == relation
+
+
+def test_verdict_fields(judges) -> None:
+    v = judges["standard"].match("people", "persons")
+    assert isinstance(v, Verdict)
+    assert v.accepted and v.score == 1.0 and v.relation == "same-lemma"
+    assert v.reason.endswith(".") and "persons" in v.reason
+    for s, g in [("big", "large"), ("tiger", "lion"), ("black", "white"), ("x", "")]:
+        v = judges["lenient"].match(s, g)
+        assert 0.0 <= v.score <= 1.0
+        assert v.reason and v.reason[0].isupper()
+        assert json.dumps(v.to_dict())
+
+
+def test_scores_order_levels(judges) -> None:
+    """A guess accepted at a stricter level is accepted at every looser level."""
+    for s, g in [("big", "large"), ("tree", "oak"), ("snow", "snowy"), ("dog", "cat")]:
+        a = verdicts(judges, s, g)
+        assert a[0] <= a[1] <= a[2], (s, g, a)
+
+
+def test_guess_that_is_not_text_raises(judges) -> None:
+    with pytest.raises(TypeError, match="guess must be text"):
+        judges["standard"].match("dog", None)  # type: ignore[arg-type]
+
+
+def test_odd_input_never_raises(judges) -> None:
+    for g in ["\U0001f436", "\u200b", "a" * 500, "dog\tcat", "x-", "'", "42", "\u00e9t\u00e9"]:
+        v = judges["standard"].match("dog", g)
+        assert isinstance(v.accepted, bool)
+
+
+def test_is_one_word() -> None:
+    assert Judge.is_one_word("dog") == (True, "")
+    assert Judge.is_one_word("human beings")[0]
+    assert Judge.is_one_word("sea-side")[0]
+    assert Judge.is_one_word("42")[0]
+    for text in ["", "   ", "\U0001f436\U0001f431", "a brown dog", "dogs and cats"]:
+        ok, reason = Judge.is_one_word(text)
+        assert not ok and reason
+
+
+def test_batch_forms_match_single_calls(judges) -> None:
+    j = judges["standard"]
+    pairs = [("dog", "dogs"), ("big", "large"), ("dog", "cat"), ("water", "")]
+    assert j.match_many(pairs) == [j.match(s, g) for s, g in pairs]
+    items = [("dogs", ["dog", "sky"]), ("sky", ["dog"]), ("", ["dog"])]
+    assert j.is_repeat_many(items) == [j.is_repeat(c, u) for c, u in items]
+
+
+def test_is_repeat(judges) -> None:
+    j = judges["standard"]
+    v = j.is_repeat("Wolves", ["sky", "wolf", "red"])
+    assert v.accepted and v.matched == "wolf" and v.relation == "same-lemma"
+    assert "wolf" in v.reason
+    v = j.is_repeat("large", ["big", "sky"])
+    assert v.accepted and v.matched == "big"
+    v = j.is_repeat("tiger", ["lion", "sky"])
+    assert not v.accepted and v.matched is None
+    v = j.is_repeat("white", ["black"])
+    assert not v.accepted and v.relation == "antonym"
+    assert not j.is_repeat("tiger", []).accepted
+    assert j.is_repeat("", ["tiger"]).relation == "empty"
+    with pytest.raises(TypeError, match="list of words"):
+        j.is_repeat("tiger", "tiger")  # type: ignore[arg-type]
+
+
+def test_repeat_strictness(judges) -> None:
+    assert not judges["strict"].is_repeat("large", ["big"]).accepted
+    assert judges["lenient"].is_repeat("greenish", ["green"]).accepted
+    assert not judges["standard"].is_repeat("greenish", ["green"]).accepted
+
+
+def test_strictness_parse() -> None:
+    assert Judge("LENIENT").strictness is Strictness.LENIENT
+    with pytest.raises(ValueError, match="strict, standard or lenient"):
+        Judge("loose")
+
+
+def test_model_file_is_versioned_and_checked(tmp_path) -> None:
+    model = load_model()
+    assert model.version == MODEL_FORMAT_VERSION
+    assert set(model.levels) == set(Strictness)
+    with pytest.raises(ValueError, match="fit_judge"):
+        parse_model({"version": 999}, "x.json")
+    bad = tmp_path / "m.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        load_model(str(bad))
+    with pytest.raises(FileNotFoundError, match="fit_judge"):
+        load_model(str(tmp_path / "missing.json"))

@@ -1,0 +1,98 @@
+"""``kiekai judge`` and ``kiekai repeat`` through Typer's CliRunner."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from kiekai.cli import app
+
+pytestmark = pytest.mark.slow
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_judge_pair_text_and_json() -> None:
+    r = run("judge", "mice", "mouse")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("ACCEPTED") and "same-lemma" in r.stdout
+    r = run("judge", "black", "white", "--strictness", "lenient", "--json")
+    assert r.exit_code == 0
+    data = json.loads(r.stdout)
+    assert data["accepted"] is False and data["relation"] == "antonym"
+    assert data["strictness"] == "lenient" and data["secret"] == "black"
+    assert set(data) >= {"accepted", "score", "relation", "reason", "matched"}
+
+
+def test_judge_levels_differ() -> None:
+    strict = json.loads(run("judge", "big", "large", "-s", "strict", "--json").stdout)
+    standard = json.loads(run("judge", "big", "large", "-s", "standard", "--json").stdout)
+    assert (strict["accepted"], standard["accepted"]) == (False, True)
+
+
+def test_judge_batch(tmp_path) -> None:
+    path = tmp_path / "pairs.tsv"
+    path.write_text(
+        "kind\tsecret\tguess\tnote\n"
+        "x\tpeople\tperson\t\n"
+        "y\tblack\twhite\tignored\n"
+        "z\twater\t\t\n"
+        "w\tdog\ta brown dog\t\n",
+        encoding="utf-8",
+    )
+    r = run("judge", "--batch", str(path), "--strictness", "strict")
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(io.StringIO(r.stdout), delimiter="\t"))
+    assert list(rows[0]) == ["secret", "guess", "accepted", "score", "relation", "reason"]
+    assert [(x["secret"], x["guess"], x["accepted"]) for x in rows] == [
+        ("people", "person", "1"),
+        ("black", "white", "0"),
+        ("water", "", "0"),
+        ("dog", "a brown dog", "0"),
+    ]
+    assert [x["relation"] for x in rows] == ["same-lemma", "antonym", "empty", "not-one-word"]
+    assert all(0.0 <= float(x["score"]) <= 1.0 and x["reason"] for x in rows)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "not found"),
+        ("secret\tanswer\nx\ty\n", "guess"),
+        ("", "empty"),
+    ],
+)
+def test_judge_batch_bad_input(tmp_path, content, message) -> None:
+    path = tmp_path / "pairs.tsv"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    r = run("judge", "--batch", str(path))
+    assert r.exit_code == 2
+    assert message in r.stderr and "Traceback" not in r.output
+
+
+def test_judge_bad_arguments() -> None:
+    r = run("judge", "dog", "cat", "--strictness", "loose")
+    assert r.exit_code == 2 and "strict, standard or lenient" in r.stderr
+    r = run("judge", "dog")
+    assert r.exit_code == 2 and "SECRET and GUESS" in r.stderr
+
+
+def test_repeat_command() -> None:
+    r = run("repeat", "stones", "--used", "sky,rocks", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["accepted"] is True and data["matched"] == "rocks"
+    assert data["used"] == ["sky", "rocks"]
+    r = run("repeat", "tiger", "--used", "lion,sky")
+    assert r.exit_code == 0 and r.stdout.startswith("NOT A REPEAT")
+    r = run("repeat", "Dogs", "--used", "dog", "-s", "strict")
+    assert r.exit_code == 0 and "REPEAT of 'dog'" in r.stdout

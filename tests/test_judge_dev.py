@@ -1,0 +1,70 @@
+"""The judge against the hand-labelled dev files in ../shared/eval (accuracy floors).
+
+Issue 3 targets on judge-pairs-dev.tsv: strict >= 0.98, standard >= 0.95,
+lenient >= 0.90, no antonym or co-hyponym accepted at any level, and every
+repeats-dev.tsv case right at standard. The standard target is not met yet (measured
+0.85 in-sample, 0.82 cross-validated; see docs/judge.md), so its floor here guards the
+measured level against regressions rather than claiming the target.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from kiekai.judge import Judge
+
+pytestmark = [pytest.mark.slow, pytest.mark.shared]
+
+FLOORS = {"strict": 0.98, "standard": 0.84, "lenient": 0.90}
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+@pytest.fixture(scope="module")
+def pairs(shared_dir: Path) -> list[dict[str, str]]:
+    return _rows(shared_dir / "eval" / "judge-pairs-dev.tsv")
+
+
+@pytest.mark.parametrize("level", list(FLOORS))
+def test_dev_pair_accuracy(pairs, level) -> None:
+    judge = Judge(level)
+    verdicts = judge.match_many([(r["secret"], r["guess"]) for r in pairs])
+    correct = [v.accepted == (r[level] == "1") for r, v in zip(pairs, verdicts, strict=True)]
+    accuracy = sum(correct) / len(correct)
+    assert accuracy >= FLOORS[level], f"{level}: {accuracy:.3f}"
+
+
+@pytest.mark.parametrize("level", list(FLOORS))
+def test_no_opposite_or_cohyponym_accepted(pairs, level) -> None:
+    judge = Judge(level)
+    bad = [
+        (r["secret"], r["guess"])
+        for r in pairs
+        if r.get("kind") in {"antonym", "cohyponym"} and judge.match(r["secret"], r["guess"]).accepted
+    ]
+    assert bad == []
+
+
+def test_every_dev_kind_has_a_unit_test(pairs) -> None:
+    from test_judge import CASES
+
+    kinds = {r["kind"] for r in pairs}
+    assert kinds <= set(CASES), sorted(kinds - set(CASES))
+
+
+def test_repeats_dev_at_standard(shared_dir: Path) -> None:
+    rows = _rows(shared_dir / "eval" / "repeats-dev.tsv")
+    judge = Judge("standard")
+    wrong = []
+    for r in rows:
+        v = judge.is_repeat(r["candidate"], r["used"].split(";"))
+        if v.accepted != (r["standard"] == "1"):
+            wrong.append((r["candidate"], r["used"], v.relation, v.score))
+    # Target: all correct. Measured: 21 of 23; the two misses are listed in docs/judge.md.
+    assert len(wrong) <= 2, wrong
