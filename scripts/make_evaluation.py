@@ -3,7 +3,7 @@
 Usage (what ``make eval`` runs)::
 
     python scripts/make_evaluation.py [--deck DIR] [--rounds FILE] [--seed 0]
-        [--active-games 2] [--tournament-games 3] [--speed-images 32]
+        [--active-games 3] [--tournament-games 9] [--speed-images 32]
         [--clip-model NAME] [--clip-checkpoint PATH] [--doc docs/EVALUATION.md]
 
 Runs, in one process sharing one deck and one labels perception:
@@ -39,6 +39,8 @@ import eval_perception  # noqa: E402
 import eval_tournament  # noqa: E402
 
 DOC = ec.REPO / "docs" / "EVALUATION.md"
+#: Files this script writes into the report's ``eval/`` folder (and deletes first).
+GENERATED = ("guesser.png", "active.png", "perception.png", "tournament.png", "results.json")
 
 
 def header(args: argparse.Namespace, seconds: dict[str, float]) -> str:
@@ -97,12 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck", type=Path, default=ec.DEFAULT_DECK)
     p.add_argument("--rounds", type=Path, default=ec.DEFAULT_ROUNDS)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--active-games", type=int, default=2, help="seeded games per active level")
+    p.add_argument("--active-games", type=int, default=3, help="seeded games per active level")
     p.add_argument("--players", type=int, default=4, help="seats in the active-bot games")
     p.add_argument(
         "--active-levels", default="easy,normal,hard", help="comma-separated active bot levels"
     )
-    p.add_argument("--tournament-games", type=int, default=3, help="self-play games")
+    p.add_argument("--tournament-games", type=int, default=9, help="self-play games")
     p.add_argument("--speed-images", type=int, default=32, help="images in the CLIP speed test")
     p.add_argument("--limit", type=int, default=None, help="score only the first N rounds")
     p.add_argument("--clip-model", default=None)
@@ -119,6 +121,8 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     ec.require_file(args.rounds, "rounds file", "--rounds")
     plots = args.doc.parent / "eval"
     plots.mkdir(parents=True, exist_ok=True)
+    for name in GENERATED:  # from nothing: no figure of an earlier run survives
+        (plots / name).unlink(missing_ok=True)
     seconds: dict[str, float] = {}
 
     t = time.perf_counter()
@@ -197,10 +201,18 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             ]
             + [
                 [
-                    f"active bot ({lvl}) words true of its split",
-                    f"**{ec.pct(s['truthful'])}** of {s['turns']} turns",
+                    f"active bot ({lvl}) words true of its split (WordNet)",
+                    f"**{ec.pct(s['truthful'])}** of {s['turns']} turns (a true word was "
+                    f"possible in {ec.pct(s['feasible'])}; first round {ec.pct(s['truthful_first_round'])})",
                 ]
                 for lvl, s in active["levels"].items()
+            ]
+            + [
+                [
+                    f"self-play mean points ({lvl})",
+                    f"{s['mean']:.1f} ± {s['stdev']:.1f} over {s['seat_games']} games",
+                ]
+                for lvl, s in tournament["levels"].items()
             ],
         ),
     ]

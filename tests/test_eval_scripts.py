@@ -463,3 +463,33 @@ def test_clip_checkpoint_runs_the_accuracy_path(
     assert 1.0 <= acc["label_task"]["mean_rank"] <= 4.0
     assert acc["category_task"]["candidates"] == 30
     assert result["speed_random_init"] is False and result["speed"]["images"] == 2
+
+
+def test_make_evaluation_writes_the_report_from_nothing(
+    offline: None, dev_deck: Path, dev_rounds: Path, tmp_path: Path
+) -> None:
+    doc = tmp_path / "docs" / "EVALUATION.md"
+    stale = tmp_path / "docs" / "eval" / "perception.png"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"stale")
+    argv = [
+        "--deck", str(dev_deck), "--rounds", str(dev_rounds), "--limit", "3",
+        "--active-games", "1", "--players", "3", "--active-levels", "hard",
+        "--tournament-games", "1", "--speed-images", "0", "--doc", str(doc),
+    ]  # fmt: skip
+    assert make_evaluation.main(argv) == 0
+    text = doc.read_text()
+    for heading in (
+        "## Headline",
+        "## 1. Guesser",
+        "## 2. Active bot",
+        "## 3. Perception",
+        "## 4. Self-play",
+    ):
+        assert heading in text
+    assert "| torch |" in text and "CPU cores" in text and "| seed | 0 |" in text
+    assert "CLIP weights are missing" in text
+    for name in ("guesser.png", "active.png", "perception.png", "tournament.png"):
+        assert _png(doc.parent / "eval" / name)
+    results = json.loads((doc.parent / "eval" / "results.json").read_text())
+    assert results["guesser"]["summary"]["rounds"] == 3
