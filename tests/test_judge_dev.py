@@ -46,7 +46,8 @@ def test_no_opposite_or_cohyponym_accepted(pairs, level) -> None:
     bad = [
         (r["secret"], r["guess"])
         for r in pairs
-        if r.get("kind") in {"antonym", "cohyponym"} and judge.match(r["secret"], r["guess"]).accepted
+        if r.get("kind") in {"antonym", "cohyponym"}
+        and judge.match(r["secret"], r["guess"]).accepted
     ]
     assert bad == []
 
