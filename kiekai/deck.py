@@ -23,11 +23,13 @@ kept in :attr:`Card.extra`.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
 import io
 import os
 import re
+import stat
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -61,6 +63,8 @@ CARDS_FACE_UP: int = 3
 
 LABELS_FILE = "labels.csv"
 _WNID_RE = re.compile(r"^n\d{8}$")
+#: A Windows drive path (``C:\\photos`` or ``d:/x``) in labels.csv: absolute, so outside the deck.
+_DRIVE_RE = re.compile(r"^[A-Za-z]:/")
 
 
 class DeckError(Exception):
@@ -218,6 +222,49 @@ def check_deck_size(deck_or_count: Deck | Sequence[Card] | int, players: int) ->
 
 
 # --------------------------------------------------------------------------- decoding
+
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def read_photo_bytes(path: str | os.PathLike[str]) -> bytes:
+    """Read a photo file whole, refusing what is not a regular file or is too large.
+
+    A named pipe called ``x.jpg`` would block a read forever and a link to ``/dev/zero`` would
+    fill memory, so the file's type is checked (through symbolic links) before it is opened,
+    and at most :data:`MAX_FILE_BYTES` + 1 bytes are ever read.
+
+    Args:
+        path: the photo file (symbolic links are followed).
+
+    Returns:
+        The file's bytes (at most :data:`MAX_FILE_BYTES`).
+
+    Raises:
+        PhotoError: not a regular file (the message names the kind: a named pipe, a
+            character device …) or larger than :data:`MAX_FILE_BYTES`.
+        OSError: the file does not exist or cannot be read (dangling link, link loop,
+            permission denied).
+    """
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((name for test, name in _FILE_KINDS if test(info.st_mode)), "not a file")
+        raise PhotoError(f"not a regular file ({kind}); only photo files can be cards")
+    limit = MAX_FILE_BYTES
+    too_large = f"file too large: over the limit of {limit:,} bytes"
+    if info.st_size > limit:
+        raise PhotoError(f"file too large: {info.st_size:,} bytes, over the limit of {limit:,}")
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:  # the file grew after stat()
+        raise PhotoError(too_large)
+    return data
+
 
 
 @dataclass(frozen=True)
@@ -410,11 +457,15 @@ def open_rgb(
         EXIF rotation (and after shrinking).
 
     Raises:
-        PhotoError: the file cannot be decoded or is a decompression bomb.
-        FileNotFoundError: the path does not exist.
+        PhotoError: the file cannot be decoded, is a decompression bomb, is not a regular file
+            (pipe, device, folder) or is over :data:`MAX_FILE_BYTES`.
+        FileNotFoundError: the path does not exist (other ``OSError``: it cannot be read).
     """
     path = Path(card_or_path.path if isinstance(card_or_path, Card) else card_or_path)
-    data = path.read_bytes()
+    try:
+        data = read_photo_bytes(path)
+    except PhotoError as exc:
+        raise PhotoError(f"{path}: {exc}") from exc
     if not data:
         raise PhotoError(f"{path}: empty file (0 bytes)")
     try:
@@ -448,10 +499,27 @@ def _warn_problem(message: str) -> None:
     warnings.warn(message, DeckWarning, stacklevel=3)
 
 
-def _walk_files(root: Path) -> list[str]:
-    """Relative ``/``-separated paths of every non-hidden file under ``root`` (no symlinked dirs)."""
+def _walk_files(root: Path, on_problem: OnProblem | None = None) -> list[str]:
+    """Relative ``/``-separated paths of every non-hidden file under ``root`` (no symlinked dirs).
+
+    A sub-folder that cannot be listed (permission denied) is reported through ``on_problem``
+    (its photos are left out) instead of vanishing silently.
+    """
     found: list[str] = []
-    for directory, subdirs, files in os.walk(root, followlinks=False):
+
+    def unreadable(error: OSError) -> None:
+        folder = Path(error.filename or "?")
+        try:
+            name = folder.relative_to(root).as_posix()
+        except ValueError:
+            name = str(folder)
+        if on_problem is not None:
+            on_problem(
+                f"folder {name} cannot be read ({error.strerror or error}); its photos are "
+                f"left out (make it readable, e.g. 'chmod -R u+rX')"
+            )
+
+    for directory, subdirs, files in os.walk(root, onerror=unreadable, followlinks=False):
         subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
         for name in files:
             if name.startswith("."):
@@ -472,7 +540,7 @@ class _LabelRow:
 def _normalise_relative(raw: str) -> str | None:
     """A labels.csv ``file`` value as a clean relative posix path, or None if it escapes the deck."""
     text = raw.strip().replace("\\", "/")
-    if not text:
+    if not text or _DRIVE_RE.match(text):
         return None
     posix = PurePosixPath(text)
     if posix.is_absolute() or ".." in posix.parts:
@@ -491,20 +559,44 @@ def read_labels(path: Path, on_problem: OnProblem | None = None) -> dict[str, _L
     Returns:
         Rows keyed by the normalised relative photo path (``/`` separators).
 
+    The file is UTF-8 (a BOM is allowed) or UTF-16 with a BOM; the separator is a comma, or
+    a semicolon or tab when the header line has no comma (spreadsheet exports). An empty file
+    is reported through ``on_problem`` and gives no labels.
+
     Raises:
-        DeckError: not UTF-8, not CSV, no ``file`` column, or neither ``label`` nor ``wnid``;
-            the message names the file and the fix.
+        DeckError: unreadable, not UTF-8, not CSV, no ``file`` column, or neither ``label``
+            nor ``wnid``; the message names the file and the fix.
     """
     report = on_problem or _warn_problem
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DeckError(
+            f"{path}: cannot be read ({exc.strerror or exc}); make it readable or remove it "
+            f"(a deck needs no labels.csv)"
+        ) from exc
+    try:
+        if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            text = raw.decode("utf-16")  # spreadsheets' "Unicode text" export
+        else:
+            text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DeckError(
             f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); "
             f"save labels.csv as UTF-8 (e.g. 'iconv -f latin1 -t utf-8')"
         ) from exc
+    if not text.strip():
+        report(
+            f"{path.name} is empty; no labels read (write a header such as 'file,label' and "
+            f"one row per photo, or delete the file)"
+        )
+        return {}
+    first_line = text.lstrip().splitlines()[0]
+    delimiter = ","
+    if "," not in first_line:  # spreadsheets in many locales save with ';' or tabs
+        delimiter = next((d for d in (";", "\t") if d in first_line), ",")
     try:
-        reader = csv.DictReader(io.StringIO(text, newline=""))
+        reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
         header = [h.strip() for h in (reader.fieldnames or [])]
     except csv.Error as exc:
         raise DeckError(f"{path}: not valid CSV ({exc}); write it as comma-separated values") from exc
@@ -594,16 +686,11 @@ def read_card(
         min_side: smallest usable side in pixels.
 
     Raises:
-        PhotoError: the file cannot be read, is over :data:`MAX_FILE_BYTES`, or is not a
-            usable photo (see :func:`inspect_photo`).
+        PhotoError: the file cannot be read, is not a regular file (pipe, device), is over
+            :data:`MAX_FILE_BYTES`, or is not a usable photo (see :func:`inspect_photo`).
     """
     try:
-        size = Path(path).stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise PhotoError(
-                f"file too large: {size:,} bytes, over the limit of {MAX_FILE_BYTES:,}"
-            )
-        data = Path(path).read_bytes()
+        data = read_photo_bytes(path)
     except OSError as exc:
         raise PhotoError(f"cannot read the file ({exc.strerror or exc})") from exc
     digest = hashlib.sha256(data).hexdigest()
@@ -640,8 +727,9 @@ def load_deck(
         path: the deck folder.
         on_skip: called as ``on_skip(relative_path, reason)`` once per skipped photo;
             default: one :class:`DeckWarning` per skipped photo.
-        on_problem: called with one message per labels.csv problem (row naming a missing or
-            skipped photo, malformed wnid, duplicate row); default: a :class:`DeckWarning`.
+        on_problem: called with one message per labels.csv problem (row naming a missing
+            photo, malformed wnid, duplicate row, empty file) and per sub-folder that cannot
+            be listed; default: a :class:`DeckWarning`.
         max_pixels: decompression-bomb limit (width x height, pixels); larger photos are skipped.
         min_side: photos with a side under this many pixels (after EXIF rotation) are skipped.
 
@@ -671,7 +759,7 @@ def load_deck(
     labels_path = root / LABELS_FILE
     labels = read_labels(labels_path, problem) if labels_path.is_file() else {}
 
-    files = _walk_files(root)
+    files = _walk_files(root, problem)
     photos = [f for f in files if PurePosixPath(f).suffix.lower() in PHOTO_SUFFIXES]
     photo_set = set(photos)
     ignored = [f for f in files if f not in photo_set and f != LABELS_FILE]

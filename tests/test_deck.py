@@ -512,3 +512,131 @@ def test_embedded_icc_profile_is_applied(tmp_path: Path):
     (tmp_path / "broken.png").write_bytes(b"")
     Image.fromarray(array).save(tmp_path / "broken.png", icc_profile=b"not a profile")
     np.testing.assert_array_equal(open_rgb(tmp_path / "broken.png"), array)  # ignored, kept
+
+
+# ----------------------------------------------------------------------- hostile folders
+
+
+def _load_in_thread(path: Path, fifo: Path, **kwargs):
+    """load_deck in a thread; if it blocks on ``fifo`` for 10 s, unblock it and fail."""
+    import os
+    import threading
+
+    result: dict[str, object] = {}
+    worker = threading.Thread(
+        target=lambda: result.setdefault("deck", load_deck(path, **kwargs)), daemon=True
+    )
+    worker.start()
+    worker.join(10)
+    if worker.is_alive():  # blocked opening the pipe: give it a writer so the thread ends
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        os.close(fd)
+        worker.join(10)
+        pytest.fail("load_deck blocked reading a named pipe called .jpg")
+    return result["deck"]
+
+
+def test_pipes_and_devices_named_like_photos_are_skipped_without_reading(tmp_path: Path):
+    import os
+
+    _photo(tmp_path / "ok.jpg")
+    os.mkfifo(tmp_path / "pipe.jpg")
+    (tmp_path / "null.png").symlink_to("/dev/null")  # /dev/zero would never end
+    (tmp_path / "folder.gif").mkdir()  # a folder named like a photo is walked into, not read
+    _photo(tmp_path / "folder.gif" / "inner.png")
+    reasons: dict[str, str] = {}
+    deck = _load_in_thread(tmp_path, tmp_path / "pipe.jpg", on_skip=reasons.__setitem__)
+    assert [c.id for c in deck.cards] == ["folder.gif/inner.png", "ok.jpg"]
+    assert set(reasons) == {"pipe.jpg", "null.png"}
+    assert "not a regular file (a named pipe)" in reasons["pipe.jpg"]
+    assert "not a regular file (a character device)" in reasons["null.png"]
+    with pytest.raises(PhotoError, match=r"null\.png: not a regular file"):
+        open_rgb(tmp_path / "null.png")
+
+
+def test_symlink_loops_and_dangling_links_are_skipped_with_reasons(tmp_path: Path):
+    _photo(tmp_path / "ok.jpg")
+    (tmp_path / "self").symlink_to(tmp_path)  # a folder loop: not followed
+    (tmp_path / "a.jpg").symlink_to("b.jpg")
+    (tmp_path / "b.jpg").symlink_to("a.jpg")
+    (tmp_path / "gone.png").symlink_to(tmp_path / "nowhere.png")
+    reasons: dict[str, str] = {}
+    deck = load_deck(tmp_path, on_skip=reasons.__setitem__)
+    assert [c.id for c in deck.cards] == ["ok.jpg"]
+    assert "symbolic links" in reasons["a.jpg"] and "symbolic links" in reasons["b.jpg"]
+    assert "No such file" in reasons["gone.png"]
+
+
+def test_unreadable_labels_csv_is_a_clear_error(tmp_path: Path, monkeypatch):
+    _photo(tmp_path / "a.jpg")
+    labels = tmp_path / "labels.csv"
+    labels.write_text("file,label\na.jpg,apple\n")
+    real = Path.read_bytes
+
+    def denied(self: Path) -> bytes:
+        if self.name == "labels.csv":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: denied(self).decode())
+    with pytest.raises(DeckError, match=r"labels\.csv: cannot be read \(Permission denied\)"):
+        load_deck(tmp_path)
+
+
+def test_unreadable_sub_folder_is_reported_not_silently_dropped(tmp_path: Path, monkeypatch):
+    import os
+
+    _photo(tmp_path / "a.jpg")
+    _photo(tmp_path / "locked" / "b.jpg")
+    real = os.scandir
+
+    def scandir(path):
+        if Path(path).name == "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    deck = load_deck(tmp_path, on_problem=lambda m: None)
+    assert [c.id for c in deck.cards] == ["a.jpg"]
+    assert any(
+        "folder locked" in m and "Permission denied" in m and "left out" in m
+        for m in deck.problems
+    ), deck.problems
+
+
+@pytest.mark.parametrize("delimiter", [";", "\t"])
+def test_semicolon_and_tab_separated_labels_from_spreadsheets_are_read(tmp_path: Path, delimiter):
+    _photo(tmp_path / "a.jpg")
+    _photo(tmp_path / "b.jpg")
+    (tmp_path / "labels.csv").write_text(
+        f"file{delimiter}label{delimiter}wnid\na.jpg{delimiter}red, round apple{delimiter}\n"
+        f"b.jpg{delimiter}ball{delimiter}n02778669\n"
+    )
+    deck = load_deck(tmp_path)
+    assert deck.by_id("a.jpg").label == "red, round apple"
+    assert (deck.by_id("b.jpg").label, deck.by_id("b.jpg").wnid) == ("ball", "n02778669")
+    assert deck.problems == []
+
+
+def test_utf16_labels_csv_with_bom_is_read(tmp_path: Path):
+    _photo(tmp_path / "a.jpg")
+    (tmp_path / "labels.csv").write_bytes("file\tlabel\na.jpg\tjalapeño\n".encode("utf-16"))
+    assert load_deck(tmp_path).cards[0].label == "jalapeño"  # Excel's "Unicode text"
+
+
+def test_empty_labels_csv_is_reported_and_the_deck_still_loads(tmp_path: Path):
+    _photo(tmp_path / "a.jpg")
+    (tmp_path / "labels.csv").write_text("\n  \n")
+    seen: list[str] = []
+    deck = load_deck(tmp_path, on_problem=seen.append)
+    assert [c.id for c in deck.cards] == ["a.jpg"] and deck.labelled() == []
+    assert len(seen) == 1 and "labels.csv is empty" in seen[0]
+
+
+def test_windows_absolute_label_paths_are_outside_the_deck(tmp_path: Path):
+    _photo(tmp_path / "a.jpg")
+    (tmp_path / "labels.csv").write_text("file,label\nC:\\photos\\a.jpg,apple\nd:/a.jpg,pear\n")
+    deck = load_deck(tmp_path, on_problem=lambda m: None)
+    assert len(deck.problems) == 2
+    assert all("outside the deck folder" in m for m in deck.problems), deck.problems
