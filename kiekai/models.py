@@ -663,6 +663,26 @@ def _clip_hub_cache_file(hf_hub: str) -> Path | None:
     return None
 
 
+def _fail_fast_without_default_clip(
+    model_name: str, pretrained: str | None, *, allow_download: bool
+) -> None:
+    """For the registry's default CLIP, raise :class:`ModelUnavailable` at once when its weights
+    are neither in the hub cache nor downloadable, without importing open_clip (whose import
+    costs seconds). Other models fall through to the full resolution in :func:`resolve_clip`."""
+    default_model, default_tag = default_clip()
+    pretrained = pretrained or os.environ.get("KIEKAI_CLIP_PRETRAINED", "").strip() or default_tag
+    hf_hub = registry()["clip"].get("default_hf_hub", "")
+    if (model_name, pretrained) != (default_model, default_tag) or not hf_hub:
+        return
+    if _clip_hub_cache_file(hf_hub) is not None or (allow_download and is_online()):
+        return
+    raise ModelUnavailable(
+        f"No CLIP weights for {model_name} {pretrained}: not in the Hugging Face cache "
+        f"({hf_hub.rstrip('/')}), and {'offline' if not is_online() else 'download not allowed'}. "
+        f"{_clip_fix(model_name, pretrained)}"
+    )
+
+
 def resolve_clip(
     model_name: str | None = None,
     checkpoint: str | Path | None = None,
@@ -688,10 +708,13 @@ def resolve_clip(
         ModelUnavailable: unknown architecture or tag, a missing checkpoint file, or no weights
             found (the message names the flags and the fetch command).
     """
-    import open_clip
-
     default_model, default_tag = default_clip()
     model_name = model_name or os.environ.get("KIEKAI_CLIP_MODEL", "").strip() or default_model
+    if not checkpoint and _env_path("KIEKAI_CLIP_CHECKPOINT") is None:
+        _fail_fast_without_default_clip(model_name, pretrained, allow_download=allow_download)
+
+    import open_clip  # several seconds of import: only once weights may exist
+
     if model_name not in open_clip.list_models():
         raise ModelUnavailable(
             f"Unknown CLIP architecture {model_name!r} (from --clip-model or KIEKAI_CLIP_MODEL). "

