@@ -47,6 +47,7 @@ def test_smallest_and_largest_tables(bots):
         (["--level", "godlike", "--humans", "0"], "choose one of easy, normal, hard, expert"),
         (["--rounds", "0", "--humans", "0"], "--rounds must be at least 1"),
         (["--rules", "/nonexistent/kismet.toml", "--humans", "0"], "does not exist"),
+        (["--rounds", "1001", "--humans", "0", "--variant"], "--rounds must be at most 1000"),
     ],
 )
 def test_bad_options_are_clear_errors_without_traceback(args, fragment):
@@ -71,3 +72,25 @@ def test_playing_needs_a_terminal():
     result = kismet("--bots", "2", "--humans", "1")
     assert result.exit_code == 2
     assert "interactive terminal" in result.output
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("chips = 5\n", "[chips] must be a table"),
+        ("chips = [1, 2]\n", "[chips] must be a table"),
+        ('variant = "x"\n', "[variant] must be a table"),
+        ('[chips]\n"+7" = 2\n', "not a card value 2..12"),
+        ('[chips]\n" 7 " = 2\n', "not a card value 2..12"),
+        ('[chips]\n"\u0667" = 2\n', "not a card value 2..12"),  # an Arabic-Indic 7
+        ("[chips]\n7 = 1.5\n", "chip points must be integers"),
+        ("[chips\n", "is not readable TOML"),
+    ],
+)
+def test_malformed_rules_files_are_clear_errors(tmp_path, text, fragment):
+    rules = tmp_path / "rules.toml"
+    rules.write_text(text, encoding="utf-8")
+    result = kismet("--bots", "2", "--humans", "0", "--seed", "1", "--rules", str(rules))
+    assert result.exit_code == 2, result.output
+    assert fragment in result.output and str(rules) in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)

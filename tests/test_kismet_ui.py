@@ -231,3 +231,19 @@ def test_ctrl_c_and_q_leave_cleanly():
 
     asyncio.run(scenario("ctrl+c"))
     asyncio.run(scenario("q"))
+
+
+def test_ctrl_p_opens_no_command_palette_over_the_game():
+    """Textual's command palette (Ctrl-P) would take every later key into its search box."""
+
+    async def scenario():
+        app, table = base_app()
+        async with app.run_test(size=(100, 40)) as pilot:
+            next_roll(app, table)
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert len(app.screen_stack) == 1, type(app.screen).__name__
+            await pilot.press(CARD_KEYS[table.game.open_slots()[0]])
+            assert 0 in table.game.covers  # the card key still reaches the game
+
+    asyncio.run(scenario())

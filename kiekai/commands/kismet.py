@@ -15,6 +15,10 @@ import typer
 from kiekai.kismet.bots import LEVELS
 from kiekai.kismet.table import BaseTable, VariantTable
 
+#: Most variant rounds ``--rounds`` accepts: a headless round of 8 bots takes about 40 ms and
+#: some 300 events, so 1000 rounds is under a minute and a few hundred thousand lines.
+MAX_ROUNDS = 1000
+
 
 def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
     """The results of a finished (or interrupted) table as printable lines.
@@ -69,7 +73,7 @@ def register(app: typer.Typer) -> None:
             None, "--seed", help="Seed for cards, dice and bots (random if omitted)."
         ),
         rounds: int = typer.Option(
-            3, "--rounds", help="Variant only: rounds to play (minus points are tallied)."
+            3, "--rounds", help="Variant only: rounds to play, 1-1000 (minus points are tallied)."
         ),
         rules: Path | None = typer.Option(
             None, "--rules", help="TOML rules file overriding chip points / pre-lay limit."
@@ -102,6 +106,11 @@ def register(app: typer.Typer) -> None:
             )
         if rounds < 1:
             fail(f"--rounds must be at least 1 (got {rounds})")
+        if rounds > MAX_ROUNDS:
+            fail(
+                f"--rounds must be at most {MAX_ROUNDS} (got {rounds}); a match that long "
+                f"would run for hours and hold every event in memory"
+            )
         try:
             chosen_rules = load_rules(rules) if rules is not None else DEFAULT_RULES
         except RulesFileError as exc:

@@ -124,8 +124,9 @@ def load_rules(path: str | os.PathLike[str]) -> Rules:
         :class:`Rules` with the file's values over :data:`DEFAULT_RULES`.
 
     Raises:
-        RulesFileError: the file is missing, not TOML, or a key/value is out of range; the
-            message names the file, the entry and what is allowed.
+        RulesFileError: the file is missing, not TOML, ``chips``/``variant`` is not a table,
+            a key is not a card value written in ASCII digits, or a value is out of range;
+            the message names the file, the entry and what is allowed.
     """
     p = Path(path)
     try:
@@ -139,12 +140,16 @@ def load_rules(path: str | os.PathLike[str]) -> Rules:
         raise RulesFileError(
             f"rules file {p}: unknown table(s) {sorted(unknown)}; only [chips] and [variant] exist"
         )
+    for table in ("chips", "variant"):
+        if not isinstance(raw.get(table, {}), dict):
+            raise RulesFileError(
+                f"rules file {p}: [{table}] must be a table (a '[{table}]' header with "
+                f"'key = value' lines), not {raw[table]!r}"
+            )
     chips = derived_chip_points()
-    for key, points in dict(raw.get("chips", {})).items():
-        try:
-            value = int(key)
-        except ValueError:
-            value = -1
+    for key, points in raw.get("chips", {}).items():
+        # plain ASCII digits only: int() would also take "+7", " 7 " and other scripts' digits
+        value = int(key) if key.isascii() and key.isdigit() else -1
         if value not in VALUES:
             raise RulesFileError(f"rules file {p}: [chips] key {key!r} is not a card value 2..12")
         if not isinstance(points, int) or isinstance(points, bool) or points < 0:
@@ -152,7 +157,7 @@ def load_rules(path: str | os.PathLike[str]) -> Rules:
                 f"rules file {p}: [chips] {key} = {points!r}; chip points must be integers >= 0"
             )
         chips[value] = points
-    variant = dict(raw.get("variant", {}))
+    variant = raw.get("variant", {})
     extra = set(variant) - {"pre_lay_limit"}
     if extra:
         raise RulesFileError(f"rules file {p}: unknown [variant] key(s) {sorted(extra)}")

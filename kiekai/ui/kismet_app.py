@@ -68,6 +68,10 @@ class KismetApp(App[None]):
     Screen.small #small { display: block; }
     """
 
+    #: No command palette: Ctrl-P pressed by mistake would open a modal search box that takes
+    #: every later key (the card keys included) while the game runs on.
+    ENABLE_COMMAND_PALETTE = False
+
     BINDINGS = [
         Binding("ctrl+c", "quit", "Quit", priority=True, show=False),
         Binding("q", "quit", "Quit", show=False),
