@@ -207,6 +207,8 @@ def play_games(
                 and taxonomy.true_of(word, s3, s2, declared=True)
             )
             repeat = is_repeat(word, used)
+            word_senses = set(taxonomy.noun_senses(word))
+            synonym_of = next((u for u in used if word_senses & set(taxonomy.noun_senses(u))), None)
             guesses: dict[str, str] = {}
             for name, guess in panel.items():
                 gview = GuessView(
@@ -235,6 +237,7 @@ def play_games(
                     "true": true,
                     "true_declared": true_declared,
                     "repeat": repeat,
+                    "shares_synset_with": synonym_of,
                     "guesses": guesses,
                     "matched": matched,
                     "matches": sum(matched.values()),
@@ -292,6 +295,10 @@ def summarise(
         "uncheckable": n - len(checkable),
         "legal": ec.share(sum(r["legal"] for r in records), n),
         "repeats": sum(r["repeat"] for r in records),
+        "synset_repeats": sum(1 for r in records if r["shares_synset_with"]),
+        "synset_repeat_examples": [
+            f"{r['word']} ~ {r['shares_synset_with']}" for r in records if r["shares_synset_with"]
+        ][:5],
         "guessability": ec.share(match_count, guesses),
         "points_per_turn": match_count / n if n else 0.0,
         "per_guesser": per_guesser,
@@ -354,7 +361,7 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 ec.pct(s["truthful_first_round"]),
                 s["uncheckable"],
                 ec.pct(s["legal"]),
-                s["repeats"],
+                f"{s['repeats']} / {s['synset_repeats']}",
                 ec.pct(s["guessability"])
                 + " ("
                 + " / ".join(ec.pct(v, 0) for v in s["per_guesser"].values())
@@ -382,7 +389,7 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 "true in round 1",
                 "not checkable",
                 "legal",
-                "repeats",
+                "repeats (judge / shared synset)",
                 "panel matched (per guesser)",
                 "points/turn",
                 "distinct/game",
@@ -401,7 +408,9 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
         "matches per turn at stake 1. *a true word was possible*: some unused word the bots "
         "may write (vocabulary and fallback categories) is true by WordNet of some legal play (2 hand cards, a 3-vs-2 split) "
         "that turn; *true when possible*: truthfulness over those turns; *round 1*: the first "
-        "turn of every player, before words run out.",
+        "turn of every player, before words run out. *repeats*: the active word repeats a "
+        "word written earlier in the game by the judge's ne bis in idem / by sharing a WordNet "
+        "noun synset with it.",
         "",
     ]
     if image:
@@ -415,6 +424,10 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 for e in s["untrue_examples"][:3]
             )
             out.append(f"  Untrue examples: {ex}.")
+        if s["synset_repeat_examples"]:
+            out.append(
+                "  Same synset as an earlier word: " + "; ".join(s["synset_repeat_examples"]) + "."
+            )
     out += ["", f"Time: {result['seconds']:.1f} s in all."]
     return "\n".join(out)
 

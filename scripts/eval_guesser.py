@@ -398,9 +398,12 @@ def project_guessers(
 
     level_guessers: dict[str, Guesser] = {}
     for level in levels:
-        bot = KiekBot(
-            f"guesser-{level}", perception=perception, judge=judge, level=level, seed=seed
-        )
+        try:
+            bot = KiekBot(
+                f"guesser-{level}", perception=perception, judge=judge, level=level, seed=seed
+            )
+        except ValueError as exc:
+            raise ec.EvalError(f"--levels: {exc}") from None
 
         def guess(
             three: Sequence[Any], two: Sequence[Any], used: Sequence[str], bot: Any = bot
@@ -490,6 +493,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the level bots (default 0)")
     p.add_argument("--limit", type=int, default=None, help="score only the first N rounds")
     p.add_argument(
+        "--levels",
+        default=",".join(LEVELS),
+        help="comma-separated KiekBot levels also scored on top-1 ('' for none)",
+    )
+    p.add_argument(
         "--out", type=Path, default=None, help="folder for guesser.json, guesser.png, guesser.md"
     )
     return p
@@ -509,6 +517,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.strictness,
             args.seed,
             args.limit,
+            [x.strip() for x in args.levels.split(",") if x.strip()],
         )
         s = result["summary"]
         print(

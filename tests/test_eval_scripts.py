@@ -312,7 +312,18 @@ def test_eval_guesser_main_writes_figures_in_range(
 ) -> None:
     out = tmp_path / "out"
     code = eval_guesser.main(
-        ["--rounds", str(dev_rounds), "--deck", str(dev_deck), "--limit", "6", "--out", str(out)]
+        [
+            "--rounds",
+            str(dev_rounds),
+            "--deck",
+            str(dev_deck),
+            "--limit",
+            "6",
+            "--levels",
+            "hard",
+            "--out",
+            str(out),
+        ]  # fmt: skip
     )
     assert code == 0
     result = json.loads((out / "guesser.json").read_text())
@@ -321,7 +332,7 @@ def test_eval_guesser_main_writes_figures_in_range(
     shares = [v["share"] for v in summary.values() if isinstance(v, dict) and "share" in v]
     assert shares and all(0.0 <= s <= 1.0 for s in shares)
     assert summary["guesser_top1"]["count"] <= summary["guesser_top5"]["count"]
-    assert set(summary["levels"]) == {"easy", "normal", "hard"}
+    assert set(summary["levels"]) == {"hard"}
     assert sum(row["rounds"] for row in result["per_target"]) == 6
     for record in result["rounds"]:
         assert 1 <= len(record["guesses"]) <= 5
