@@ -394,3 +394,18 @@ def test_openapi_schema_documents_limits_examples_and_errors(client):
 )  # fmt: skip
 def test_is_loopback(host, loopback):
     assert is_loopback(host) is loopback
+
+
+def test_serve_warns_before_binding_a_non_loopback_address():
+    from typer.testing import CliRunner
+
+    from kiekai.cli import app
+
+    # an invalid --log-level stops the command after the host check, before any bind
+    result = CliRunner().invoke(app, ["serve", "--host", "0.0.0.0", "--log-level", "loud"])
+    assert result.exit_code == 2
+    assert "warning: binding '0.0.0.0'" in result.output
+    assert "unknown --log-level 'loud'" in result.output
+    local = CliRunner().invoke(app, ["serve", "--host", "127.0.0.1", "--log-level", "loud"])
+    assert local.exit_code == 2
+    assert "warning: binding" not in local.output
