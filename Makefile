@@ -5,20 +5,23 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 TORCH  ?= torch==2.14.1 torchvision==0.29.1
+# Set CONSTRAINTS= (empty) together with TORCH=... to use another torch build.
+CONSTRAINTS ?= -c constraints.txt
 
 .PHONY: play test lint eval clean-venv
 
 $(BIN)/kiekai: pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	$(PIP) install -c constraints.txt $(TORCH)
-	$(PIP) install -c constraints.txt -e '.[dev]'
+	$(PIP) install $(CONSTRAINTS) $(TORCH)
+	$(PIP) install $(CONSTRAINTS) -e '.[dev]'
 	touch $(BIN)/kiekai
 
 play: $(BIN)/kiekai
 	$(BIN)/kiekai play --bots 3
 
 test: $(BIN)/kiekai
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 lint: $(BIN)/kiekai
