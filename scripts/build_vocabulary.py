@@ -341,7 +341,7 @@ def build(min_zipf: float = MIN_ZIPF) -> list[tuple[str, str, list[str]]]:
             wn.synset(name)  # raises if a curated sense is misspelt
         rows[word] = (group, list(names))
     for word, group in EXTRA.items():
-        if word not in rows:
+        if word not in rows and word not in GROUNDED_QUALITIES:  # those go to the fallback
             rows[word] = (group, [])
     rows = _one_word_per_meaning(wn, rows)
     out = [(word, group, names) for word, (group, names) in rows.items()]
@@ -374,6 +374,32 @@ def _one_word_per_meaning(wn, rows: dict[str, tuple[str, list[str]]]):
     return {word: row for word, row in rows.items() if word not in drop}
 
 
+#: Quality words (adjectives) grounded in WordNet noun categories, for the fallback list only:
+#: "man-made" is true of exactly the artifacts. Hand-made; each is a plain reading of the word.
+GROUNDED_QUALITIES: dict[str, list[str]] = {
+    "man-made": ["artifact.n.01"],
+    "manufactured": ["artifact.n.01"],
+    "living": ["living_thing.n.01"],
+    "alive": ["living_thing.n.01"],
+    "natural": ["natural_object.n.01", "living_thing.n.01", "geological_formation.n.01"],
+    "edible": ["food.n.01", "food.n.02", "edible_fruit.n.01", "vegetable.n.01"],
+    "musical": ["musical_instrument.n.01"],
+    "wearable": ["clothing.n.01", "jewelry.n.01"],
+    "electric": ["electrical_device.n.01", "electronic_equipment.n.01"],
+    "mechanical": ["machine.n.01", "mechanical_device.n.01"],
+    "domesticated": ["domestic_animal.n.01"],
+    "aquatic": ["aquatic_vertebrate.n.01", "aquatic_mammal.n.01", "hydrophyte.n.01"],
+    "military": ["military_vehicle.n.01", "weapon.n.01", "military_uniform.n.01"],
+    "medical": ["medical_instrument.n.01"],
+    "motorized": ["self-propelled_vehicle.n.01"],
+    "wheeled": ["wheeled_vehicle.n.01"],
+    "feathered": ["bird.n.01"],
+    "carnivorous": ["carnivore.n.01"],
+    "protective": ["protective_covering.n.01", "protective_garment.n.01", "armor.n.01"],
+    "architectural": ["structure.n.01"],
+}
+
+
 def build_fallback(everyday: Iterable[str]) -> list[tuple[str, str, list[str]]]:
     """Rows of the fallback categories: every WordNet name of a category of physical things
     that is not in the everyday vocabulary (``vertebrate``, ``covering``, ``living thing``,
@@ -381,7 +407,8 @@ def build_fallback(everyday: Iterable[str]) -> list[tuple[str, str, list[str]]]:
 
     A word is kept when it is a lower-case lemma (one word, or a WordNet compound written
     with spaces, which the rules accept as one lexical item) of a noun synset below
-    ``physical_entity.n.01`` that has hyponyms (is a category). The active bot writes one
+    ``physical_entity.n.01`` that has hyponyms (is a category), plus the
+    :data:`GROUNDED_QUALITIES` (group ``quality``). The active bot writes one
     only when no everyday word is true of a three and false of the two (these words are hard
     to guess but keep the bot truthful); it prefers the commonest.
     """
@@ -404,7 +431,13 @@ def build_fallback(everyday: Iterable[str]) -> list[tuple[str, str, list[str]]]:
             if word in taken:
                 continue
             rows.setdefault(word, []).append(synset.name())
-    return [(word, "broad", names) for word, names in sorted(rows.items())]
+    out = [(word, "broad", names) for word, names in sorted(rows.items())]
+    for word, names in GROUNDED_QUALITIES.items():
+        for name in names:
+            wn.synset(name)  # raises if a curated sense is misspelt
+        if word not in taken and word not in rows:
+            out.append((word, "quality", list(names)))
+    return out
 
 
 def write_tsv(path: Path, rows: list[tuple[str, str, list[str]]]) -> None:

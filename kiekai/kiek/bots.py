@@ -420,8 +420,10 @@ class KiekBot:
         The choice maximises the modelled share of guessers who write the word among the
         truthful, unused choices (sampled at the level's temperature among the best 10).
         Repeats are checked with the judge. If no everyday word is truthful, the bot writes
-        the commonest truthful fallback category (``vertebrate``, ``covering``); if none is
-        truthful either, the unused everyday word that fits a split best.
+        the commonest truthful fallback category (``vertebrate``, ``covering``, then grounded
+        qualities such as ``man-made``); if none is truthful either, an ``X-less`` category
+        (rulebook, "Imperfect Guesses": "person-less"); failing that, the unused everyday
+        word that fits a split best.
         """
         pairs, values, truthful, fit = self.plan_turn(
             view.table, view.hand, view.used_words, with_fit=True
@@ -442,6 +444,9 @@ class KiekBot:
             fallback = self._fallback_play(view, pairs)
             if fallback is not None:
                 return fallback
+            privative = self._privative_play(view, pairs)
+            if privative is not None:
+                return privative
             # nothing truthful and unused at all: write the word that fits a split best
             flat_fit = fit.ravel()
             for f in np.argsort(-flat_fit, kind="stable")[:500]:
@@ -472,9 +477,15 @@ class KiekBot:
                 r2 = [rows[i] for i in two]
                 ok[p, q] = true[r3].all(0) & ~true[r2].any(0)
         possible = np.flatnonzero(ok.any(axis=(0, 1)))
-        # commonest first; one-word names before compounds
+        # nouns (categories WordNet can check) before grounded qualities ("man-made"),
+        # then the commonest, one-word names before compounds
         order = sorted(
-            possible.tolist(), key=lambda j: (-float(fallback.zipf[j]), fallback.words[j].count(" "))
+            possible.tolist(),
+            key=lambda j: (
+                fallback.groups[j] == "quality",
+                -float(fallback.zipf[j]),
+                fallback.words[j].count(" "),
+            ),
         )
         for j in order:
             word = fallback.words[j]
@@ -483,6 +494,34 @@ class KiekBot:
             p, q = (int(x) for x in np.argwhere(ok[:, :, j])[0])
             return self._play(view, pairs[p], q, word)
         return None
+
+    def _privative_play(
+        self, view: ActiveView, pairs: list[tuple[int, int]]
+    ) -> ActivePlay | None:
+        """The rulebook's "person-less" categories ("Imperfect Guesses"): ``X-less`` for the
+        most preferred everyday word X true of both cards of the two and of none of the three
+        (so ``X-less`` is true of the three and not of the two), neither X-less nor X used.
+        ``None`` when no split has such an X."""
+        vocab = self.vocabulary
+        cards = list(view.table) + list(view.hand)
+        true = np.asarray(self.perception.scores(cards, vocab.words)) >= TRUE_AT
+        best: tuple[float, int, int, int] | None = None
+        for p, (a, b) in enumerate(pairs):
+            rows = [0, 1, 2, 3 + a, 3 + b]
+            for q, (three, two) in enumerate(SPLITS):
+                ok = true[[rows[i] for i in two]].all(0) & ~true[[rows[i] for i in three]].any(0)
+                for j in np.flatnonzero(ok)[np.argsort(-self._preference[ok], kind="stable")]:
+                    if best is not None and self._preference[j] <= best[0]:
+                        break
+                    word = f"{vocab.words[j]}-less"
+                    if " " in word or is_used(word, view.used_words, self.judge):
+                        continue
+                    best = (float(self._preference[j]), p, q, int(j))
+                    break
+        if best is None:
+            return None
+        _, p, q, j = best
+        return self._play(view, pairs[p], q, f"{vocab.words[j]}-less")
 
     def _play(self, view: ActiveView, pair: tuple[int, int], split: int, word: str) -> ActivePlay:
         a, b = pair
