@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from kiekai.clock import VirtualClock
 from kiekai.kismet.table import BaseTable, VariantTable, make_table
 from kiekai.ui.kismet_app import CARD_KEYS, KismetApp
@@ -222,15 +224,68 @@ def test_tiny_terminal_and_resizing_hide_and_restore_the_table():
 
 
 def test_ctrl_c_and_q_leave_cleanly():
-    async def scenario(key: str):
+    async def scenario(key: str) -> int | None:
         app, _ = base_app()
         async with app.run_test(size=(100, 40)) as pilot:
             await pilot.press(key)
             await pilot.pause()
-        assert app.return_code == 0
+        return app.return_code
 
-    asyncio.run(scenario("ctrl+c"))
-    asyncio.run(scenario("q"))
+    assert asyncio.run(scenario("ctrl+c")) == 130  # 128 + SIGINT, as a shell reports it
+    assert asyncio.run(scenario("q")) == 0
+    assert asyncio.run(scenario("escape")) == 0
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGINT"])
+def test_signals_close_the_app_so_the_terminal_is_restored(name):
+    """``kill PID`` (SIGTERM, SIGINT) must end the app through Textual, which leaves the
+    alternate screen and switches mouse reporting off; Python's default action on SIGTERM
+    would kill the process and leave the terminal showing a frozen game."""
+    import os
+    import signal
+
+    number = getattr(signal, name)
+    received: list[int] = []
+    previous = signal.signal(number, lambda signum, frame: received.append(signum))
+
+    async def scenario() -> int | None:
+        app, table = base_app()
+        async with app.run_test(size=(100, 40)) as pilot:
+            next_roll(app, table)
+            os.kill(os.getpid(), number)
+            for _ in range(50):
+                await pilot.pause(0.01)
+                if app.return_code is not None:
+                    break
+        return app.return_code
+
+    try:
+        code = asyncio.run(scenario())
+        assert code == 128 + number
+        assert received == []  # the app handled it, not the fallback handler
+        # and the app gave the handler back when it closed
+        os.kill(os.getpid(), number)
+        assert received == [number]
+    finally:
+        signal.signal(number, previous)
+
+
+def test_event_times_count_from_the_start_of_the_game_not_from_boot():
+    """A monotonic clock reads seconds since boot (thousands); the events pane shows seconds
+    since the table was opened."""
+
+    async def scenario():
+        clock = VirtualClock(start=5000.0)
+        table = make_table(3, variant=False, seed=3, clock=clock, humans=1)
+        app = KismetApp(table, realtime=False)
+        clock.advance(2.0)  # the app opens; the game starts 2 s later
+        async with app.run_test(size=(100, 40)):
+            app.step()  # the first roll
+            events = text_of(app, "#events")
+            assert "2.00s roll" in events, events
+            assert "5002" not in events
+
+    asyncio.run(scenario())
 
 
 def test_ctrl_p_opens_no_command_palette_over_the_game():

@@ -156,6 +156,11 @@ def register(app: typer.Typer) -> None:
 
             from kiekai.ui.kismet_app import KismetApp
 
-            KismetApp(table, names=names, realtime=True).run()
+            app = KismetApp(table, names=names, realtime=True)
+            app.run()
             typer.echo(f"Kismet, seed {seed}")
+            if app.return_code:  # Ctrl-C (130), SIGTERM (143) or SIGHUP (129)
+                typer.echo("interrupted")
             typer.echo(results_text(table, names))
+            if app.return_code:
+                raise typer.Exit(app.return_code)

@@ -524,18 +524,24 @@ def make_table(
 
 
 def describe(
-    event: Event, names: Mapping[int, str] | None = None, show_values: bool = True
+    event: Event,
+    names: Mapping[int, str] | None = None,
+    show_values: bool = True,
+    origin: float = 0.0,
 ) -> str | None:
     """One line of text for an event, or ``None`` for events not worth printing.
 
     Pre-laid cards are secret: only their number is shown. ``show_values=False`` leaves out
-    the values the dice make (a person playing has to form the sums himself).
+    the values the dice make (a person playing has to form the sums himself). Times are
+    printed in seconds after ``origin`` (seconds on the table's clock; a monotonic clock
+    counts from boot, so the UI passes the clock's reading when the game opened), never
+    below 0.
     """
     d = event.data
     who = (
         (names or {}).get(event.player, f"seat {event.player}") if event.player is not None else ""
     )
-    t = f"{float(d.get('t', 0.0)):8.2f}s "
+    t = f"{max(0.0, float(d.get('t', 0.0)) - origin):8.2f}s "
     kind = event.type
     if kind == "setup":
         return f"{t}setup: {d['players']} players, seed {d['seed']}"

@@ -12,12 +12,14 @@ someone else's turn.
 Everything rule-related happens in :mod:`kiekai.kismet.engine` through a table of
 :mod:`kiekai.kismet.table`; the app only maps keys to table calls and draws the state. Keys
 at the wrong moment or held down are answered with a message, never an exception; ``q``,
-Escape or Ctrl-C leave the game and Textual restores the terminal.
+Escape or Ctrl-C leave the game (Ctrl-C with return code 130), and so do SIGINT, SIGTERM
+and SIGHUP (return code 128 + signal); Textual restores the terminal.
 """
 
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Mapping
 
 from rich.text import Text
@@ -73,7 +75,7 @@ class KismetApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
 
     BINDINGS = [
-        Binding("ctrl+c", "quit", "Quit", priority=True, show=False),
+        Binding("ctrl+c", "interrupt", "Quit", priority=True, show=False),
         Binding("q", "quit", "Quit", show=False),
         Binding("escape", "quit", "Quit", show=False),
     ]
@@ -95,6 +97,10 @@ class KismetApp(App[None]):
         self._wake = asyncio.Event()
         self._dirty = False
         self._shown: dict[str, tuple] = {}
+        #: clock reading (s) when the app was made: event times are shown relative to it.
+        self.origin = table.clock.now()
+        #: signal → handler to give back when the app closes (see :meth:`_catch_signals`).
+        self._signals: dict[int, object] = {}
 
     # --- layout --------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -123,6 +129,7 @@ class KismetApp(App[None]):
     def on_mount(self) -> None:
         """Start the game: in real time a worker drives the table on its clock."""
         self.table.listeners.append(self._mark_dirty)
+        self._catch_signals()
         self._apply_size(self.size.width, self.size.height)
         self.title = "Kismet"
         if self.realtime:
@@ -131,6 +138,42 @@ class KismetApp(App[None]):
         else:
             self.table.start()
         self.redraw()
+
+    def on_unmount(self) -> None:
+        """Give back the signal handlers taken in :meth:`_catch_signals`."""
+        self._release_signals()
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C: leave the game with exit status 130 (128 + SIGINT, as a shell reports it)."""
+        self.exit(return_code=128 + signal.SIGINT)
+
+    def _catch_signals(self) -> None:
+        """Turn SIGINT, SIGTERM and SIGHUP into a clean exit (status 128 + signal number).
+
+        Python's default action on SIGTERM (``kill PID``) ends the process at once, leaving
+        the terminal in the alternate screen with mouse reporting on and the cursor hidden;
+        exiting through Textual restores it. (Ctrl-C typed in the terminal arrives as a key,
+        not as SIGINT: see :meth:`action_interrupt`.) Skipped where the event loop cannot take signal
+        handlers (not the main thread, Windows).
+        """
+        loop = asyncio.get_running_loop()
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is None:
+                continue
+            previous = signal.getsignal(number)
+            try:
+                loop.add_signal_handler(number, self.exit, None, 128 + number)
+            except (NotImplementedError, RuntimeError, ValueError):
+                continue
+            self._signals[number] = previous
+
+    def _release_signals(self) -> None:
+        loop = asyncio.get_running_loop()
+        for number, previous in self._signals.items():
+            loop.remove_signal_handler(number)
+            signal.signal(number, previous if previous is not None else signal.SIG_DFL)
+        self._signals.clear()
 
     def on_resize(self, event: events.Resize) -> None:
         """Hide the board behind a note when the terminal is smaller than :data:`MIN_SIZE`."""
@@ -349,7 +392,7 @@ class KismetApp(App[None]):
     def _draw_events(self) -> None:
         lines = []
         for event in self.table.game.log.events[-40:]:
-            text = describe(event, self.names, show_values=False)
+            text = describe(event, self.names, show_values=False, origin=self.origin)
             if text is not None:
                 lines.append(text)
         height = max(1, self.query_one("#events", Static).size.height or 8)
