@@ -18,11 +18,16 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from kiekai.deck import Card, PhotoError, open_rgb
+from kiekai.deck import MAX_PIXELS, Card, PhotoError, open_rgb
 
 #: Sheet background and the letterbox colour around photos that are not square (RGB).
 BACKGROUND = (255, 255, 255)
 TILE_BACKGROUND = (40, 40, 40)
+
+#: Largest sheet in pixels (width x height): the deck's decompression-bomb limit
+#: (:data:`kiekai.deck.MAX_PIXELS`, about 0.25 GiB of RGB), so an absurd ``tile`` or card count
+#: is an error instead of an allocation that exhausts memory.
+MAX_SHEET_PIXELS = MAX_PIXELS
 
 
 @dataclass(frozen=True)
@@ -63,8 +68,9 @@ def sheet_layout(
         ``max(8, tile // 16)`` pixels; a caption band is ``tile // 5`` pixels high.
 
     Raises:
-        ValueError: ``count`` < 1, ``tile`` < 32, ``columns`` < 1, or group sizes that do not
-            add up to ``count`` (or a group smaller than 1).
+        ValueError: ``count`` < 1, ``tile`` < 32, ``columns`` < 1, group sizes that do not
+            add up to ``count`` (or a group smaller than 1), or a sheet over
+            :data:`MAX_SHEET_PIXELS` pixels.
     """
     if count < 1:
         raise ValueError(f"a contact sheet needs at least 1 card, got {count}")
@@ -102,6 +108,12 @@ def sheet_layout(
             x = gap + i * (tile + gap)
             tiles.append((x, y, x + tile, y + tile))
         y += tile + gap
+    if width * y > MAX_SHEET_PIXELS:
+        raise ValueError(
+            f"a contact sheet of {count} tiles of {tile} px would be {width}x{y} = "
+            f"{width * y:,} pixels, over the limit of {MAX_SHEET_PIXELS:,}; use a smaller "
+            f"tile or fewer cards"
+        )
     return SheetLayout(size=(width, y), tiles=tiles, captions=captions)
 
 
@@ -131,16 +143,66 @@ def _draw_number(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], numb
     draw.text(centre, text, fill=(255, 255, 255), font=font, anchor="mm")
 
 
+def _fit_lines(
+    text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: float, max_lines: int
+) -> list[str]:
+    """Wrap ``text`` into at most ``max_lines`` lines each at most ``width`` pixels wide in
+    ``font`` (words broken by characters when one alone is too wide; "…" marks a cut)."""
+    lines: list[str] = []
+    for word in text.split():
+        candidate = f"{lines[-1]} {word}" if lines else word
+        if lines and font.getlength(candidate) <= width:
+            lines[-1] = candidate
+            continue
+        piece = ""
+        for char in word:
+            if piece and font.getlength(piece + char) > width:
+                lines.append(piece)
+                piece = ""
+            piece += char
+        lines.append(piece)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        last = lines[-1]
+        while last and font.getlength(last + "…") > width:
+            last = last[:-1]
+        lines[-1] = last + "…"
+    return lines
+
+
+def _unreadable_reason(card: Card | str | os.PathLike[str], exc: Exception) -> str:
+    """The short reason a card cannot be shown: no path, no technical detail in brackets."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = str(exc)
+    path = str(card.path if isinstance(card, Card) else card)
+    if text.startswith(f"{path}: "):
+        text = text[len(path) + 2 :]
+    return text.split(" (")[0]
+
+
 def _tile_image(card: Card | str | os.PathLike[str], tile: int) -> Image.Image:
-    """The card's photo letterboxed into a ``tile`` x ``tile`` RGB square (a notice if unreadable)."""
+    """The card's photo letterboxed into a ``tile`` x ``tile`` RGB square; a card that cannot
+    be read becomes a notice ("unreadable" and the short reason, wrapped to the tile)."""
     square = Image.new("RGB", (tile, tile), TILE_BACKGROUND)
     try:
         photo = open_rgb(card, max_side=tile)
     except (PhotoError, OSError) as exc:
         draw = ImageDraw.Draw(square)
-        reason = str(exc).rsplit(": ", 1)[-1][:40]
-        draw.text((tile / 2, tile / 2), f"unreadable\n{reason}", fill=(255, 120, 120),
-                  font=_font(max(10, tile // 16)), anchor="mm", align="center")
+        margin = max(4, tile // 16)
+        size = max(10, tile // 16)
+        while size > 6 and _font(size).getlength("unreadable") > tile - 2 * margin:
+            size -= 1  # small tiles: a smaller font, so at least the heading fits
+        font = _font(size)
+        # below the number disc of _draw_number (its diameter and padding)
+        top = max(28, tile // 4) + 2 * max(3, tile // 40)
+        line_height = font.getbbox("Ag")[3] + 2
+        max_lines = max(1, (tile - top - margin) // line_height - 1)
+        lines = ["unreadable", *_fit_lines(_unreadable_reason(card, exc), font,
+                                           tile - 2 * margin, max_lines)]
+        draw.multiline_text((tile / 2, (top + tile - margin) / 2), "\n".join(lines),
+                            fill=(255, 120, 120), font=font, anchor="mm", align="center",
+                            spacing=2)
         return square
     if photo.size != (tile, tile):
         photo = ImageOps.contain(photo, (tile, tile), Image.Resampling.LANCZOS)

@@ -99,3 +99,40 @@ def test_unreadable_card_becomes_a_notice_and_file_is_replaced(cards, tmp_path: 
     notice = _region(sheet, sheet_layout(2, tile=64).tiles[1], 0.0, 0.0, 1.0, 1.0)
     assert (notice == TILE_BACKGROUND).mean() > 0.5
     assert not list(tmp_path.glob(".sheet-*"))  # no temporary file left behind
+
+
+@pytest.mark.parametrize("tile", [64, 128, 256])
+def test_notice_of_an_unreadable_card_stays_inside_its_tile(cards, tmp_path: Path, tile):
+    """A long reason (here a decompression bomb's) is wrapped to fit the tile, not cut off at
+    its edges, and nothing is drawn over the gaps or the next photo."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+
+    bomb = tmp_path / "bomb.png"
+    header = struct.pack(">IIBBBBB", 100_000, 100_000, 8, 0, 0, 0, 0)
+    bomb.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b""))
+    missing = tmp_path / "a photo whose long file name does not exist anywhere.png"
+    out = contact_sheet([bomb, missing, cards[0]], tmp_path / "s.png", tile=tile, numbers=False)
+    sheet = np.asarray(Image.open(out).convert("RGB"))
+    layout = sheet_layout(3, tile=tile)
+    outside = np.ones(sheet.shape[:2], dtype=bool)
+    for left, top, right, bottom in layout.tiles:
+        outside[top:bottom, left:right] = False
+    assert (sheet[outside] == BACKGROUND).all()  # nothing drawn between or around tiles
+    for box in layout.tiles[:2]:
+        notice = _region(sheet, box, 0.0, 0.0, 1.0, 1.0)
+        assert (notice.reshape(-1, 3) != TILE_BACKGROUND).any(axis=1).sum() > 20  # text drawn
+        edges = np.concatenate([notice[:, :3], notice[:, -3:]], axis=1)
+        assert (edges == TILE_BACKGROUND).all(), "notice text cut off at the tile's edge"
+    assert (_region(sheet, layout.tiles[2], 0.4, 0.4, 0.6, 0.6) == COLOURS[0]).all()
+
+
+def test_absurd_sheet_sizes_are_refused_before_allocating(tmp_path: Path):
+    with pytest.raises(ValueError, match="pixels"):
+        sheet_layout(5, tile=100_000)  # 5 tiles of 100,000 px: a 40 GB image
+    with pytest.raises(ValueError, match="pixels"):
+        sheet_layout(100_000, tile=256)
+    assert sheet_layout(50, tile=256).size == (16 + 5 * 272, 16 + 10 * 272)  # gap 256 // 16
