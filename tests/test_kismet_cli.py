@@ -94,3 +94,19 @@ def test_malformed_rules_files_are_clear_errors(tmp_path, text, fragment):
     assert result.exit_code == 2, result.output
     assert fragment in result.output and str(rules) in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_an_interrupted_match_names_a_leader_not_a_winner():
+    from kiekai.clock import VirtualClock
+    from kiekai.commands.kismet import results_text
+    from kiekai.kismet.table import make_table, seat_names
+
+    clock = VirtualClock()
+    table = make_table(3, variant=True, seed=4, clock=clock, rounds=3)
+    table.start()
+    while len(table.game.history) < 1:  # play one of three rounds, then stop (Ctrl-C)
+        clock.advance(table.scheduler.next_due() - clock.now())
+        table.run_due()
+    text = results_text(table, seat_names(3))
+    assert "winner" not in text
+    assert "match not finished after 1 of 3 rounds; leading:" in text

@@ -24,7 +24,8 @@ def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
     """The results of a finished (or interrupted) table as printable lines.
 
     Base game: cards won and plus points per seat and the winner(s). Variant: minus points
-    per round with placements, the tallies and the match winner(s) (fewest minus points).
+    per round with placements, the tallies and the match winner(s) (fewest minus points);
+    a match stopped before its last round names the leader(s) instead.
     """
     lines = ["", "results"]
     if isinstance(table, BaseTable):
@@ -47,8 +48,14 @@ def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
         )
     for seat in range(game.players):
         lines.append(f"  {names[seat]:>6}: {game.tallies[seat]:3d} minus points in total")
-    if game.history:
-        lines.append("  winner: " + ", ".join(names[s] for s in game.match_winners()))
+    leaders = ", ".join(names[s] for s in game.match_winners()) if game.history else ""
+    if game.history and table.done:
+        lines.append("  winner: " + leaders)
+    elif game.history:
+        lines.append(
+            f"  match not finished after {len(game.history)} of {table.rounds} rounds; "
+            f"leading: {leaders}"
+        )
     else:
         lines.append("  no round finished")
     return "\n".join(lines)
