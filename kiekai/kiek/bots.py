@@ -26,11 +26,10 @@ perception holds true of its three (score >= 0.5 each) and false of its two (< 0
 that is not a repeat. All C(hand, 2) x 10 x V values are computed at once with numpy.
 
 **Card keeper** (rulebook, "The Next Turn": three players each keep one of the five cards).
-The bot keeps the card that leaves the next active player the best category: the card whose
-best unused word, true of it and of the cards already kept, has the highest guess preference
-(specificity and commonness), so that a specific, guessable 3-card category stays possible.
-When the bot is itself the next active player, it also counts its own hand: it keeps the card
-that makes the best category with two of its hand cards.
+The bot keeps the card that leaves the next active player the most distinguishable options:
+the card with the most unused everyday categories, counting twice those it shares with the
+cards already kept (so a 3-card category stays possible). When the bot is itself the next
+active player, shared categories must also hold for two of its hand cards.
 
 **Levels** change the vocabulary (easy: only common words, Zipf >= 4.0; normal: Zipf >= 3.0;
 hard: all) and the noise: choices are sampled from a softmax of the scores at the level's
@@ -260,6 +259,20 @@ def baseline_guess(three: Sequence[Card], two: Sequence[Card]) -> str | None:
     return best.lemmas()[0].name().replace("_", " ")
 
 
+def _fallback_order(fallback: Vocabulary, possible: np.ndarray) -> list[int]:
+    """Indices of the fallback words where ``possible`` (bool, (F,)) is true, in the order
+    the bots try them: nouns (categories WordNet can check) before grounded qualities
+    ("man-made"), then the commonest (Zipf), one-word names before compounds."""
+    return sorted(
+        np.flatnonzero(possible).tolist(),
+        key=lambda j: (
+            fallback.groups[j] == "quality",
+            -float(fallback.zipf[j]),
+            fallback.words[j].count(" "),
+        ),
+    )
+
+
 def _softmax(values: np.ndarray, temperature: float) -> np.ndarray:
     z = values / max(temperature, 1e-9)
     z = z - z.max()
@@ -343,6 +356,8 @@ class KiekBot:
         """Write the most likely secret word for the split (never a used word).
 
         At temperature > 0 the word is sampled from a softmax over the 5 best unused words.
+        When no unused everyday word is true of the three and false of the two, the bot
+        guesses what an active bot writes then: a fallback category or an ``X-less``.
         Returns ``""`` when every vocabulary word is used.
         """
         ranked = rank_guesses(
@@ -356,8 +371,35 @@ class KiekBot:
         )
         if not ranked:
             return ""
+        five = list(view.three) + list(view.two)
+        top = np.asarray(self.perception.scores(five, [ranked[0][0]]))[:, 0]
+        if not ((top[:3] >= TRUE_AT).all() and (top[3:] < TRUE_AT).all()):
+            # no everyday word separates the split: the active bot (modelled as a bot
+            # like this one) has written a fallback category or an X-less category
+            special = self._fallback_guess(view)
+            if special is not None:
+                return special
         values = np.asarray([score for _, score in ranked])
         return ranked[_sample(self.rng, values, self.level.temperature)][0]
+
+    def _fallback_guess(self, view: GuessView) -> str | None:
+        """What the active bot writes when no everyday word fits (see :meth:`play_turn`):
+        the first unused fallback category true of the three and false of the two, else the
+        best ``X-less``; ``None`` when neither exists."""
+        five = list(view.three) + list(view.two)
+        if self.fallback is not None and len(self.fallback):
+            true = np.asarray(self.perception.scores(five, self.fallback.words)) >= TRUE_AT
+            ok = true[:3].all(0) & ~true[3:].any(0)
+            for j in _fallback_order(self.fallback, ok):
+                if not is_used(self.fallback.words[j], view.used_words, self.judge):
+                    return self.fallback.words[j]
+        true = np.asarray(self.perception.scores(five, self.vocabulary.words)) >= TRUE_AT
+        ok = true[3:].all(0) & ~true[:3].any(0)
+        for j in np.flatnonzero(ok)[np.argsort(-self._preference[ok], kind="stable")]:
+            word = f"{self.vocabulary.words[j]}-less"
+            if " " not in word and not is_used(word, view.used_words, self.judge):
+                return word
+        return None
 
     # -- active player ------------------------------------------------------------------------
 
@@ -476,18 +518,7 @@ class KiekBot:
                 r3 = [rows[i] for i in three]
                 r2 = [rows[i] for i in two]
                 ok[p, q] = true[r3].all(0) & ~true[r2].any(0)
-        possible = np.flatnonzero(ok.any(axis=(0, 1)))
-        # nouns (categories WordNet can check) before grounded qualities ("man-made"),
-        # then the commonest, one-word names before compounds
-        order = sorted(
-            possible.tolist(),
-            key=lambda j: (
-                fallback.groups[j] == "quality",
-                -float(fallback.zipf[j]),
-                fallback.words[j].count(" "),
-            ),
-        )
-        for j in order:
+        for j in _fallback_order(fallback, ok.any(axis=(0, 1))):
             word = fallback.words[j]
             if is_used(word, view.used_words, self.judge):
                 continue
@@ -553,11 +584,14 @@ class KiekBot:
     def keep_card(self, view: KeepView) -> str:
         """Choose the card that stays on the table (rulebook, "The Next Turn").
 
-        Each available card is valued by the best unused word true of it and of every card
-        already kept (:func:`word_preference`, so specific and common words count most). When
-        this bot is the next active player, a word must also be true of at least
-        ``3 - kept - 1`` of its hand cards for the value to count, so it keeps what it can
-        use. Ties are broken by the number of such words, then by the seeded generator.
+        The bot keeps the card that leaves the next active player the most distinguishable
+        options: each available card is valued by the number of unused everyday words true
+        of it (its categories still in play), plus twice the number of those also true of
+        every card already kept (categories a three could share). When this bot is itself
+        the next active player, a category counts twice only if it is also true of at least
+        two of its hand cards, so it keeps what it can use. A card whose categories are all
+        used up is worth little, so the table changes as words go out of play. Ties are
+        broken by the seeded generator.
 
         Raises:
             ValueError: ``view.cards`` is empty.
@@ -569,22 +603,17 @@ class KiekBot:
         vocab = self.vocabulary
         own_turn = view.seat == view.new_active_seat
         cards = list(view.cards) + list(view.kept) + (list(view.hand) if own_turn else [])
-        scores = np.asarray(self.perception.scores(cards, vocab.words), dtype=np.float64)
-        true = scores >= TRUE_AT
+        true = np.asarray(self.perception.scores(cards, vocab.words), dtype=np.float64) >= TRUE_AT
         n = len(view.cards)
-        kept_true = true[n : n + len(view.kept)].all(0)
-        usable = kept_true & ~np.asarray(
-            [is_used(w, view.used_words) for w in vocab.words], dtype=bool
-        )
+        unused = ~np.asarray([is_used(w, view.used_words) for w in vocab.words], dtype=bool)
+        shared = true[n : n + len(view.kept)].all(0) if view.kept else np.zeros(len(vocab), bool)
         if own_turn and view.hand:
-            needed = max(0, 3 - len(view.kept) - 1)
-            hand_true = true[n + len(view.kept) :].sum(0)
-            usable &= hand_true >= needed
-        best = np.empty(n)
-        count = np.empty(n)
+            shared = true[n + len(view.kept) :].sum(0) >= 2
+            if view.kept:
+                shared &= true[n : n + len(view.kept)].all(0)
+        value = np.empty(n)
         for i in range(n):
-            ok = usable & true[i]
-            best[i] = self._preference[ok].max() if ok.any() else -np.inf
-            count[i] = ok.sum()
-        key = best * 1000.0 + count + self.rng.random(n) * 1e-3
+            mine = true[i] & unused
+            value[i] = mine.sum() + 2.0 * (mine & shared).sum()
+        key = value + self.rng.random(n) * 1e-3
         return view.cards[int(np.argmax(key))].id
