@@ -274,3 +274,31 @@ def test_stuck_active_player_falls_back_to_true_words(perception: LabelsPercepti
     play = bot.play_turn(view)
     assert check_play(view, play, perception)
     assert not is_used(play.word, used)
+
+
+def test_guesser_follows_the_active_bot_into_fallbacks(perception: LabelsPerception) -> None:
+    """When no everyday word separates the split, the guesser bot guesses the fallback the
+    active bot would write, so the two can still match."""
+    active = KiekBot("a", perception=perception, judge=None, level="hard")
+    guesser = KiekBot("g", perception=perception, judge=None, level="hard", seed=9)
+    used = ("artifact", "artefact", "object", "whole", "instrumentality", "device", "man-made",
+            "manufactured", "vehicle", "car", "conveyance")
+    view = ActiveView(0, 5, 2, (SPORTS_CAR, GUITAR, BANANA), (MALTESE, TENCH), used)
+    play = active.play_turn(view)
+    by_id = {c.id: c for c in (*view.table, *view.hand)}
+    guess = guesser.guess(GuessView(1, 5, 2, 0, tuple(by_id[i] for i in play.three),
+                                    tuple(by_id[i] for i in play.two), used))
+    assert guess == play.word
+
+
+def test_clip_like_perceptions_get_a_short_fallback_list(perception: LabelsPerception) -> None:
+    class Other:
+        name = "clip"
+
+        def scores(self, cards, words):  # the bot only reads the name here
+            return perception.scores(cards, words)
+
+    short = KiekBot("c", perception=Other(), judge=None).fallback
+    full = KiekBot("l", perception=perception, judge=None).fallback
+    assert 0 < len(short) < len(full) / 5
+    assert "man-made" in short and all(" " not in w for w in short)

@@ -259,6 +259,24 @@ def baseline_guess(three: Sequence[Card], two: Sequence[Card]) -> str | None:
     return best.lemmas()[0].name().replace("_", " ")
 
 
+#: For perceptions other than ``labels`` (CLIP must embed every word it scores), the fallback
+#: list is cut to one-word categories at least this common (Zipf), plus grounded qualities.
+FALLBACK_MIN_ZIPF_OTHER = 4.0
+
+
+def _fallback_for(perception: Any) -> Vocabulary:
+    """The fallback categories a bot with this perception may write (see
+    :data:`FALLBACK_MIN_ZIPF_OTHER`)."""
+    fallback = load_fallback_vocabulary()
+    if getattr(perception, "name", "") == "labels":
+        return fallback
+    keep = [
+        group == "quality" or (" " not in word and zipf >= FALLBACK_MIN_ZIPF_OTHER)
+        for word, group, zipf in zip(fallback.words, fallback.groups, fallback.zipf, strict=True)
+    ]
+    return fallback.subset(keep)
+
+
 def _fallback_order(fallback: Vocabulary, possible: np.ndarray) -> list[int]:
     """Indices of the fallback words where ``possible`` (bool, (F,)) is true, in the order
     the bots try them: nouns (categories WordNet can check) before grounded qualities
@@ -345,7 +363,7 @@ class KiekBot:
                 f"for level {self.level.name!r}; give a larger vocabulary"
             )
         self._preference = word_preference(self.vocabulary)
-        self.fallback = load_fallback_vocabulary() if fallback else None
+        self.fallback = _fallback_for(perception) if fallback else None
 
     def __repr__(self) -> str:
         return f"KiekBot({self.name!r}, level={self.level.name!r})"
