@@ -12,8 +12,7 @@ Prints Markdown tables (the ``## Speed`` section of ``docs/judge.md`` is this ou
      per-word caches are filled, the pair is not);
    - *new words*: pairs of words this process has never judged, drawn from the wordfreq
      English list (Speer et al., ``wordfreq``, frequency ranks 3,000-40,000, fixed seed),
-     so each call fills the per-word caches of two words; once with torch's default
-     thread count and once with one torch thread, as ``kiekai serve`` runs it.
+     so each call fills the per-word caches of two words.
 
 2. **HTTP requests per second** against a real uvicorn server on 127.0.0.1 in a separate
    process (``python -m kiekai serve``), driven by a load generator in a third process (a
@@ -31,8 +30,9 @@ Every loop is bounded by a count and a time limit; all traffic stays on 127.0.0.
 
 Usage::
 
-    .venv/bin/python scripts/bench_judge.py                 # full run, about 2 minutes
-    .venv/bin/python scripts/bench_judge.py --quick         # smaller counts, ~40 s
+    .venv/bin/python scripts/bench_judge.py                 # full run, about 3 minutes
+    .venv/bin/python scripts/bench_judge.py --quick         # smaller counts, ~90 s
+    .venv/bin/python scripts/bench_judge.py --skip-http --profile   # where new words spend time
 
 Internal modes (started by the script itself): ``--serve-bare PORT`` runs the bare app,
 ``--load URL`` runs the load generator and prints one JSON line.
@@ -42,9 +42,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
 import os
 import platform
+import pstats
 import random
 import socket
 import statistics
@@ -118,8 +120,14 @@ def new_word_pairs(count: int, seen: set[str], seed: int = 0) -> list[tuple[str,
     return list(zip(words[0::2], words[1::2], strict=False))
 
 
-def judge_latency(strictness: str, warm_calls: int, new_pairs: int, limit_s: float) -> dict:
-    """Time ``Judge.match`` on warm pairs and on pairs of new words (milliseconds)."""
+def judge_latency(
+    strictness: str, warm_calls: int, new_pairs: int, limit_s: float, profile: bool = False
+) -> dict:
+    """Time ``Judge.match`` on warm pairs and on pairs of new words (milliseconds).
+
+    With ``profile``, the new-word loop runs under cProfile and the judge's and the
+    embedding model's functions with the most cumulative time are printed (stderr).
+    """
     from kiekai.judge import Judge
 
     t0 = time.perf_counter()
@@ -140,29 +148,22 @@ def judge_latency(strictness: str, warm_calls: int, new_pairs: int, limit_s: flo
     seen = {w for pair in WARM_PAIRS for w in pair}
     cold: list[float] = []
     judged: list[tuple[str, str]] = []
+    profiler = cProfile.Profile() if profile else None
     deadline = time.perf_counter() + limit_s
     for secret, guess in new_word_pairs(new_pairs, seen):
         if time.perf_counter() > deadline:
             break
+        if profiler:
+            profiler.enable()
         start = time.perf_counter_ns()
         judge.match(secret, guess)
         cold.append((time.perf_counter_ns() - start) / 1e6)
+        if profiler:
+            profiler.disable()
         judged.append((secret, guess))
-
-    # the same on new words with one torch thread, as `kiekai serve` runs the judge
-    import torch
-
-    default_threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    cold_one: list[float] = []
-    deadline = time.perf_counter() + limit_s
-    for secret, guess in new_word_pairs(new_pairs, seen, seed=1):
-        if time.perf_counter() > deadline:
-            break
-        start = time.perf_counter_ns()
-        judge.match(secret, guess)
-        cold_one.append((time.perf_counter_ns() - start) / 1e6)
-    torch.set_num_threads(default_threads)
+    if profiler:
+        stats = pstats.Stats(profiler, stream=sys.stderr)
+        stats.sort_stats("cumulative").print_stats(r"kiekai|encode|wordnet\.py", 20)
 
     # words judged above, in pairs not judged before: per-word caches full, pair cache empty
     known: list[float] = []
@@ -178,8 +179,6 @@ def judge_latency(strictness: str, warm_calls: int, new_pairs: int, limit_s: flo
         "warm": warm,
         "known": known,
         "cold": cold,
-        "cold_one": cold_one,
-        "threads": default_threads,
     }
 
 
@@ -402,16 +401,11 @@ def report(args: argparse.Namespace, latency: dict | None, http: dict | None) ->
             f"{percentile(latency['known'], 50):.3f} | {percentile(latency['known'], 99):.3f} "
             "| (p99 < 5 ms) | "
             f"{'yes' if percentile(latency['known'], 99) < 5 else 'NO'} |",
-            f"| new words (both unseen), default torch threads | {len(cold)} | "
+            f"| new words (both words unseen) | {len(cold)} | "
             f"{percentile(cold, 50):.2f} | "
             f"{percentile(cold, 99):.2f} | p99 < 30 ms | "
             f"{'yes' if percentile(cold, 99) < 30 else 'NO'} |",
-            f"| new words, 1 torch thread (as `kiekai serve`) | {len(latency['cold_one'])} | "
-            f"{percentile(latency['cold_one'], 50):.2f} | "
-            f"{percentile(latency['cold_one'], 99):.2f} | p99 < 30 ms | "
-            f"{'yes' if percentile(latency['cold_one'], 99) < 30 else 'NO'} |",
             "",
-            f"Rows above the last use torch's default of {latency['threads']} threads.",
             f"Judge start-up (first `Judge(...)` and one match, loading WordNet and "
             f"all-MiniLM-L6-v2): {latency['load_s']:.1f} s.",
             "",
@@ -473,6 +467,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-requests", type=int, default=500_000)
     parser.add_argument("--quick", action="store_true", help="smaller counts (~40 s)")
     parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile the new-word loop (printed to stderr)"
+    )
     parser.add_argument("--skip-latency", action="store_true")
     parser.add_argument("--serve-bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--load", metavar="URL", help=argparse.SUPPRESS)
@@ -497,7 +494,9 @@ def main(argv: list[str] | None = None) -> int:
 
     latency = None
     if not args.skip_latency:
-        latency = judge_latency(args.strictness, args.warm_calls, args.new_pairs, args.limit_s)
+        latency = judge_latency(
+            args.strictness, args.warm_calls, args.new_pairs, args.limit_s, args.profile
+        )
     http = None
     if not args.skip_http:
         try:

@@ -10,11 +10,6 @@ import typer
 DEFAULT_HOST = "127.0.0.1"
 #: Default TCP port.
 DEFAULT_PORT = 8765
-#: Torch threads for the judge's embeddings. The judge embeds one or two words per call;
-#: on a 2-core machine with other load, torch's default (one thread per core) made a
-#: one-word all-MiniLM-L6-v2 encode 4-10x slower than one thread (median 95-210 ms
-#: against 9-25 ms, measured with scripts/bench_judge.py's word list; docs/judge.md).
-DEFAULT_TORCH_THREADS = 1
 
 
 def is_loopback(host: str) -> bool:
@@ -48,12 +43,6 @@ def serve(
     access_log: bool = typer.Option(
         True, "--access-log/--no-access-log", help="Log one line per request."
     ),
-    torch_threads: int = typer.Option(
-        DEFAULT_TORCH_THREADS,
-        "--torch-threads",
-        min=0,
-        help="CPU threads torch may use per embedding (0 = torch's default, one per core).",
-    ),
 ) -> None:
     """Serve the synonym judge over HTTP (POST /v1/judge, /v1/judge/batch, /v1/repeat).
 
@@ -78,10 +67,6 @@ def serve(
             f"error: unknown --log-level {log_level!r}; use one of {', '.join(levels)}", err=True
         )
         raise typer.Exit(2)
-    if torch_threads:
-        import torch
-
-        torch.set_num_threads(torch_threads)
     typer.echo("loading the judge (WordNet, all-MiniLM-L6-v2) ...", err=True)
     try:
         judges = load_judges()
