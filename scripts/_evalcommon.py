@@ -307,17 +307,37 @@ class Taxonomy:
 
         True when one noun sense of ``word`` (with ``declared=True``, also a synset the
         vocabulary declares for it) is an ancestor-or-self of each synset in ``three`` and
-        of none in ``two`` (rulebook, "A Turn"). Returns False for words with no noun sense
-        (colours or qualities cannot be checked this way).
+        of none in ``two`` (rulebook, "A Turn"). ``X-less`` (rulebook, "Imperfect Guesses":
+        "white-less", "person-less") is true when X is true, in that sense, of the two and of
+        none of the three. Returns False for words with no noun sense (colours or qualities
+        cannot be checked this way).
         """
         if not three:
             return False
+        base = self.less_base(word)
+        if base is not None:  # "X-less": X is true of each of the two and of none of the three
+            return self.true_of(base, two, three, declared) if len(two) else False
         for sense in self.senses(word, declared):
             if all(sense in self.ancestors(s) for s in three) and not any(
                 sense in self.ancestors(s) for s in two
             ):
                 return True
         return False
+
+    @staticmethod
+    def less_base(word: str) -> str | None:
+        """``"person"`` for ``"person-less"`` (the rulebook's "white-less", "person-less"
+        categories, "Imperfect Guesses"); ``None`` for other words."""
+        text = " ".join((word or "").strip().lower().split())
+        if text.endswith("-less") and len(text) > 5:
+            return text[:-5]
+        return None
+
+    def checkable(self, word: str) -> bool:
+        """Whether WordNet can judge ``word``: it has a noun sense, or it is ``X-less`` and X
+        has one."""
+        base = self.less_base(word)
+        return bool(self.noun_senses(base if base is not None else word))
 
     def separating_ancestors(self, three: Sequence[Any], two: Sequence[Any]) -> list[Any]:
         """Synsets that are ancestors-or-self of all of ``three`` and none of ``two``, most

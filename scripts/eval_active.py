@@ -199,7 +199,7 @@ def play_games(
             s3 = [taxonomy.synset_of_card(c) for c in three]
             s2 = [s for s in (taxonomy.synset_of_card(c) for c in two) if s is not None]
             word = play.word
-            checkable = bool(taxonomy.noun_senses(word)) and all(s is not None for s in s3)
+            checkable = taxonomy.checkable(word) and all(s is not None for s in s3)
             true = checkable and legal and taxonomy.true_of(word, s3, s2)
             true_declared = (
                 legal

@@ -241,7 +241,7 @@ def plot(result: dict[str, Any], path: Path) -> Path:
     colours = ["#2b6cb0", "#63b3ed", "#90cdf4", "#c05621", "#f6ad55"]
     ax1.bar(names, values, yerr=errs, color=colours, capsize=4)
     for i, v in enumerate(values):
-        ax1.text(i, v + 1.5, f"{v:.1f}", ha="center", fontsize=9)
+        ax1.text(i, 2, f"{v:.1f}", ha="center", fontsize=9, color="white", fontweight="bold")
     ax1.set_ylim(0, 110)
     ax1.set_ylabel("% of rounds (95% Wilson interval)")
     ax1.set_title(f"Guesser vs WordNet baseline ({s['rounds']} rounds)")

@@ -206,17 +206,18 @@ def run(
         raise ec.EvalError(f"--players must be 3 to 8 (got {players})")
     if games < 1:
         raise ec.EvalError(f"--games must be at least 1 (got {games})")
-    if deck is None:
-        deck = ec.DEFAULT_DECK if ec.DEFAULT_DECK.is_dir() else _default_deck_dir()
-    if loaded is None:
+    if deck is None and loaded is None and not ec.DEFAULT_DECK.is_dir():
+        deck, cards = "the embedded default deck", _default_deck_cards()
+        perception, usable = ec.load_perception_for("labels", cards)
+    elif loaded is None:
+        deck = deck if deck is not None else ec.DEFAULT_DECK
         cards = ec.load_deck_cards(deck)
         perception, usable = ec.load_perception_for("labels", cards)
     else:
         cards, perception, usable = loaded
     usable = list(usable)
-    from kiekai.kiek.bots import KiekBot
-
     from kiekai.clock import VirtualClock
+    from kiekai.kiek.bots import KiekBot
     from kiekai.kiek.game import play_game
 
     judge = ec.make_judge("standard")
@@ -256,19 +257,20 @@ def run(
     }
 
 
-def _default_deck_dir() -> Path:
-    """The package's embedded default deck folder (``kiekai.deck.default_deck_dir``).
+def _default_deck_cards() -> list[Any]:
+    """The cards of the package's embedded default deck (``kiekai.default_deck``).
 
     Raises:
-        EvalError: the package has no default deck.
+        EvalError: the package has no usable default deck.
     """
+    from kiekai.deck import DeckError
+
     try:
-        from kiekai.deck import default_deck_dir
-    except ImportError:
-        raise ec.EvalError(
-            "no --deck given, no dev deck and no default deck in kiekai.deck"
-        ) from None
-    return Path(default_deck_dir())
+        from kiekai.default_deck import default_deck
+
+        return list(default_deck().cards)
+    except (ImportError, DeckError) as exc:
+        raise ec.EvalError(f"no --deck given, no dev deck, and no default deck: {exc}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:

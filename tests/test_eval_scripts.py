@@ -119,6 +119,11 @@ def test_true_of_needs_an_ancestor_of_all_three_and_none_of_the_two(taxonomy: ec
     assert not taxonomy.true_of("cat", three, two)  # not true of the three
     assert not taxonomy.true_of("blue", three, two)  # no noun sense covering them
     assert taxonomy.baseline_word(three, two) == "dog"
+    # the rulebook's "X-less" categories: X true of each of the two, of none of the three
+    assert taxonomy.true_of("dog-less", two + [wn.synset("sparrow.n.01")], three[:2])
+    assert not taxonomy.true_of("dog-less", three, two)
+    assert not taxonomy.true_of("cat-less", three, two)  # only one of the two is a cat
+    assert taxonomy.checkable("dog-less") and not taxonomy.checkable("qwzx-less")
     assert taxonomy.baseline_word(three, three[:2]) is None  # nothing separates
 
 
@@ -504,3 +509,9 @@ def test_make_evaluation_writes_the_report_from_nothing(
         assert _png(doc.parent / "eval" / name)
     results = json.loads((doc.parent / "eval" / "results.json").read_text())
     assert results["guesser"]["summary"]["rounds"] == 3
+
+
+def test_tournament_falls_back_to_the_embedded_default_deck() -> None:
+    cards = eval_tournament._default_deck_cards()
+    assert len(cards) >= 4 * 3 + 3  # enough for the tournament's 3 bots
+    assert all(card.wnid for card in cards)  # the labels perception can score them all
