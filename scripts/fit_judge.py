@@ -19,16 +19,20 @@ Training data (all general; nothing keyed to particular words):
    rejected at every level). SimLex-999 (Hill et al. 2015) is kept out of fitting so the
    Spearman correlation reported by scripts/eval_judge.py is on unseen data.
 3. The hand-labelled dev pairs (``--pairs``, default ../shared/eval/judge-pairs-dev.tsv),
-   weighted ``--dev-weight`` (default 10) because they are people's labels.
+   weighted ``--dev-weight`` (default: chosen from 3, 10, 30, 100 by the 5-fold CV
+   below) because they are people's labels.
 
 Per level, sklearn ``LogisticRegressionCV`` (5 folds, L2, C chosen by log-loss) on
 :data:`kiekai.judge.features.FEATURES`. Also reported (not stored as parameters):
 5-fold cross-validated accuracy on the dev pairs when each dev fold is held out of
-training, and accuracy on dev of a model fitted on generated data alone.
+training (per candidate dev weight; the chosen weight's figure is slightly optimistic
+since it also picked the weight), and accuracy on dev of a model fitted on generated
+data alone.
 
 Usage::
 
     python scripts/fit_judge.py [--pairs PAIRS.tsv] [--out data/judge-model.json] [--seed 0]
+        [--dev-weight W ...]
 """
 
 from __future__ import annotations
@@ -306,6 +310,24 @@ def dev_accuracy(model_levels, dev_pairs) -> dict[str, float]:
     return out
 
 
+def cross_validate(xg, rows_g, dev, dev_weight: float, seed: int) -> dict[str, float]:
+    """5-fold CV accuracy over the dev pairs, each fold held out of the fit."""
+    order = list(range(len(dev)))
+    random.Random(seed).shuffle(order)
+    folds = [order[k::5] for k in range(5)]
+    correct = {lv: 0.0 for lv in LEVELS}
+    for fold in folds:
+        held = set(fold)
+        xt, rt = featurise([dev[j] for j in order if j not in held])
+        x = np.vstack([xg, xt])
+        mask = np.r_[np.zeros(len(rows_g), bool), np.ones(len(rt), bool)]
+        lv_block = build(x, rows_g + rt, mask, dev_weight, seed)
+        acc = dev_accuracy(lv_block, [dev[j] for j in fold])
+        for lv in LEVELS:
+            correct[lv] += acc[lv] * len(fold)
+    return {lv: round(correct[lv] / len(dev), 4) for lv in LEVELS}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Fit and write the model file; prints cross-validated figures to stderr."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -313,7 +335,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--per-kind", type=int, default=400, help="generated pairs per WordNet kind")
-    ap.add_argument("--dev-weight", type=float, default=10.0)
+    ap.add_argument(
+        "--dev-weight",
+        type=float,
+        action="append",
+        help="candidate weight of dev pairs (repeatable); default: choose from 3, 10, 30, 100 by CV",
+    )
     args = ap.parse_args(argv)
     if not args.pairs.is_file():
         print(f"error: labelled pairs file {args.pairs} not found (pass --pairs)", file=sys.stderr)
@@ -330,31 +357,25 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     # Generated-only model, scored on dev: an estimate for unseen labelled pairs.
-    gen_only = build(xg, rows_g, np.zeros(len(rows_g), bool), args.dev_weight, args.seed)
+    gen_only = build(xg, rows_g, np.zeros(len(rows_g), bool), 1.0, args.seed)
     acc_gen_only = dev_accuracy(gen_only, dev)
 
-    # 5-fold CV over dev: each fold is judged by a model fitted on generated + other folds.
-    order = list(range(len(dev)))
-    random.Random(args.seed).shuffle(order)
-    folds = [order[k::5] for k in range(5)]
-    correct = {lv: 0 for lv in LEVELS}
-    for fold in folds:
-        held = set(fold)
-        train_dev = [dev[j] for j in order if j not in held]
-        xt, rt = featurise(train_dev)
-        x = np.vstack([xg, xt])
-        rows = rows_g + rt
-        mask = np.r_[np.zeros(len(rows_g), bool), np.ones(len(rt), bool)]
-        lv_block = build(x, rows, mask, args.dev_weight, args.seed)
-        acc = dev_accuracy(lv_block, [dev[j] for j in fold])
-        for lv in LEVELS:
-            correct[lv] += acc[lv] * len(fold)
-    acc_cv = {lv: round(correct[lv] / len(dev), 4) for lv in LEVELS}
+    # 5-fold CV over dev: each fold is judged by a model fitted on generated + other
+    # folds. Run for every candidate dev weight; the weight with the best mean CV
+    # accuracy (standard + lenient) is used for the final fit.
+    weights = args.dev_weight or [3.0, 10.0, 30.0, 100.0]
+    cv_by_weight = {dw: cross_validate(xg, rows_g, dev, dw, args.seed) for dw in weights}
+    for dw, acc in cv_by_weight.items():
+        print(f"dev weight {dw:g}: 5-fold CV accuracy {acc}", file=sys.stderr)
+    dev_weight = max(
+        weights, key=lambda dw: (cv_by_weight[dw]["standard"] + cv_by_weight[dw]["lenient"], -dw)
+    )
+    acc_cv = cv_by_weight[dev_weight]
 
     x = np.vstack([xg, xd])
     rows = rows_g + rows_d
     mask = np.r_[np.zeros(len(rows_g), bool), np.ones(len(rows_d), bool)]
-    levels = build(x, rows, mask, args.dev_weight, args.seed)
+    levels = build(x, rows, mask, dev_weight, args.seed)
     acc_in = dev_accuracy(levels, dev)
 
     data = {
@@ -366,7 +387,8 @@ def main(argv: list[str] | None = None) -> int:
             "date": dt.date.today().isoformat(),
             "seed": args.seed,
             "per_kind": args.per_kind,
-            "dev_weight": args.dev_weight,
+            "dev_weight": dev_weight,
+            "dev_accuracy_5fold_cv_by_dev_weight": {f"{k:g}": v for k, v in cv_by_weight.items()},
             "n_generated": len(rows_g),
             "n_dev": len(rows_d),
             "dev_accuracy_in_sample": acc_in,
