@@ -640,3 +640,23 @@ def test_windows_absolute_label_paths_are_outside_the_deck(tmp_path: Path):
     deck = load_deck(tmp_path, on_problem=lambda m: None)
     assert len(deck.problems) == 2
     assert all("outside the deck folder" in m for m in deck.problems), deck.problems
+
+
+def test_deck_embed_with_no_usable_photo_says_so_without_loading_clip(
+    deck_cli, tmp_path: Path, monkeypatch
+):
+    import types
+
+    class NeverLoaded:
+        def __init__(self, *args, **kwargs):
+            raise AssertionError("CLIP loaded for a deck with nothing to embed")
+
+    fake = types.ModuleType("kiekai.perception.clip")
+    fake.ClipPerception = NeverLoaded
+    monkeypatch.setitem(__import__("sys").modules, "kiekai.perception.clip", fake)
+    (tmp_path / "a.jpg").write_bytes(b"")
+    (tmp_path / "b.png").write_text("not a photo")
+    result = _invoke(deck_cli, "deck", "embed", str(tmp_path))
+    assert result.exit_code == 1, result.output
+    assert "no usable photo to embed (0 usable, 2 skipped" in result.output
+    assert result.output.count(": skipped, ") == 2 and "Traceback" not in result.output

@@ -152,7 +152,8 @@ def embed(
 
     Embeddings are cached on disk by CLIP model and photo content hash (SHA-256), so a second
     run is instant. Skipped files are reported once each. When CLIP cannot be loaded, its
-    message (what is missing and how to fix it) is printed and the exit status is 1.
+    message (what is missing and how to fix it) is printed and the exit status is 1; so it is
+    when the deck has no usable photo (CLIP is then not loaded at all).
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -166,6 +167,12 @@ def embed(
         typer.echo(f"warning: {message}", err=True)
 
     deck = _load(path, on_skip=report_skip, on_problem=report_problem)
+    if not deck.cards:  # nothing to do: do not spend seconds loading CLIP
+        _error(
+            f"no usable photo to embed ({_summary(deck)}); the warnings above name each "
+            f"skipped file and why"
+        )
+        raise typer.Exit(1)
     try:
         from kiekai.perception.clip import ClipPerception
     except ImportError as exc:
