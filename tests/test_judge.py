@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kiekai.judge import Judge, Strictness, Verdict
 from kiekai.judge.model import MODEL_FORMAT_VERSION, load_model, parse_model
@@ -211,3 +213,24 @@ def test_model_file_is_versioned_and_checked(tmp_path) -> None:
         load_model(str(bad))
     with pytest.raises(FileNotFoundError, match="fit_judge"):
         load_model(str(tmp_path / "missing.json"))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    secret=st.text(max_size=30),
+    guess=st.one_of(
+        st.text(max_size=30),
+        st.text(alphabet=st.characters(categories=["Ll", "Lu", "Pd", "Zs", "Nd"]), max_size=20),
+    ),
+)
+def test_any_text_gets_a_verdict(judges, secret: str, guess: str) -> None:
+    """Property: any text pair yields a well-formed verdict at every level, no exception."""
+    previous = 0
+    for lv in LEVELS:
+        v = judges[lv].match(secret, guess)
+        assert isinstance(v.accepted, bool) and 0.0 <= v.score <= 1.0
+        assert v.relation and v.reason
+        assert int(v.accepted) >= previous  # looser levels accept at least as much
+        previous = int(v.accepted)
+    r = judges["standard"].is_repeat(guess, [secret, "dog"])
+    assert r.matched in (None, secret, "dog")

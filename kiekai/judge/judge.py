@@ -54,6 +54,8 @@ class Judge:
         self.strictness = Strictness.parse(strictness)
         self.model = model if model is not None else load_model()
         self._level = self.model.level(self.strictness)
+        order = list(Strictness)  # strict, standard, lenient
+        self._nested = [self.model.level(lv) for lv in order[: order.index(self.strictness) + 1]]
 
     def __repr__(self) -> str:
         return f"Judge(strictness={self.strictness.value!r})"
@@ -74,7 +76,9 @@ class Judge:
             return Verdict(True, 1.0, ev.relation, _pair_reason(True, self.strictness, ev))
         if ev.relation in REJECT_RELATIONS or ev.features is None:
             return Verdict(False, 0.0, ev.relation, _pair_reason(False, self.strictness, ev))
-        p = self._level.probability(ev.features)
+        # A looser table accepts whatever a stricter one does (levels are nested), so
+        # the score is the highest probability among this level and the stricter ones.
+        p = max(m.probability(ev.features) for m in self._nested)
         accepted = p >= self._level.threshold
         extra = f" (score {p:.2f}, needs {self._level.threshold:.2f})"
         return Verdict(

@@ -24,6 +24,9 @@ import numpy as np
 EMBED_TEMPLATE = "a photo of {}."
 
 _LOCK = threading.Lock()
+#: Serialises encoding: torch's thread count is process-wide, so two threads changing it
+#: at once could leave it at 1 for everyone.
+_ENCODE_LOCK = threading.Lock()
 _WORDNET = None
 _SENTENCE_MODEL = None
 
@@ -79,54 +82,64 @@ def _one_torch_thread():
         torch.set_num_threads(old)
 
 
-@lru_cache(maxsize=65536)
+#: Word -> unit embedding, filled by :func:`embedding` and :func:`prefetch_embeddings`.
+#: A word keeps the first vector computed for it, so verdicts do not depend on whether
+#: it was first seen alone or in a batch. Cleared when it reaches this many words.
+MAX_CACHED_EMBEDDINGS = 200_000
+_VECTORS: dict[str, np.ndarray] = {}
+
+
 def embedding(word: str) -> np.ndarray:
     """Unit-length MiniLM embedding of ``word`` in :data:`EMBED_TEMPLATE`: float32 [384].
 
-    Cached per word (``lru_cache``), so a word seen before costs a dictionary lookup.
+    Cached per word, so a word seen before costs a dictionary lookup.
     """
+    vec = _VECTORS.get(word)
+    if vec is not None:
+        return vec
     model = sentence_model()
-    with _one_torch_thread():
-        vec = model.encode(
-            [EMBED_TEMPLATE.format(word)], convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+    with _ENCODE_LOCK, _one_torch_thread():
+        raw = model.encode(
+            [EMBED_TEMPLATE.format(word)],
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
         )[0]
-    out = np.asarray(vec, dtype=np.float32)
-    out.setflags(write=False)
-    return out
+    return _store(word, raw)
+
+
+def _store(word: str, raw) -> np.ndarray:
+    if len(_VECTORS) >= MAX_CACHED_EMBEDDINGS:
+        _VECTORS.clear()
+    vec = np.asarray(raw, dtype=np.float32)
+    vec.setflags(write=False)
+    return _VECTORS.setdefault(word, vec)
 
 
 def prefetch_embeddings(words: list[str], batch_size: int = 256) -> None:
-    """Embed many words in batches and store them in :func:`embedding`'s cache.
+    """Embed the not-yet-cached ``words`` in batches into :func:`embedding`'s cache.
 
-    A speed-up for batch judging and fitting; results equal one-by-one calls up to
-    float32 rounding.
+    A speed-up for batch judging and fitting.
     """
-    todo = sorted({w for w in words if w})
+    todo = sorted({w for w in words if w and w not in _VECTORS})
     if not todo:
         return
-    vecs = sentence_model().encode(
-        [EMBED_TEMPLATE.format(w) for w in todo],
-        batch_size=batch_size,
-        convert_to_numpy=True,
-        normalize_embeddings=True,
-        show_progress_bar=False,
-    )
+    model = sentence_model()
+    with _ENCODE_LOCK:
+        vecs = model.encode(
+            [EMBED_TEMPLATE.format(w) for w in todo],
+            batch_size=batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
     for w, v in zip(todo, vecs, strict=True):
-        _PREFETCHED[w] = np.asarray(v, dtype=np.float32)
-
-
-_PREFETCHED: dict[str, np.ndarray] = {}
+        _store(w, v)
 
 
 def cosine(a: str, b: str) -> float:
     """Cosine similarity (-1..1) of the MiniLM embeddings of two words."""
-    va = _PREFETCHED.get(a)
-    if va is None:
-        va = embedding(a)
-    vb = _PREFETCHED.get(b)
-    if vb is None:
-        vb = embedding(b)
-    return float(np.dot(va, vb))
+    return float(np.dot(embedding(a), embedding(b)))
 
 
 @lru_cache(maxsize=65536)
