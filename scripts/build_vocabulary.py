@@ -376,21 +376,15 @@ def _one_word_per_meaning(wn, rows: dict[str, tuple[str, list[str]]]):
 
 #: Quality words (adjectives) grounded in WordNet noun categories, for the fallback list only:
 #: "man-made" is true of exactly the artifacts. Hand-made; each is a plain reading of the word.
+#: Adjectives that are also WordNet nouns ("natural", "military", "electric") are left out:
+#: checked as nouns they would name something else.
 GROUNDED_QUALITIES: dict[str, list[str]] = {
     "man-made": ["artifact.n.01"],
     "manufactured": ["artifact.n.01"],
-    "living": ["living_thing.n.01"],
     "alive": ["living_thing.n.01"],
-    "natural": ["natural_object.n.01", "living_thing.n.01", "geological_formation.n.01"],
-    "edible": ["food.n.01", "food.n.02", "edible_fruit.n.01", "vegetable.n.01"],
-    "musical": ["musical_instrument.n.01"],
-    "wearable": ["clothing.n.01", "jewelry.n.01"],
-    "electric": ["electrical_device.n.01", "electronic_equipment.n.01"],
+    "wearable": ["clothing.n.01"],
     "mechanical": ["machine.n.01", "mechanical_device.n.01"],
     "domesticated": ["domestic_animal.n.01"],
-    "aquatic": ["aquatic_vertebrate.n.01", "aquatic_mammal.n.01", "hydrophyte.n.01"],
-    "military": ["military_vehicle.n.01", "weapon.n.01", "military_uniform.n.01"],
-    "medical": ["medical_instrument.n.01"],
     "motorized": ["self-propelled_vehicle.n.01"],
     "wheeled": ["wheeled_vehicle.n.01"],
     "feathered": ["bird.n.01"],
