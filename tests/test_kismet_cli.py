@@ -110,3 +110,14 @@ def test_an_interrupted_match_names_a_leader_not_a_winner():
     text = results_text(table, seat_names(3))
     assert "winner" not in text
     assert "match not finished after 1 of 3 rounds; leading:" in text
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_log_that_cannot_be_written_mid_game_is_reported_not_a_traceback():
+    """/dev/full opens fine and fails every write with ENOSPC, like a disk that fills up."""
+    result = kismet("--bots", "2", "--humans", "0", "--seed", "1", "--log", "/dev/full")
+    assert result.exit_code == 1, result.output
+    assert "results" in result.output and "winner:" in result.output  # the game went on
+    assert "writing the log /dev/full failed after 0 events" in result.output
+    assert "No space left on device" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)

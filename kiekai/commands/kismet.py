@@ -12,12 +12,60 @@ from pathlib import Path
 
 import typer
 
+from kiekai.events import Event, EventLog
 from kiekai.kismet.bots import LEVELS
 from kiekai.kismet.table import BaseTable, VariantTable
 
 #: Most variant rounds ``--rounds`` accepts: a headless round of 8 bots takes about 40 ms and
 #: some 300 events, so 1000 rounds is under a minute and a few hundred thousand lines.
 MAX_ROUNDS = 1000
+
+
+class GuardedLog(EventLog):
+    """An :class:`~kiekai.events.EventLog` whose file may fail mid-game without ending it.
+
+    A full disk or a vanished device makes a write raise ``OSError`` inside a game action
+    (a bot's cover, a human's key). Here the first failure closes the file and is kept in
+    :attr:`write_error`; the game goes on with every event still in :attr:`events`, and the
+    command reports the incomplete file at the end.
+
+    Attributes:
+        write_error: the first ``OSError`` from writing or closing the file, or ``None``.
+        written: events written to the file before the failure.
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        super().__init__(path)
+        self.write_error: OSError | None = None
+        self.written = 0
+
+    def append(self, event: Event) -> Event:
+        """Record ``event``; write it to the file unless writing has already failed."""
+        try:
+            super().append(event)
+        except OSError as exc:
+            self._give_up(exc)
+        else:
+            if self.write_error is None and self.path is not None:
+                self.written += 1
+        return event
+
+    def close(self) -> None:
+        """Close the file; a failure to flush the last lines is recorded, not raised."""
+        try:
+            super().close()
+        except OSError as exc:
+            self._give_up(exc)
+
+    def _give_up(self, exc: OSError) -> None:
+        if self.write_error is None:
+            self.write_error = exc
+        handle, self._fh = self._fh, None
+        if handle is not None:
+            try:
+                handle.close()
+            except OSError:
+                pass
 
 
 def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
@@ -91,7 +139,6 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play Kismet against reflex bots with human-like reaction times."""
         from kiekai.clock import MonotonicClock, VirtualClock
-        from kiekai.events import EventLog
         from kiekai.kismet.engine import MAX_PLAYERS, MIN_PLAYERS
         from kiekai.kismet.rules import DEFAULT_RULES, RulesFileError, load_rules
         from kiekai.kismet.table import describe, make_table, run_headless, seat_names
@@ -128,9 +175,22 @@ def register(app: typer.Typer) -> None:
             seed = secrets.randbelow(10**6)
         names = seat_names(players, humans)
         try:
-            event_log = EventLog(log)
+            event_log = GuardedLog(log)
         except OSError as exc:
             fail(f"cannot open the log file {log} for appending ({exc}); choose a writable path")
+
+        def check_log() -> None:
+            """Exit 1 naming the log file when writing it failed during the game."""
+            event_log.close()
+            error = event_log.write_error
+            if error is not None:
+                typer.echo(
+                    f"kiekai kismet: writing the log {log} failed after {event_log.written} "
+                    f"events ({error.strerror or error}); the game went on, but the file is "
+                    f"incomplete: free some space or choose another --log",
+                    err=True,
+                )
+                raise typer.Exit(1)
 
         with event_log:
             clock = VirtualClock() if humans == 0 else MonotonicClock()
@@ -153,12 +213,14 @@ def register(app: typer.Typer) -> None:
                 except KeyboardInterrupt:
                     typer.echo("interrupted")
                     typer.echo(results_text(table, names))
+                    check_log()
                     raise typer.Exit(130) from None
                 for event in event_log.events:
                     line = describe(event, names)
                     if line is not None:
                         typer.echo(line)
                 typer.echo(results_text(table, names))
+                check_log()
                 return
 
             from kiekai.ui.kismet_app import KismetApp
@@ -169,5 +231,6 @@ def register(app: typer.Typer) -> None:
             if app.return_code:  # Ctrl-C (130), SIGTERM (143) or SIGHUP (129)
                 typer.echo("interrupted")
             typer.echo(results_text(table, names))
+            check_log()
             if app.return_code:
                 raise typer.Exit(app.return_code)
