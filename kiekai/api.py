@@ -665,6 +665,15 @@ async def _on_judge_error(request: Request, exc: Exception) -> JSONResponse:
     return _error_response(exc.status_code, exc.code, exc.message)
 
 
+async def _on_unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+    error = JudgeError(
+        503,
+        "server-error",
+        f"the server could not answer ({type(exc).__name__}); the error is in the server log",
+    )
+    return _error_response(error.status_code, error.code, error.message)
+
+
 def _unexpected_error(exc: Exception) -> JudgeError:
     """Any other failure while answering: logged, then reported as a 503."""
     log.exception("unexpected error answering a request", exc_info=exc)
@@ -846,6 +855,9 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
     app.add_exception_handler(ValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
     app.add_exception_handler(JudgeError, _on_judge_error)
+    # last resort: Starlette's ServerErrorMiddleware sends this instead of a plain 500
+    # (and still logs the traceback) for an error no other handler caught
+    app.add_exception_handler(Exception, _on_unexpected_error)
 
     def service_of(request: Request) -> _JudgeService:
         service = getattr(request.app.state, "judge_service", None)

@@ -331,6 +331,38 @@ def test_judge_errors_become_clear_4xx_or_503(error, status, code, path, body):
         assert test_client.get("/healthz").status_code == 200  # the server stays up
 
 
+class MalformedJudge:
+    """Fault-injection double: returns something that is not a verdict."""
+
+    def match(self, secret: str, guess: str) -> None:
+        return None
+
+    def is_repeat(self, candidate: str, used: list[str]) -> None:
+        return None
+
+
+def test_a_judge_returning_no_verdict_is_503_not_500():
+    app = create_app({level: MalformedJudge() for level in Strictness})
+    with TestClient(app) as test_client:
+        response = test_client.post("/v1/judge", json={"secret": "dog", "guess": "cat"})
+        assert response.status_code == 503
+        assert response.json()["error"] == "server-error"
+
+
+def test_any_uncaught_error_is_a_json_503(judges):
+    app = create_app(judges)
+
+    @app.get("/crash")
+    async def crash() -> None:
+        raise KeyError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        response = test_client.get("/crash")
+        assert response.status_code == 503
+        assert response.json()["error"] == "server-error"
+        assert "KeyError" in response.json()["message"]
+
+
 def test_missing_level_is_503_and_health_says_degraded(judges):
     app = create_app({"strict": judges[Strictness.STRICT]})
     with TestClient(app) as test_client:
