@@ -660,3 +660,27 @@ def test_deck_embed_with_no_usable_photo_says_so_without_loading_clip(
     assert result.exit_code == 1, result.output
     assert "no usable photo to embed (0 usable, 2 skipped" in result.output
     assert result.output.count(": skipped, ") == 2 and "Traceback" not in result.output
+
+
+def test_deck_commands_never_send_control_characters_from_file_names(deck_cli, tmp_path: Path):
+    """A file name can hold escape sequences (colours, window titles, cursor moves) or a
+    newline; printed raw they would act on the user's terminal or forge output lines."""
+    _photo(tmp_path / "ok.jpg")
+    _photo(tmp_path / "\x1b]0;owned\x07title.jpg")
+    _photo(tmp_path / "new\nline.jpg")
+    (tmp_path / "\x1b[2Jclear.png").write_bytes(b"junk")
+    for command in ("info", "embed"):
+        result = _invoke(deck_cli, "deck", command, str(tmp_path))
+        assert "\x1b" not in result.output and "\x07" not in result.output, command
+    info = _invoke(deck_cli, "deck", "info", str(tmp_path)).output
+    assert "\\x1b]0;owned\\x07title.jpg" in info and "new\\nline.jpg" in info
+    embed = _invoke(deck_cli, "deck", "embed", str(tmp_path)).output
+    assert "warning: \\x1b[2Jclear.png: skipped" in embed
+
+
+def test_printable_escapes_only_control_characters():
+    from kiekai.deck import printable
+
+    assert printable("ñandú photo (1).jpg") == "ñandú photo (1).jpg"
+    assert printable("😀/çafé.JPG") == "😀/çafé.JPG"
+    assert printable("a\x1b[31mb\tc\nd\x7f\u202ee.jpg") == "a\\x1b[31mb\\tc\\nd\\x7f\\u202ee.jpg"

@@ -28,8 +28,11 @@ deck_app = typer.Typer(
 
 
 def _error(message: str) -> None:
-    """Print ``message`` to stderr as one ``error:`` line."""
-    typer.echo(f"error: {message}", err=True)
+    """Print ``message`` to stderr as one ``error:`` line (control characters escaped, see
+    :func:`kiekai.deck.printable`: paths in it come from the user's file system)."""
+    from kiekai.deck import printable
+
+    typer.echo(f"error: {printable(message)}", err=True)
 
 
 def _load(path: Path | None, on_skip=None, on_problem=None):
@@ -73,12 +76,13 @@ def info(
     from rich.table import Table
     from rich.text import Text
 
-    from kiekai.deck import DeckTooSmallError, check_deck_size
+    from kiekai.deck import DeckTooSmallError, check_deck_size, printable
 
     problems: list[str] = []
     deck = _load(path, on_skip=lambda _rel, _why: None, on_problem=problems.append)
     console = Console(soft_wrap=False)
-    table = Table(title=f"deck {path if path is not None else '(default)'}", title_justify="left")
+    title = printable(str(path)) if path is not None else "(default)"
+    table = Table(title=f"deck {title}", title_justify="left", highlight=False)
     for column in ("file", "status", "details", "label", "wnid"):
         table.add_column(column, overflow="fold")
     rows: list[tuple[str, list[Text]]] = []
@@ -87,10 +91,10 @@ def info(
             (
                 card.id,
                 [
-                    Text(card.id),
+                    Text(printable(card.id)),
                     Text("ok", style="green"),
                     Text(f"{card.width}x{card.height} px, {card.format} {card.mode}".strip()),
-                    Text(card.label or "-"),
+                    Text(printable(card.label or "-")),
                     Text(card.wnid or "-"),
                 ],
             )
@@ -99,7 +103,13 @@ def info(
         rows.append(
             (
                 relative,
-                [Text(relative), Text("skipped", style="red"), Text(reason), Text(""), Text("")],
+                [
+                    Text(printable(relative)),
+                    Text("skipped", style="red"),
+                    Text(printable(reason)),
+                    Text(""),
+                    Text(""),
+                ],
             )
         )
     for relative in deck.ignored:
@@ -107,7 +117,7 @@ def info(
             (
                 relative,
                 [
-                    Text(relative),
+                    Text(printable(relative)),
                     Text("ignored", style="yellow"),
                     Text("not a photo type (.jpg .jpeg .png .webp .gif)"),
                     Text(""),
@@ -119,7 +129,7 @@ def info(
         table.add_row(*cells)
     console.print(table)
     for message in problems:
-        console.print(Text(f"warning: {message}", style="yellow"))
+        console.print(Text(f"warning: {printable(message)}", style="yellow"))
     console.print(Text(_summary(deck)))
     if players is not None:
         try:
@@ -157,14 +167,14 @@ def embed(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from kiekai.deck import PhotoError
+    from kiekai.deck import PhotoError, printable
     from kiekai.models import ModelUnavailable
 
     def report_skip(relative: str, reason: str) -> None:
-        typer.echo(f"warning: {relative}: skipped, {reason}", err=True)
+        typer.echo(f"warning: {printable(relative)}: skipped, {printable(reason)}", err=True)
 
     def report_problem(message: str) -> None:
-        typer.echo(f"warning: {message}", err=True)
+        typer.echo(f"warning: {printable(message)}", err=True)
 
     deck = _load(path, on_skip=report_skip, on_problem=report_problem)
     if not deck.cards:  # nothing to do: do not spend seconds loading CLIP
