@@ -587,7 +587,8 @@ def read_labels(path: Path, on_problem: OnProblem | None = None) -> dict[str, _L
     Returns:
         Rows keyed by the normalised relative photo path (``/`` separators).
 
-    The file is UTF-8 (a BOM is allowed) or UTF-16 with a BOM; the separator is a comma, or
+    Column names ``file``, ``label`` and ``wnid`` may be in any case. The file is UTF-8
+    (a BOM is allowed) or UTF-16 with a BOM; the separator is a comma, or
     a semicolon or tab when the header line has no comma (spreadsheet exports). An empty file
     is reported through ``on_problem`` and gives no labels.
 
@@ -626,6 +627,8 @@ def read_labels(path: Path, on_problem: OnProblem | None = None) -> dict[str, _L
     try:
         reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
         header = [h.strip() for h in (reader.fieldnames or [])]
+        # "File", "Label", "WNID" (spreadsheet habits) name the same columns
+        header = [h.lower() if h.lower() in ("file", "label", "wnid") else h for h in header]
     except csv.Error as exc:
         raise DeckError(f"{path}: not valid CSV ({exc}); write it as comma-separated values") from exc
     if "file" not in header:

@@ -684,3 +684,10 @@ def test_printable_escapes_only_control_characters():
     assert printable("ñandú photo (1).jpg") == "ñandú photo (1).jpg"
     assert printable("😀/çafé.JPG") == "😀/çafé.JPG"
     assert printable("a\x1b[31mb\tc\nd\x7f\u202ee.jpg") == "a\\x1b[31mb\\tc\\nd\\x7f\\u202ee.jpg"
+
+
+def test_label_column_names_in_any_case_from_spreadsheets(tmp_path: Path):
+    _photo(tmp_path / "a.jpg")
+    (tmp_path / "labels.csv").write_text("File,Label,WNID,Notes\na.jpg,apple,n07739125,red\n")
+    card = load_deck(tmp_path).cards[0]
+    assert (card.label, card.wnid, card.extra_value("Notes")) == ("apple", "n07739125", "red")
