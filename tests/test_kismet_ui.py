@@ -302,3 +302,22 @@ def test_ctrl_p_opens_no_command_palette_over_the_game():
             assert 0 in table.game.covers  # the card key still reaches the game
 
     asyncio.run(scenario())
+
+
+def test_caps_lock_letters_work_like_lower_case_keys():
+    async def scenario():
+        app, table = base_app()
+        async with app.run_test(size=(100, 40)) as pilot:
+            next_roll(app, table)
+            slot = table.game.open_slots()[0]
+            await pilot.press(CARD_KEYS[slot].upper())
+            assert table.game.covers[0].slot == slot
+        app, table = variant_app(seed=5, players=2)
+        async with app.run_test(size=(100, 40)) as pilot:
+            app.step()
+            await pilot.press("enter", "R")  # pre-lay nothing, then take the dice
+            assert table.game.phase == "turn" and table.game.roller == 0
+            await pilot.press("P")
+            assert table.game.phase == "pass"
+
+    asyncio.run(scenario())

@@ -209,8 +209,12 @@ class KismetApp(App[None]):
 
     # --- input ---------------------------------------------------------------------------
     def on_key(self, event: events.Key) -> None:
-        """Map a key to a table call; unknown keys are left to Textual (bindings)."""
+        """Map a key to a table call; unknown keys are left to Textual (bindings).
+
+        Upper-case letters count as their lower-case keys (Caps Lock or Shift held)."""
         key = event.key
+        if len(key) == 1 and key.isascii() and key.isalpha():
+            key = key.lower()
         if self.table.done:
             self.table.message = "the game is over: press q to leave"
         elif self.variant:
