@@ -820,10 +820,13 @@ def load_deck(
             continue
         cards.append(card)
 
+    by_folded = {f.casefold(): f for f in photos}
     for relative, row in labels.items():
         if relative not in photo_set:
+            near = by_folded.get(relative.casefold())
+            hint = f" ({near!r} exists (names are case-sensitive))" if near else ""
             problem(
-                f"{LABELS_FILE} line {row.line}: file {relative!r} is not a photo in {root}; "
-                f"fix the path (relative to the deck folder) or delete the row"
+                f"{LABELS_FILE} line {row.line}: file {relative!r} is not a photo in {root}"
+                f"{hint}; fix the path (relative to the deck folder) or delete the row"
             )
     return Deck(root=root, cards=cards, skipped=skipped, ignored=ignored, problems=problems)

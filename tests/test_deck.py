@@ -691,3 +691,12 @@ def test_label_column_names_in_any_case_from_spreadsheets(tmp_path: Path):
     (tmp_path / "labels.csv").write_text("File,Label,WNID,Notes\na.jpg,apple,n07739125,red\n")
     card = load_deck(tmp_path).cards[0]
     assert (card.label, card.wnid, card.extra_value("Notes")) == ("apple", "n07739125", "red")
+
+
+def test_label_row_differing_only_in_case_names_the_real_file(tmp_path: Path):
+    _photo(tmp_path / "Holiday" / "Dog.jpg")
+    (tmp_path / "labels.csv").write_text("file,label\nholiday/dog.JPG,dog\n")
+    deck = load_deck(tmp_path, on_problem=lambda m: None)
+    assert deck.cards[0].label is None  # not guessed: the row is reported, not applied
+    assert len(deck.problems) == 1
+    assert "'Holiday/Dog.jpg' exists (names are case-sensitive)" in deck.problems[0]
