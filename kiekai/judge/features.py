@@ -147,7 +147,7 @@ def evidence(secret: str, guess: str) -> Evidence:
 
     morph = lexical.morphological_link(a, b)
     if morph == "negation":
-        return Evidence("negation", "one names the absence of the other", a, b)
+        return Evidence("negation", "differ by negation, one naming the absence of the other", a, b)
     links = lexical.wordnet_links(a, b)
     if links.antonym > 0 and links.antonym >= links.synonym:
         return Evidence("antonym", "are opposites in WordNet", a, b)
@@ -196,7 +196,7 @@ def _name_meaning_relation(
     if typo:
         return "typo", "look like a misspelling of the same word"
     if degree:
-        return "degree", "differ in degree (one is the other with a softening suffix)"
+        return "degree", "differ in degree, one being the other with a softening suffix"
     candidates = [
         (links.synonym, "synonym", "share a WordNet synset (synonyms)"),
         (links.similar, "synonym", "are near-synonyms in WordNet (similar-to)"),
@@ -227,5 +227,5 @@ def _name_meaning_relation(
     if strength > 0:
         return name, detail
     if emb >= 0.5:
-        return "related", "are related in meaning (sentence-embedding similarity)"
-    return "unrelated", "have no close link in WordNet or the embedding space"
+        return "related", "are close in meaning by sentence embedding, with no close WordNet link"
+    return "unrelated", "have no close link in WordNet or by sentence embedding"
