@@ -64,16 +64,18 @@ if TYPE_CHECKING:  # the judge module imports nltk and torch; load it only when 
 
 log = logging.getLogger(__name__)
 
-#: Longest word accepted, in Unicode code points. The longest English dictionary words
-#: (WordNet 3.0 lemmas) are under 60 characters; 64 leaves room for a compound guess.
-MAX_WORD_CHARS = 64
+#: Longest word accepted, in Unicode code points. The longest WordNet 3.0 lemma has 71
+#: characters ("blood-oxygenation level dependent functional magnetic resonance imaging");
+#: 80 admits every lemma, written with spaces or underscores.
+MAX_WORD_CHARS = 80
 #: Most (secret, guess) pairs in one ``/v1/judge/batch`` request.
 MAX_BATCH_PAIRS = 1000
 #: Most used words in one ``/v1/repeat`` request (a Kiek round uses far fewer).
 MAX_USED_WORDS = 500
-#: Largest request body in bytes. A full batch of 1000 pairs of 64-character words written
-#: as ``\\uXXXX`` escapes is about 0.8 MB; 2 MiB leaves room and stops memory abuse.
-MAX_BODY_BYTES = 2 * 1024 * 1024
+#: Largest request body in bytes. A full batch of 1000 pairs of 80-character words written
+#: as ``\\uXXXX`` escapes is about 1 MB (2 MB for characters outside the Basic Multilingual
+#: Plane, escaped as surrogate pairs); 4 MiB leaves room and stops memory abuse.
+MAX_BODY_BYTES = 4 * 1024 * 1024
 #: Pairs per worker-thread task when judging a batch (bounds the wait of other requests).
 BATCH_CHUNK = 64
 #: Verdicts kept by the server's least-recently-used cache (about 0.5 KB each).
@@ -255,13 +257,14 @@ class JudgeResponse(VerdictOut):
         json_schema_extra={
             "examples": [
                 {
-                    "secret": "people",
-                    "guess": "humans",
+                    "secret": "mice",
+                    "guess": "mouse",
                     "strictness": "standard",
                     "accepted": True,
-                    "score": 0.93,
-                    "relation": "synonym",
-                    "reason": "'humans' and 'people' are WordNet synonyms.",
+                    "score": 1.0,
+                    "relation": "same-lemma",
+                    "reason": "Accepted at standard level: 'mouse' and 'mice' are forms of "
+                    "the same word 'mouse'.",
                 }
             ]
         }
@@ -282,9 +285,10 @@ class RepeatResponse(VerdictOut):
                     "candidate": "stones",
                     "strictness": "standard",
                     "accepted": True,
-                    "score": 0.9,
+                    "score": 0.87,
                     "relation": "synonym",
-                    "reason": "'stones' repeats 'rocks' (synonyms).",
+                    "reason": "Repeat at standard level: 'stones' repeats the used category "
+                    "'rocks' (synonym; score 0.87).",
                     "matched": "rocks",
                 }
             ]

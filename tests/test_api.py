@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from kiekai.api import (
     BATCH_CHUNK,
     MAX_BATCH_PAIRS,
+    MAX_BODY_BYTES,
     MAX_USED_WORDS,
     MAX_WORD_CHARS,
     VerdictCache,
@@ -250,15 +251,21 @@ def test_body_without_json_content_type_is_refused_with_the_fix(client):
 
 
 def test_oversized_body_gets_413(client):
-    response = post_raw(client, "/v1/judge/batch", b" " * (3 * 1024 * 1024))
+    response = post_raw(client, "/v1/judge/batch", b" " * (MAX_BODY_BYTES + 1))
     assert response.status_code == 413
     assert response.json()["error"] == "body-too-large"
 
 
+def test_largest_valid_batch_fits_in_the_body_limit():
+    word = "\U0001f600" * MAX_WORD_CHARS  # outside the BMP: 12 bytes per character escaped
+    body = {"pairs": [{"secret": word, "guess": word}] * MAX_BATCH_PAIRS, "strictness": "lenient"}
+    assert len(json.dumps(body).encode()) <= MAX_BODY_BYTES
+
+
 def test_oversized_streamed_body_without_length_gets_413(client):
     def chunks():
-        for _ in range(40):
-            yield b" " * 65536  # 2.5 MiB in all, sent chunked
+        for _ in range(MAX_BODY_BYTES // 65536 + 1):
+            yield b" " * 65536  # just over the limit in all, sent chunked
 
     response = client.post(
         "/v1/judge/batch", content=chunks(), headers={"content-type": "application/json"}
