@@ -215,7 +215,9 @@ def test_model_file_is_versioned_and_checked(tmp_path) -> None:
         load_model(str(tmp_path / "missing.json"))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     secret=st.text(max_size=30),
     guess=st.one_of(
@@ -234,3 +236,9 @@ def test_any_text_gets_a_verdict(judges, secret: str, guess: str) -> None:
         previous = int(v.accepted)
     r = judges["standard"].is_repeat(guess, [secret, "dog"])
     assert r.matched in (None, secret, "dog")
+
+
+def test_warm_up_then_verdicts_unchanged(judges) -> None:
+    before = judges["standard"].match("colour", "color")
+    judges["standard"].warm_up()
+    assert judges["standard"].match("colour", "color") == before

@@ -60,6 +60,18 @@ class Judge:
     def __repr__(self) -> str:
         return f"Judge(strictness={self.strictness.value!r})"
 
+    def warm_up(self) -> None:
+        """Load everything a first verdict needs (WordNet, MiniLM, lemminflect, inflect,
+        breame) now, so that the first real call is as fast as later new words.
+        Servers call this once at start-up.
+
+        Raises:
+            RuntimeError: a model cannot be loaded (message from :mod:`kiekai.models`).
+        """
+        self.match("dogs", "puppies")
+        self.match("colour", "the colors")
+        self.is_repeat("3", ["three"])
+
     @staticmethod
     def is_one_word(text: str) -> tuple[bool, str]:
         """Whether ``text`` is one lexical item a player may write, with the reason if not.
