@@ -401,7 +401,8 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
         "",
         "*true*: WordNet says the word names an ancestor-or-self of each of the three photos' "
         "synsets and of none of the two's; *not checkable*: the word has no noun sense in "
-        "WordNet (a colour or quality), so it counts as not true in *true (all)*; *with "
+        "WordNet or is mainly an adjective by WordNet's SemCor counts (a colour or quality, "
+        "e.g. *natural*), so it counts as not true in *true (all)*; *with "
         "vocabulary senses*: also counting the synsets the bots' vocabulary declares for the "
         "word (e.g. *sports* for sports equipment). *panel matched*: share of the guesses of "
         "the panel (in the order listed) that the judge matches with the word; *points/turn*: "

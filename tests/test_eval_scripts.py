@@ -124,6 +124,9 @@ def test_true_of_needs_an_ancestor_of_all_three_and_none_of_the_two(taxonomy: ec
     assert not taxonomy.true_of("dog-less", three, two)
     assert not taxonomy.true_of("cat-less", three, two)  # only one of the two is a cat
     assert taxonomy.checkable("dog-less") and not taxonomy.checkable("qwzx-less")
+    # quality words are not judged by the noun hierarchy (their noun senses are rare)
+    assert not taxonomy.checkable("natural") and not taxonomy.checkable("white")
+    assert taxonomy.checkable("animal") and taxonomy.checkable("food")
     assert taxonomy.baseline_word(three, three[:2]) is None  # nothing separates
 
 
@@ -366,6 +369,8 @@ def test_eval_active_scores_every_turn_and_counts_variety(
     assert s["truthful_count"] == sum(r["true"] for r in records)
     assert 0.0 <= s["points_per_turn"] <= 3.0  # at most one match per panel guesser
     assert 0.0 <= s["entropy_bits"] <= np.log2(9) + 1e-9
+    again = eval_active.run(dev_deck, games=1, players=3, levels=["hard"], seed=1, loaded=loaded)
+    assert [r["word"] for r in again["records"]["hard"]] == [r["word"] for r in records]
     assert _png(eval_active.plot(result, tmp_path / "active.png"))
     assert "| hard | 9 |" in eval_active.render_markdown(result, None)
 
