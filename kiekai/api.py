@@ -361,8 +361,9 @@ class JudgeError(Exception):
 def load_judges(levels: Iterable[Strictness] = tuple(Strictness)) -> dict[Strictness, Judge]:
     """Build one :class:`kiekai.judge.Judge` per strictness level and warm it up.
 
-    Each judge answers one pair ("people"/"humans") before it is returned, so lazily loaded
-    models (WordNet, all-MiniLM-L6-v2) are in memory before the first request.
+    Each judge is warmed up (``Judge.warm_up()``, or one match where a judge lacks it)
+    before it is returned, so lazily loaded models (WordNet, all-MiniLM-L6-v2, the
+    inflection tables) are in memory before the first request.
 
     Returns:
         ``{Strictness: Judge}`` for each level in ``levels``.
@@ -376,7 +377,11 @@ def load_judges(levels: Iterable[Strictness] = tuple(Strictness)) -> dict[Strict
     judges: dict[Strictness, Judge] = {}
     for level in levels:
         judge = Judge(level)
-        judge.match("people", "humans")
+        warm_up = getattr(judge, "warm_up", None)
+        if callable(warm_up):
+            warm_up()
+        else:
+            judge.match("people", "humans")
         judges[level] = judge
     return judges
 
