@@ -773,6 +773,11 @@ def load_deck(
     """
     root = Path(path).expanduser()
     if not root.exists():
+        if root.is_symlink():
+            raise DeckError(
+                f"deck folder {root} is a symbolic link that leads to no folder (its target is "
+                f"missing, or links loop); point it at a folder of photos or give that folder"
+            )
         raise DeckError(f"deck folder {root} does not exist; give the path of a folder of photos")
     if not root.is_dir():
         raise DeckError(

@@ -700,3 +700,11 @@ def test_label_row_differing_only_in_case_names_the_real_file(tmp_path: Path):
     assert deck.cards[0].label is None  # not guessed: the row is reported, not applied
     assert len(deck.problems) == 1
     assert "'Holiday/Dog.jpg' exists (names are case-sensitive)" in deck.problems[0]
+
+
+def test_deck_path_that_is_a_broken_or_looping_link_says_so(tmp_path: Path):
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    for name in ("loop", "gone"):
+        with pytest.raises(DeckError, match="symbolic link that leads to no folder"):
+            load_deck(tmp_path / name)
