@@ -330,7 +330,13 @@ def _open_checked(source: Path | io.BytesIO, max_pixels: int) -> Image.Image:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(source)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise PhotoError(f"decompression bomb refused ({exc})") from exc
+        size = re.search(r"\((\d+) pixels\)", str(exc))
+        if size is None:
+            raise PhotoError(f"decompression bomb refused ({exc})") from exc
+        raise PhotoError(
+            f"decompression bomb refused: {int(size.group(1)):,} pixels is over the limit "
+            f"of {min(max_pixels, MAX_PIXELS):,}"
+        ) from exc
     except Image.UnidentifiedImageError as exc:
         raise PhotoError("not an image (Pillow cannot identify the file's contents)") from exc
     except Exception as exc:  # Pillow raises many types on hostile headers

@@ -708,3 +708,15 @@ def test_deck_path_that_is_a_broken_or_looping_link_says_so(tmp_path: Path):
     for name in ("loop", "gone"):
         with pytest.raises(DeckError, match="symbolic link that leads to no folder"):
             load_deck(tmp_path / name)
+
+
+def test_bomb_reason_gives_the_size_and_the_documented_limit(tmp_path: Path):
+    """Pillow's own message quotes twice its limit (its error threshold); the reason names
+    the pixels and kiekai's limit, as docs/decks.md documents it."""
+    _photo(tmp_path / "ok.png")
+    (tmp_path / "bomb.png").write_bytes(_bomb_png(100_000, 100_000))
+    reasons: dict[str, str] = {}
+    load_deck(tmp_path, on_skip=reasons.__setitem__)
+    assert reasons["bomb.png"] == (
+        "decompression bomb refused: 10,000,000,000 pixels is over the limit of 89,478,485"
+    )
