@@ -503,8 +503,8 @@ def render_markdown(results: Sequence[dict[str, Any]], image: str | None) -> str
             f"Ratios in this run: the project's cold path runs at {1 / s['overhead']:.2f}x the "
             "raw `encode_image` rate (its extra work: decoding, preprocessing, the cache write) "
             f"and at {s['project_cold']['images_per_second'] / s['raw_decode_encode']['images_per_second']:.2f}x "
-            "the raw path that decodes and preprocesses too (1.00 = no overhead of its own; "
-            "differences of a few percent are within the run-to-run noise); cached "
+            "the raw path that decodes and preprocesses too (1.00 = no overhead of its own; on "
+            "a machine shared with other work, single timings vary by 10-20%); cached "
             f"embeddings load {s['project_warm']['images_per_second'] / s['raw_encode']['images_per_second']:.0f}x "
             "faster than encoding.",
             "",
