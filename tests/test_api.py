@@ -448,3 +448,20 @@ def test_serve_warns_before_binding_a_non_loopback_address():
     local = CliRunner().invoke(app, ["serve", "--host", "127.0.0.1", "--log-level", "loud"])
     assert local.exit_code == 2
     assert "warning: binding" not in local.output
+
+
+def test_serve_refuses_a_taken_port_before_loading_models():
+    import socket
+
+    from typer.testing import CliRunner
+
+    from kiekai.cli import app
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+    assert "loading the judge" not in result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import socket
 
 import typer
 
@@ -24,6 +25,30 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def bind_problem(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (a sentence naming the fix), or ``None``.
+
+    Checked before the judge's models load (tens of seconds), so a taken port or an
+    unknown host name fails at once rather than after loading.
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM
+        )[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        return f"cannot resolve --host {host!r} ({exc}); give an IP address such as 127.0.0.1"
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            return (
+                f"cannot listen on {host}:{port} ({exc.strerror or exc}); choose another "
+                "--port or stop the program using it"
+            )
+    return None
 
 
 def serve(
@@ -67,6 +92,10 @@ def serve(
             f"error: unknown --log-level {log_level!r}; use one of {', '.join(levels)}", err=True
         )
         raise typer.Exit(2)
+    problem = bind_problem(host, port)
+    if problem:
+        typer.echo(f"error: {problem}", err=True)
+        raise typer.Exit(1)
     typer.echo("loading the judge (WordNet, all-MiniLM-L6-v2) ...", err=True)
     try:
         judges = load_judges()
