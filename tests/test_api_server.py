@@ -173,6 +173,35 @@ def test_concurrent_clients_get_the_same_verdicts_as_one_client(server, http):
         assert answer == expected[pair]
 
 
+def test_healthz_answers_while_a_long_batch_is_judged(server):
+    """Judge calls run off the event loop: health checks complete during a batch of new
+    words (each new word costs an embedding, so the batch takes seconds)."""
+    from wordfreq import top_n_list
+
+    words = [w for w in top_n_list("en", 30_000)[20_000:] if w.isalpha()][:240]
+    pairs = [{"secret": a, "guess": b} for a, b in zip(words[0::2], words[1::2], strict=True)]
+
+    async def run() -> tuple[int, int]:
+        async with httpx.AsyncClient(base_url=server.url, timeout=120.0) as client:
+            batch = asyncio.create_task(
+                client.post("/v1/judge/batch", json={"pairs": pairs, "strictness": "lenient"})
+            )
+            answered_during_batch = 0
+            while not batch.done():
+                health = await client.get("/healthz")
+                assert health.status_code == 200
+                if not batch.done():
+                    answered_during_batch += 1
+                await asyncio.sleep(0.05)
+            response = await batch
+            assert response.status_code == 200
+            assert len(response.json()) == len(pairs)
+            return answered_during_batch, len(response.json())
+
+    answered_during_batch, _ = asyncio.run(run())
+    assert answered_during_batch >= 3  # a blocked event loop would answer at most one
+
+
 def test_sigterm_shuts_down_cleanly(server):
     code = server.stop()
     log = server.log()
