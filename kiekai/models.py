@@ -663,6 +663,16 @@ def _clip_hub_cache_file(hf_hub: str) -> Path | None:
     return None
 
 
+def _no_clip_weights(model_name: str, pretrained: str, hf_hub: str) -> ModelUnavailable:
+    """The one message for CLIP weights found nowhere: what is missing, where it looked, the fix."""
+    where = f"the Hugging Face cache ({hf_hub.rstrip('/')})" if hf_hub else "open_clip's cache"
+    return ModelUnavailable(
+        f"No CLIP weights for {model_name} {pretrained}: not in {where}, and "
+        f"{'offline' if not is_online() else 'download not allowed'}. "
+        f"{_clip_fix(model_name, pretrained)}"
+    )
+
+
 def _fail_fast_without_default_clip(
     model_name: str, pretrained: str | None, *, allow_download: bool
 ) -> None:
@@ -676,11 +686,7 @@ def _fail_fast_without_default_clip(
         return
     if _clip_hub_cache_file(hf_hub) is not None or (allow_download and is_online()):
         return
-    raise ModelUnavailable(
-        f"No CLIP weights for {model_name} {pretrained}: not in the Hugging Face cache "
-        f"({hf_hub.rstrip('/')}), and {'offline' if not is_online() else 'download not allowed'}. "
-        f"{_clip_fix(model_name, pretrained)}"
-    )
+    raise _no_clip_weights(model_name, pretrained, hf_hub)
 
 
 def resolve_clip(
@@ -763,12 +769,7 @@ def resolve_clip(
         if target:
             path = Path(target)
             return Resolved("clip", "download", path, _hash_status(path, pinned), detail)
-    where = f"the Hugging Face cache ({hf_hub.rstrip('/')})" if hf_hub else "open_clip's cache"
-    raise ModelUnavailable(
-        f"No CLIP weights for {detail}: not in {where}, and "
-        f"{'offline' if not is_online() else 'download not allowed'}. "
-        f"{_clip_fix(model_name, pretrained)}"
-    )
+    raise _no_clip_weights(model_name, pretrained, hf_hub)
 
 
 def load_clip(
