@@ -151,6 +151,7 @@ class Vocabulary:
     synsets: tuple[tuple[str, ...], ...]
     zipf: np.ndarray
     _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _derived: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (len(self.words) == len(self.groups) == len(self.synsets) == len(self.zipf)):
@@ -194,12 +195,15 @@ class Vocabulary:
         if mask.shape != (len(self),):
             raise ValueError(f"keep mask has shape {mask.shape}, expected ({len(self)},)")
         idx = np.flatnonzero(mask)
-        return Vocabulary(
+        out = Vocabulary(
             words=tuple(self.words[i] for i in idx),
             groups=tuple(self.groups[i] for i in idx),
             synsets=tuple(self.synsets[i] for i in idx),
             zipf=self.zipf[idx].astype(np.float32),
         )
+        if "specificity" in self.__dict__:  # computed once per process, sliced for subsets
+            out.__dict__["specificity"] = self.specificity[idx]
+        return out
 
     def merged(self, other: Vocabulary) -> Vocabulary:
         """This vocabulary followed by the words of ``other`` that it lacks."""
@@ -212,8 +216,14 @@ class Vocabulary:
         )
 
     def common(self, min_zipf: float) -> Vocabulary:
-        """The words with a Zipf frequency of at least ``min_zipf`` (for easier bot levels)."""
-        return self.subset(self.zipf >= min_zipf)
+        """The words with a Zipf frequency of at least ``min_zipf`` (for easier bot levels).
+
+        Cached on this vocabulary: every bot of a level shares one subset (and so its
+        specificity and sense index)."""
+        key = ("common", float(min_zipf))
+        if key not in self._derived:
+            self._derived[key] = self.subset(self.zipf >= min_zipf)
+        return self._derived[key]
 
 
 def load_vocabulary(path: str | Path | None = None) -> Vocabulary:
@@ -342,3 +352,109 @@ def _from_words(words: tuple[str, ...]) -> Vocabulary:
             synsets.append(())
             zipf.append(zipf_frequency(word, "en"))
     return Vocabulary(words, tuple(groups), tuple(synsets), np.asarray(zipf, dtype=np.float32))
+
+
+# ---------------------------------------------------------------------------------------------
+# Checkable truth: which senses of a word WordNet can confirm
+# ---------------------------------------------------------------------------------------------
+
+
+def _key_variants(word: str) -> list[str]:
+    """WordNet lookup forms of ``word``: spaces to underscores (compounds), hyphens to
+    underscores, hyphens dropped (``t-shirt`` -> ``tshirt``)."""
+    key = " ".join((word or "").strip().lower().split())
+    if not key:
+        return []
+    return list(
+        dict.fromkeys([key.replace(" ", "_"), key.replace(" ", "_").replace("-", "_"), key.replace("-", "")])
+    )
+
+
+@functools.lru_cache(maxsize=65536)
+def wordnet_noun_senses(word: str) -> tuple[Synset, ...]:
+    """Every WordNet 3.0 noun synset of ``word`` (any case; compounds with spaces or hyphens;
+    inflections through WordNet's morphy), in WordNet's sense order; empty when none.
+
+    This is the reading of a word by which a photo's WordNet labels can confirm it."""
+    wn = _wn()
+    found: list[Synset] = []
+    for variant in _key_variants(word):
+        for synset in wn.synsets(variant, pos="n"):
+            if synset not in found:
+                found.append(synset)
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=65536)
+def mainly_adjective(word: str) -> bool:
+    """Whether ``word`` is used more as an adjective than as a noun, by WordNet's sense-tagged
+    corpus counts (``Lemma.count()``, SemCor; *red* 58 adjective to 17 noun, *natural* 43 to
+    0, *dog* 0 to 42). Such a word names a quality (a colour, *wooden*), which a photo's noun
+    synset does not record, so WordNet cannot confirm it. False without counts."""
+    wn = _wn()
+    key = "_".join((word or "").strip().lower().split())
+
+    def count(pos: str) -> int:
+        return sum(
+            lemma.count()
+            for synset in wn.synsets(key, pos=pos)
+            for lemma in synset.lemmas()
+            if lemma.name().lower() == key
+        )
+
+    return bool(key) and count("a") > count("n")
+
+
+@functools.lru_cache(maxsize=131072)
+def checkable_senses(word: str, declared: tuple[str, ...]) -> frozenset[str]:
+    """The senses (synset names) in which a photo's WordNet synset can confirm ``word``.
+
+    Those of the ``declared`` synsets (the vocabulary's everyday senses of the word) that are
+    also WordNet noun senses of the word itself (:func:`wordnet_noun_senses`): ``dog`` ->
+    ``{dog.n.01}``; ``sports`` declared as ``sports_equipment.n.01`` -> empty (WordNet does
+    not give *sports* that sense, so only a perception can say it holds). Empty for words
+    that are mainly adjectives (:func:`mainly_adjective`) or have no noun sense.
+    """
+    if not declared or mainly_adjective(word):
+        return frozenset()
+    own = {s.name() for s in wordnet_noun_senses(word)}
+    return frozenset(n for n in declared if n in own)
+
+
+def all_senses(word: str, declared: Sequence[str] = ()) -> tuple[Synset, ...]:
+    """Every sense a reader may take ``word`` in: its WordNet noun senses
+    (:func:`wordnet_noun_senses`) and the ``declared`` vocabulary synsets (names). Used to
+    make sure a word is *certainly false* of a photo: none of these senses is the photo's
+    synset, one of its hypernyms or one of its hyponyms."""
+    return _all_senses(word, tuple(declared))
+
+
+@functools.lru_cache(maxsize=65536)
+def _all_senses(word: str, declared: tuple[str, ...]) -> tuple[Synset, ...]:
+    wn = _wn()
+    senses = list(wordnet_noun_senses(word))
+    for name in declared:
+        synset = wn.synset(name)
+        if synset not in senses:
+            senses.append(synset)
+    return tuple(senses)
+
+
+_SENSE_INDEX: dict[int, tuple[Vocabulary, dict[str, tuple[int, ...]]]] = {}
+
+
+def sense_index(vocabulary: Vocabulary) -> dict[str, tuple[int, ...]]:
+    """Map: declared synset name -> positions of the words of ``vocabulary`` that declare it.
+
+    Built from the file's strings alone (no WordNet), once per vocabulary object per process.
+    """
+    hit = _SENSE_INDEX.get(id(vocabulary))
+    if hit is not None and hit[0] is vocabulary:
+        return hit[1]
+    index: dict[str, list[int]] = {}
+    for v, names in enumerate(vocabulary.synsets):
+        for name in names:
+            index.setdefault(name, []).append(v)
+    frozen = {k: tuple(v) for k, v in index.items()}
+    _SENSE_INDEX[id(vocabulary)] = (vocabulary, frozen)
+    return frozen

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -302,3 +304,120 @@ def test_clip_like_perceptions_get_a_short_fallback_list(perception: LabelsPerce
     full = KiekBot("l", perception=perception, judge=None).fallback
     assert 0 < len(short) < len(full) / 5
     assert "man-made" in short and all(" " not in w for w in short)
+
+
+# -- truthfulness by WordNet while words go out of play ----------------------------------------
+
+
+def wordnet_true(word: str, three: list[Card], two: list[Card]) -> bool:
+    """Independent check of the rulebook's "A Turn" on the cards' WordNet ids: one WordNet
+    noun sense of ``word`` is the synset or a hypernym of each of the three and of none of
+    the two; ``X-less``: X so of each of the two and of none of the three ("Imperfect
+    Guesses"). Words mainly used as adjectives (SemCor counts) cannot be checked: False."""
+    from kiekai.models import wordnet
+
+    wn = wordnet()
+    if word.endswith("-less"):
+        return wordnet_true(word[: -len("-less")], two, three)
+    key = word.strip().lower().replace(" ", "_")
+
+    def count(pos: str, form: str) -> int:
+        return sum(lemma.count() for s in wn.synsets(form, pos) for lemma in s.lemmas()
+                   if lemma.name().lower() == form)
+
+    if count("a", key) > count("n", key):
+        return False
+    senses = set(wn.synsets(key, "n")) | set(wn.synsets(key.replace("-", "_"), "n"))
+
+    def ancestors(c: Card) -> set:
+        s = wn.synset_from_pos_and_offset("n", int(c.wnid[1:]))
+        return {s} | set(s.closure(lambda x: x.hypernyms() + x.instance_hypernyms()))
+
+    up3, up2 = [ancestors(c) for c in three], [ancestors(c) for c in two]
+    return any(all(s in a for a in up3) and not any(s in a for a in up2) for s in senses)
+
+
+@functools.lru_cache(maxsize=1)
+def _declared_noun_senses() -> dict[str, set[str]]:
+    """synset name -> vocabulary and fallback words that declare it and have it as a WordNet
+    noun sense."""
+    from kiekai.lexicon import load_fallback_vocabulary, load_vocabulary
+    from kiekai.models import wordnet
+
+    wn = wordnet()
+    words_of: dict[str, set[str]] = {}
+    for vocab in (load_vocabulary(), load_fallback_vocabulary()):
+        for word, names in zip(vocab.words, vocab.synsets, strict=True):
+            own = {x.name() for x in wn.synsets("_".join(word.split()), "n")}
+            for name in names:
+                if name in own:
+                    words_of.setdefault(name, set()).add(word)
+    return words_of
+
+
+def true_word_possible(cards: list[Card], used: list[str]) -> bool:
+    """Whether some legal play (2 of the 4 hand cards, a 3-vs-2 split) has a separating
+    WordNet synset (ancestor-or-self of each of the three, of none of the two, or the other
+    way round for ``X-less``) that a vocabulary or fallback word declares, that is a WordNet
+    noun sense of that word (so not a grounded quality like "man-made") and that is not
+    used (same word or plural). Independent of the bot's code: set operations on hypernym
+    closures."""
+    from kiekai.models import wordnet
+
+    wn = wordnet()
+    words_of = _declared_noun_senses()
+    plain = {u.lower().rstrip("s") for u in used}
+    up = []
+    for c in cards:
+        s = wn.synset_from_pos_and_offset("n", int(c.wnid[1:]))
+        up.append({x.name() for x in {s} | set(s.closure(lambda x: x.hypernyms() + x.instance_hypernyms()))})
+    for a, b in itertools.combinations(range(3, 7), 2):
+        rows = [0, 1, 2, a, b]
+        for three in itertools.combinations(rows, 3):
+            two = [r for r in rows if r not in three]
+            for yes, no, suffix in ((three, two, ""), (two, three, "-less")):
+                common = set.intersection(*(up[r] for r in yes)) - set.union(*(up[r] for r in no))
+                for name in common:
+                    for word in words_of.get(name, ()):
+                        written = "-".join(word.split()) + suffix if suffix else word
+                        if written.lower().rstrip("s") not in plain:
+                            return True
+    return False
+
+
+def test_truthful_by_wordnet_in_seeded_games(dev_cards, dev_perception) -> None:
+    """Seeded games of 4-card hands where the active word and three guesses go out of play
+    each turn (ne bis in idem): whenever some legal play has an unused word that WordNet
+    confirms, the active bot's word is true of its three and false of its two by WordNet on
+    the cards' wnids in at least 99% of those turns (issue 5's target)."""
+    rng = np.random.default_rng(2024)
+    turns = truthful = possible = 0
+    untrue = []
+    for game in range(6):
+        active = KiekBot("a", perception=dev_perception, judge=None, level=("normal", "hard")[game % 2],
+                         seed=game)
+        guessers = [KiekBot(f"g{i}", perception=dev_perception, judge=None, level=lvl, seed=game + i)
+                    for i, lvl in enumerate(("easy", "normal", "hard"))]
+        used: list[str] = []
+        for turn in range(12):
+            cards = [dev_cards[i] for i in rng.choice(len(dev_cards), 7, replace=False)]
+            view = ActiveView(0, turn, 1, tuple(cards[:3]), tuple(cards[3:]), tuple(used))
+            can = true_word_possible(cards, used)
+            play = active.play_turn(view)
+            by_id = {c.id: c for c in cards}
+            three = [by_id[i] for i in play.three]
+            two = [by_id[i] for i in play.two]
+            assert set(play.played) <= {c.id for c in cards[3:]}
+            assert not is_used(play.word, used), (play.word, used)
+            turns += 1
+            ok = wordnet_true(play.word, three, two)
+            truthful += ok
+            possible += can
+            if can and not ok:
+                untrue.append((play.word, [c.label for c in three], [c.label for c in two]))
+            used.append(play.word)
+            for g in guessers:
+                used.append(g.guess(GuessView(1, turn, 1, 0, tuple(three), tuple(two), tuple(used))))
+        assert len(used) > 40  # the used words really piled up
+    assert possible >= 0.8 * turns  # most turns still allow a true word
+    assert len(untrue) <= 0.01 * possible, untrue

@@ -170,8 +170,12 @@ def _plain(word: str) -> str:
 def is_used(word: str, used_words: Sequence[str], judge: Any | None = None) -> bool:
     """Whether ``word`` repeats one of ``used_words`` (ne bis in idem).
 
-    With a judge, ``judge.is_repeat(word, used_words).accepted`` decides; without one, the
-    same word in any case or with a plural -s/-es/-ies counts as a repeat.
+    The same word in any case or with a plural -s/-es/-ies counts as a repeat without asking
+    anyone; otherwise, with a judge, ``judge.is_repeat`` decides. The judge is asked about one
+    used word at a time and its answers are remembered per process (:func:`_repeats_pair`),
+    so that a game asks about each (candidate, used word) pair once however many turns and
+    bots check it. (``is_repeat(word, used)`` accepts exactly when it accepts ``word``
+    against one of the used words.)
     """
     used = [u for u in used_words if isinstance(u, str) and u.strip()]
     if not used:
@@ -181,7 +185,36 @@ def is_used(word: str, used_words: Sequence[str], judge: Any | None = None) -> b
         return True
     if judge is None:
         return False
-    return bool(judge.is_repeat(word, used).accepted)
+    return any(_repeats_pair(judge, word, u) for u in used)
+
+
+#: judge identity -> (judge, {(candidate, used word): repeat?}); see :func:`_repeats_pair`.
+_REPEATS: dict[int, tuple[Any, dict[tuple[str, str], bool]]] = {}
+
+
+def _repeats_pair(judge: Any, word: str, used: str) -> bool:
+    """``judge.is_repeat(word, [used]).accepted``, remembered per judge and pair."""
+    hit = _REPEATS.get(id(judge))
+    if hit is None or hit[0] is not judge:
+        hit = (judge, {})
+        _REPEATS[id(judge)] = hit
+    cache = hit[1]
+    key = (word, used)
+    value = cache.get(key)
+    if value is None:
+        value = bool(judge.is_repeat(word, [used]).accepted)
+        cache[key] = value
+    return value
+
+
+def used_mask(words: Sequence[str], used_words: Sequence[str]) -> np.ndarray:
+    """bool array (len(words),): True where a word is the same as a used word in any case or
+    with a plural -s/-es/-ies (the cheap part of :func:`is_used`, for a whole vocabulary at
+    once; the judge is then asked only about the few words a bot is about to write)."""
+    plain_used = {_plain(u) for u in used_words if isinstance(u, str) and u.strip()}
+    if not plain_used:
+        return np.zeros(len(words), dtype=bool)
+    return np.fromiter((_plain(w) in plain_used for w in words), dtype=bool, count=len(words))
 
 
 def _first_unused(
@@ -257,6 +290,107 @@ def baseline_guess(three: Sequence[Card], two: Sequence[Card]) -> str | None:
         return None
     best = max(shared, key=lambda s: (depth(s), s.name()))
     return best.lemmas()[0].name().replace("_", " ")
+
+
+def certain_truth(
+    perception: Any,
+    cards: Sequence[Card],
+    vocabulary: Vocabulary,
+    options: Sequence[tuple[Sequence[int], Sequence[int]]],
+) -> np.ndarray | None:
+    """Which words WordNet confirms for each way of splitting ``cards`` (rulebook, "A Turn":
+    the word "is shown by the group of three, but not by the group of two").
+
+    A word is *certainly true* of an option ``(three, two)`` when
+
+    - one of its checkable senses (:func:`kiekai.lexicon.checkable_senses`: an everyday sense
+      of the vocabulary that is also a WordNet noun sense of the word, for a word that is not
+      mainly an adjective) is the synset, or a hypernym of the synset, of every card of the
+      three (one sense for all three); and
+    - no sense a reader may take it in (:func:`kiekai.lexicon.all_senses`) is the synset, a
+      hypernym or a hyponym of the synset of a card of the two (``terrier`` is not certainly
+      false of a photo labelled only "dog").
+
+    This needs each card's WordNet synset, which only perceptions with a
+    ``card_synset(card)`` method (the ``labels`` perception) give.
+
+    Args:
+        perception: the bot's perception.
+        cards: N cards (N <= 62).
+        vocabulary: the V candidate words.
+        options: O pairs of row lists into ``cards``: the group the word must be true of and
+            the group it must be false of (any sizes; an ``X-less`` check swaps them).
+
+    Returns:
+        bool array (O, V), or ``None`` when the perception cannot name the cards' synsets.
+    """
+    from kiekai.lexicon import all_senses, checkable_senses, hypernym_closure, sense_index
+
+    synset_of = getattr(perception, "card_synset", None)
+    if synset_of is None or len(cards) > 62:
+        return None
+    synsets = [synset_of(card) for card in cards]
+    closures = [
+        frozenset(a.name() for a in hypernym_closure(x)) if x is not None else frozenset()
+        for x in synsets
+    ]
+    unknown = sum(1 << i for i, x in enumerate(synsets) if x is None)
+    index = sense_index(vocabulary)
+    sense_word: list[int] = []
+    sense_cover: list[int] = []
+    for name in set().union(*closures):
+        positions = index.get(name)
+        if not positions:
+            continue
+        cover = sum(1 << i for i, closure in enumerate(closures) if name in closure)
+        for v in positions:
+            if name in checkable_senses(vocabulary.words[v], vocabulary.synsets[v]):
+                sense_word.append(v)
+                sense_cover.append(cover)
+    out = np.zeros((len(options), len(vocabulary)), dtype=bool)
+    if not sense_word:
+        return out
+    # cards each candidate word may be true of, in any sense (hypernym or hyponym)
+    maybe: dict[int, int] = {}
+    for v in set(sense_word):
+        senses = all_senses(vocabulary.words[v], vocabulary.synsets[v])
+        names = {x.name() for x in senses}
+        bits = unknown
+        for i, (synset, closure) in enumerate(zip(synsets, closures, strict=True)):
+            if synset is None:
+                continue
+            if names & closure or any(synset in hypernym_closure(x) for x in senses):
+                bits |= 1 << i
+        maybe[v] = bits
+    words = np.asarray(sense_word, dtype=np.intp)
+    cover = np.asarray(sense_cover, dtype=np.int64)
+    may = np.asarray([maybe[v] for v in sense_word], dtype=np.int64)
+    want = np.asarray([sum(1 << i for i in three) for three, _ in options], dtype=np.int64)
+    avoid = np.asarray([sum(1 << i for i in two) for _, two in options], dtype=np.int64)
+    ok = ((cover[None, :] & want[:, None]) == want[:, None]) & (
+        (may[None, :] & avoid[:, None]) == 0
+    )
+    hits = np.zeros((len(vocabulary), len(options)), dtype=np.int32)
+    np.add.at(hits, words, ok.T.astype(np.int32))
+    return hits.T > 0
+
+
+def less(word: str) -> str:
+    """The rulebook's privative category ("Imperfect Guesses": "white-less", "person-less")
+    of ``word`` as one hyphenated word: ``dog`` -> ``dog-less``, ``living thing`` ->
+    ``living-thing-less``."""
+    return "-".join(word.split()) + "-less"
+
+
+def _options(pairs: Sequence[tuple[int, int]]) -> list[tuple[list[int], list[int]]]:
+    """The (three rows, two rows) of every (pair, split) choice over ``table + hand`` rows,
+    in the order of :meth:`KiekBot.plan_turn` (pair-major, then :data:`SPLITS`)."""
+    out = []
+    for a, b in pairs:
+        rows = [0, 1, 2, 3 + a, 3 + b]
+        for three, two in SPLITS:
+            out.append(([rows[i] for i in three], [rows[i] for i in two]))
+    return out
 
 
 #: For perceptions other than ``labels`` (CLIP must embed every word it scores), the fallback
@@ -356,6 +490,7 @@ class KiekBot:
         self.level = parse_level(level)
         self.rng = np.random.default_rng(seed)
         full = as_vocabulary(vocabulary)
+        full.specificity  # noqa: B018 - computed once per vocabulary; levels share slices
         self.vocabulary = full.common(self.level.min_zipf)
         if len(self.vocabulary) == 0:
             raise ValueError(
@@ -378,18 +513,34 @@ class KiekBot:
         guesses what an active bot writes then: a fallback category or an ``X-less``.
         Returns ``""`` when every vocabulary word is used.
         """
+        five = list(view.three) + list(view.two)
+        words = self.vocabulary.words
+        k = 5 if self.level.temperature > 0 else 1
+        certain = certain_truth(self.perception, five, self.vocabulary, [([0, 1, 2], [3, 4])])
+        if certain is not None:
+            # the active bot writes a certainly true word when one exists (see play_turn)
+            allowed = certain[0] & ~used_mask(words, view.used_words)
+            if allowed.any():
+                scores = guess_scores(self.perception, view.three, view.two, self.vocabulary)
+                order = np.flatnonzero(allowed)[np.argsort(-scores[allowed], kind="stable")]
+                chosen = _first_unused(order, words, view.used_words, self.judge, k)
+                if chosen:
+                    values = scores[chosen]
+                    return words[chosen[_sample(self.rng, values, self.level.temperature)]]
+            special = self._fallback_guess(view, certain=True)
+            if special is not None:
+                return special
         ranked = rank_guesses(
             self.perception,
             view.three,
             view.two,
             view.used_words,
             self.vocabulary,
-            k=5 if self.level.temperature > 0 else 1,
+            k=k,
             judge=self.judge,
         )
         if not ranked:
             return ""
-        five = list(view.three) + list(view.two)
         top = np.asarray(self.perception.scores(five, [ranked[0][0]]))[:, 0]
         if not ((top[:3] >= TRUE_AT).all() and (top[3:] < TRUE_AT).all()):
             # no everyday word separates the split: the active bot (modelled as a bot
@@ -400,11 +551,25 @@ class KiekBot:
         values = np.asarray([score for _, score in ranked])
         return ranked[_sample(self.rng, values, self.level.temperature)][0]
 
-    def _fallback_guess(self, view: GuessView) -> str | None:
+    def _fallback_guess(self, view: GuessView, *, certain: bool = False) -> str | None:
         """What the active bot writes when no everyday word fits (see :meth:`play_turn`):
         the first unused fallback category true of the three and false of the two, else the
-        best ``X-less``; ``None`` when neither exists."""
+        best ``X-less``; ``None`` when neither exists. With ``certain``, truth is
+        :func:`certain_truth`, else the perception's scores."""
         five = list(view.three) + list(view.two)
+        split = [([0, 1, 2], [3, 4])]
+        if certain:
+            if self.fallback is not None and len(self.fallback):
+                ok = certain_truth(self.perception, five, self.fallback, split)[0]
+                for j in _fallback_order(self.fallback, ok):
+                    if not is_used(self.fallback.words[j], view.used_words, self.judge):
+                        return self.fallback.words[j]
+            for vocab, ok in self._privatives(five, [([3, 4], [0, 1, 2])]):
+                for j in ok[0]:
+                    word = less(vocab.words[j])
+                    if not is_used(word, view.used_words, self.judge):
+                        return word
+            return None
         if self.fallback is not None and len(self.fallback):
             true = np.asarray(self.perception.scores(five, self.fallback.words)) >= TRUE_AT
             ok = true[:3].all(0) & ~true[3:].any(0)
@@ -418,6 +583,33 @@ class KiekBot:
             if " " not in word and not is_used(word, view.used_words, self.judge):
                 return word
         return None
+
+    def _privatives(
+        self, cards: Sequence[Card], options: Sequence[tuple[Sequence[int], Sequence[int]]]
+    ) -> list[tuple[Vocabulary, list[list[int]]]]:
+        """Candidate X of certainly true ``X-less`` words (rulebook, "Imperfect Guesses").
+
+        ``options`` are (group X must hold for, group X must not hold for) row lists (the
+        two, then the three). Returns, per vocabulary tried in order (the everyday
+        vocabulary, then the one-word fallback categories), for each option the positions of
+        the X that :func:`certain_truth` confirms (a WordNet compound X is written with
+        hyphens, :func:`less`), in the order the bot tries them
+        (everyday: by guess preference; fallback: :func:`_fallback_order`)."""
+        out: list[tuple[Vocabulary, list[list[int]]]] = []
+        vocab = self.vocabulary
+        found = certain_truth(self.perception, cards, vocab, options)
+        if found is None:
+            return out
+        per: list[list[int]] = []
+        for ok in found:
+            idx = np.flatnonzero(ok)
+            per.append(idx[np.argsort(-self._preference[idx], kind="stable")].tolist())
+        out.append((vocab, per))
+        if self.fallback is not None and len(self.fallback):
+            fb = self.fallback
+            found = certain_truth(self.perception, cards, fb, options)
+            out.append((fb, [_fallback_order(fb, ok) for ok in found]))
+        return out
 
     # -- active player ------------------------------------------------------------------------
 
@@ -453,7 +645,7 @@ class KiekBot:
         cards = list(table) + list(hand)
         scores = np.asarray(self.perception.scores(cards, vocab.words), dtype=np.float64)
         pairs = list(itertools.combinations(range(len(hand)), 2))
-        used_mask = np.asarray([is_used(w, used_words) for w in vocab.words], dtype=bool)
+        used = used_mask(vocab.words, used_words)
         s = np.clip(scores, EPS, 1.0 - EPS)
         log_true, log_false = np.log(s), np.log1p(-s)
         values = np.empty((len(pairs), len(SPLITS), len(vocab)), dtype=np.float64)
@@ -466,10 +658,10 @@ class KiekBot:
                 r2 = [rows[i] for i in two]
                 fit[p, q] = log_true[r3].sum(0) + log_false[r2].sum(0)
                 score = fit[p, q] + self._preference
-                score[used_mask] = -np.inf
+                score[used] = -np.inf
                 values[p, q] = _softmax(score, GUESSER_MODEL_TEMPERATURE)
                 truthful[p, q] = (scores[r3] >= TRUE_AT).all(0) & (scores[r2] < TRUE_AT).all(0)
-        truthful &= ~used_mask
+        truthful &= ~used[None, None, :]
         if with_fit:
             return pairs, values, truthful, fit
         return pairs, values, truthful
@@ -477,29 +669,39 @@ class KiekBot:
     def play_turn(self, view: ActiveView) -> ActivePlay:
         """Choose 2 hand cards, the 3-vs-2 split and the word (rulebook, "A Turn").
 
-        The choice maximises the modelled share of guessers who write the word among the
-        truthful, unused choices (sampled at the level's temperature among the best 10).
-        Repeats are checked with the judge. If no everyday word is truthful, the bot writes
-        the commonest truthful fallback category (``vertebrate``, ``covering``, then grounded
-        qualities such as ``man-made``); if none is truthful either, an ``X-less`` category
-        (rulebook, "Imperfect Guesses": "person-less"); failing that, the unused everyday
-        word that fits a split best.
+        The choice maximises the modelled share of guessers who write the word
+        (:meth:`plan_turn`), sampled at the level's temperature among the best 10 unused
+        choices whose word is true of the three and false of the two. Repeats are checked
+        with the judge. With a perception that names the cards' WordNet synsets (``labels``),
+        only *certainly* true words (:func:`certain_truth`) are considered first, in this
+        order: an everyday word; the commonest fallback category (``vertebrate``,
+        ``covering``); ``X-less`` for an everyday X certainly true of both of the two and
+        certainly false of the three (rulebook, "Imperfect Guesses": "person-less"). Only
+        when no option at all has such a word does the bot fall back on its perception's
+        probable truth: an everyday word, a fallback category or grounded quality
+        (``man-made``), an ``X-less``, and failing all, the unused word that fits a split
+        best.
         """
         pairs, values, truthful, fit = self.plan_turn(
             view.table, view.hand, view.used_words, with_fit=True
         )
         words = self.vocabulary.words
-        flat_values = np.where(truthful, values, -1.0).ravel()
-        order = np.argsort(-flat_values, kind="stable")
-        candidates: list[int] = []
-        for flat in order[:200]:
-            if flat_values[flat] < 0:
-                break
-            word = words[flat % len(words)]
-            if not is_used(word, view.used_words, self.judge):
-                candidates.append(int(flat))
-                if len(candidates) >= 10:
-                    break
+        cards = list(view.table) + list(view.hand)
+        options = _options(pairs)
+        certain = certain_truth(self.perception, cards, self.vocabulary, options)
+        if certain is not None:
+            unused = ~used_mask(words, view.used_words)
+            certain = certain.reshape(values.shape) & unused[None, None, :]
+            candidates = self._best_unused(values, certain, view.used_words)
+            if candidates:
+                return self._choose(view, pairs, values, candidates)
+            play = self._fallback_play(view, pairs, certain=True)
+            if play is not None:
+                return play
+            play = self._privative_play(view, pairs, certain=True)
+            if play is not None:
+                return play
+        candidates = self._best_unused(values, truthful, view.used_words)
         if not candidates:
             fallback = self._fallback_play(view, pairs)
             if fallback is not None:
@@ -515,27 +717,58 @@ class KiekBot:
                     break
             else:
                 candidates = [int(np.argmax(flat_fit))]
+        return self._choose(view, pairs, values, candidates)
+
+    def _best_unused(
+        self, values: np.ndarray, allowed: np.ndarray, used_words: Sequence[str], k: int = 10
+    ) -> list[int]:
+        """Flat indices of the (at most ``k``) highest ``values`` where ``allowed`` (bool, same
+        shape as ``values``) whose word the judge does not find used; best first."""
+        words = self.vocabulary.words
+        flat_values = np.where(allowed, values, -1.0).ravel()
+        count = int(allowed.sum())
+        if count == 0:
+            return []
+        order = np.argsort(-flat_values, kind="stable")[: min(count, 400)]
+        candidates: list[int] = []
+        for flat in order:
+            if not is_used(words[flat % len(words)], used_words, self.judge):
+                candidates.append(int(flat))
+                if len(candidates) >= k:
+                    break
+        return candidates
+
+    def _choose(
+        self, view: ActiveView, pairs: list[tuple[int, int]], values: np.ndarray, candidates: list[int]
+    ) -> ActivePlay:
+        """Sample one of the flat ``candidates`` by log ``values`` at the level's temperature."""
         scores = np.log(np.maximum(values.ravel()[candidates], 1e-300))
         flat = candidates[_sample(self.rng, scores, self.level.temperature)]
         p, q, j = np.unravel_index(flat, values.shape)
-        return self._play(view, pairs[p], int(q), words[j])
+        return self._play(view, pairs[p], int(q), self.vocabulary.words[j])
 
-    def _fallback_play(self, view: ActiveView, pairs: list[tuple[int, int]]) -> ActivePlay | None:
+    def _fallback_play(
+        self, view: ActiveView, pairs: list[tuple[int, int]], *, certain: bool = False
+    ) -> ActivePlay | None:
         """When no everyday word separates any split: the commonest unused fallback category
         (:func:`kiekai.lexicon.load_fallback_vocabulary`) true of a three and false of its
-        two by the perception, or ``None`` when there is none."""
+        two, or ``None`` when there is none. With ``certain``, truth is
+        :func:`certain_truth` (WordNet on the cards' synsets); else the perception's
+        scores (>= :data:`TRUE_AT` is true)."""
         fallback = self.fallback
         if fallback is None or len(fallback) == 0:
             return None
         cards = list(view.table) + list(view.hand)
-        true = np.asarray(self.perception.scores(cards, fallback.words)) >= TRUE_AT
-        ok = np.zeros((len(pairs), len(SPLITS), len(fallback)), dtype=bool)
-        for p, (a, b) in enumerate(pairs):
-            rows = [0, 1, 2, 3 + a, 3 + b]
-            for q, (three, two) in enumerate(SPLITS):
-                r3 = [rows[i] for i in three]
-                r2 = [rows[i] for i in two]
-                ok[p, q] = true[r3].all(0) & ~true[r2].any(0)
+        options = _options(pairs)
+        if certain:
+            found = certain_truth(self.perception, cards, fallback, options)
+            if found is None:
+                return None
+            ok = found.reshape(len(pairs), len(SPLITS), len(fallback))
+        else:
+            true = np.asarray(self.perception.scores(cards, fallback.words)) >= TRUE_AT
+            ok = np.stack([true[three].all(0) & ~true[two].any(0) for three, two in options])
+            ok = ok.reshape(len(pairs), len(SPLITS), len(fallback))
         for j in _fallback_order(fallback, ok.any(axis=(0, 1))):
             word = fallback.words[j]
             if is_used(word, view.used_words, self.judge):
@@ -545,31 +778,54 @@ class KiekBot:
         return None
 
     def _privative_play(
-        self, view: ActiveView, pairs: list[tuple[int, int]]
+        self, view: ActiveView, pairs: list[tuple[int, int]], *, certain: bool = False
     ) -> ActivePlay | None:
         """The rulebook's "person-less" categories ("Imperfect Guesses"): ``X-less`` for the
         most preferred everyday word X true of both cards of the two and of none of the three
-        (so ``X-less`` is true of the three and not of the two), neither X-less nor X used.
-        ``None`` when no split has such an X."""
+        (so ``X-less`` is true of the three and not of the two), ``X-less`` not used.
+        ``None`` when no split has such an X. With ``certain``, truth is
+        :func:`certain_truth` (X certainly true of the two, certainly false of the three)."""
         vocab = self.vocabulary
         cards = list(view.table) + list(view.hand)
-        true = np.asarray(self.perception.scores(cards, vocab.words)) >= TRUE_AT
-        best: tuple[float, int, int, int] | None = None
-        for p, (a, b) in enumerate(pairs):
-            rows = [0, 1, 2, 3 + a, 3 + b]
-            for q, (three, two) in enumerate(SPLITS):
-                ok = true[[rows[i] for i in two]].all(0) & ~true[[rows[i] for i in three]].any(0)
-                for j in np.flatnonzero(ok)[np.argsort(-self._preference[ok], kind="stable")]:
-                    if best is not None and self._preference[j] <= best[0]:
-                        break
-                    word = f"{vocab.words[j]}-less"
-                    if " " in word or is_used(word, view.used_words, self.judge):
+        options = _options(pairs)
+        if certain:
+            for source, per in self._privatives(cards, [(two, three) for three, two in options]):
+                # each X once, in the source's order (per option lists keep that order),
+                # with the first option where it holds
+                first: dict[int, int] = {}
+                rank: dict[int, int] = {}
+                for o, order in enumerate(per):
+                    for r, j in enumerate(order):
+                        first.setdefault(j, o)
+                        rank[j] = min(rank.get(j, r), r)
+                if source is self.vocabulary:
+                    xs = sorted(first, key=lambda j: (-self._preference[j], j))
+                else:
+                    xs = _fallback_order(source, np.isin(np.arange(len(source)), list(first)))
+                for j in xs:
+                    word = less(source.words[j])
+                    if is_used(word, view.used_words, self.judge):
                         continue
-                    best = (float(self._preference[j]), p, q, int(j))
+                    p, q = divmod(first[j], len(SPLITS))
+                    return self._play(view, pairs[p], q, word)
+            return None
+        true = np.asarray(self.perception.scores(cards, vocab.words)) >= TRUE_AT
+        ok_all = np.stack([true[two].all(0) & ~true[three].any(0) for three, two in options])
+        best: tuple[float, int, int] | None = None
+        for o in range(len(options)):
+            ok = ok_all[o]
+            for j in np.flatnonzero(ok)[np.argsort(-self._preference[ok], kind="stable")]:
+                if best is not None and self._preference[j] <= best[0]:
                     break
+                word = f"{vocab.words[j]}-less"
+                if " " in word or is_used(word, view.used_words, self.judge):
+                    continue
+                best = (float(self._preference[j]), o, int(j))
+                break
         if best is None:
             return None
-        _, p, q, j = best
+        _, o, j = best
+        p, q = divmod(o, len(SPLITS))
         return self._play(view, pairs[p], q, f"{vocab.words[j]}-less")
 
     def _play(self, view: ActiveView, pair: tuple[int, int], split: int, word: str) -> ActivePlay:

@@ -199,21 +199,12 @@ class LabelsPerception:
 
     def _vocabulary_index(self) -> dict[str, list[int]]:
         """Maps: synset name -> vocabulary words denoting it ("self"), and
-        ``"^" + name`` -> vocabulary words with a sense below it ("below")."""
+        ``"^" + name`` -> vocabulary words with a sense below it ("below").
+
+        Built once per process per vocabulary object (:func:`_shared_index`): every
+        perception over the same vocabulary shares it."""
         if self._synset_words is None:
-            index: dict[str, list[int]] = {}
-            for v, word in enumerate(self.vocabulary.words):
-                senses = self.word_senses(word)
-                for synset in senses:
-                    index.setdefault(synset.name(), []).append(v)
-                for ancestor in {a for s in senses for a in hypernym_closure(s)}:
-                    index.setdefault("^" + ancestor.name(), []).append(v)
-            self._synset_words = index
-            self._has_senses = np.asarray(
-                [bool(names) for names in self.vocabulary.synsets], dtype=bool
-            )
-            # fallback categories (group "broad") are pure WordNet: no embedding similarity
-            self._embedded = np.asarray([g != "broad" for g in self.vocabulary.groups], dtype=bool)
+            self._synset_words, self._has_senses, self._embedded = _shared_index(self.vocabulary)
         return self._synset_words
 
     def vocabulary_row(self, card: Card) -> np.ndarray:
@@ -403,6 +394,34 @@ class TextEmbeddings:
 
 
 _SHARED: list[TextEmbeddings] = []
+_INDEXES: dict[int, tuple[Vocabulary, tuple]] = {}
+
+
+def _shared_index(vocabulary: Vocabulary) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
+    """The WordNet index of a vocabulary, computed once per process per vocabulary object.
+
+    Returns:
+        ``(index, has_senses, embedded)``: synset name -> positions of the words denoting it,
+        ``"^" + name`` -> positions of the words with a sense below it; bool (V,) whether a
+        word has noun senses here; bool (V,) whether it is scored by embedding similarity
+        (all but group ``broad``).
+    """
+    hit = _INDEXES.get(id(vocabulary))
+    if hit is not None and hit[0] is vocabulary:
+        return hit[1]
+    index: dict[str, list[int]] = {}
+    for v, word in enumerate(vocabulary.words):
+        senses = tuple(vocabulary.synset_objects(word))
+        for synset in senses:
+            index.setdefault(synset.name(), []).append(v)
+        for ancestor in {a for s in senses for a in hypernym_closure(s)}:
+            index.setdefault("^" + ancestor.name(), []).append(v)
+    has_senses = np.asarray([bool(names) for names in vocabulary.synsets], dtype=bool)
+    # fallback categories (group "broad") are pure WordNet: no embedding similarity
+    embedded = np.asarray([g != "broad" for g in vocabulary.groups], dtype=bool)
+    value = (index, has_senses, embedded)
+    _INDEXES[id(vocabulary)] = (vocabulary, value)
+    return value
 
 
 def _shared_embeddings() -> TextEmbeddings:
