@@ -7,7 +7,7 @@ Training data (all general; nothing keyed to particular words):
    - synonyms (two lemmas of one synset): rejected strict, accepted standard/lenient;
    - direct hypernym/hyponym (one step): accepted lenient only (rulebook-derived
      level definition: "a kind or a broader kind one step away");
-   - two or three hypernym steps apart, co-hyponyms (siblings) and random pairs:
+   - two to six hypernym steps apart, co-hyponyms (siblings) and random pairs:
      rejected at every level;
    - WordNet derivations: accepted lenient (standard left unlabelled: players split
      on whether "sun"/"sunny" names the same thing);
@@ -153,9 +153,11 @@ def generate_wordnet_pairs(rng: random.Random, per_kind: int) -> list[tuple[str,
                     b = lem.name().lower()
                     if b in common and dominant(b) == sib:
                         add("cohyponym", a, b, NEVER)
-            far = set(h.hypernyms())
-            for h2 in list(far):
-                far.update(h2.hypernyms())
+            far = set(h.hypernyms())  # two to six steps above s, as the feature
+            frontier = set(far)
+            for _ in range(4):
+                frontier = {h3 for h2 in frontier for h3 in h2.hypernyms()}
+                far |= frontier
             for h2 in far:
                 for lem in h2.lemmas():
                     b = lem.name().lower()

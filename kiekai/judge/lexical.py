@@ -52,6 +52,11 @@ _POS = ("n", "v", "a", "r")
 #: "abstraction") to call them the same kind of thing.
 COHYPONYM_MIN_DEPTH = 4
 
+#: Senses kept per word, most likely first (P from SemCor counts). Beyond the tenth,
+#: senses of very polysemous words ("run" has 57) carry almost no probability but
+#: would multiply the pairwise WordNet work.
+MAX_SENSES = 10
+
 #: Function words ignored when reading definitions.
 _GLOSS_STOPWORDS = frozenset(
     "a an the of or and in on to for with by as at from that which who is are be being "
@@ -177,7 +182,9 @@ def sense_weights(norm: str) -> tuple[tuple[object, float], ...]:
 
     P comes from the SemCor counts (``Lemma.count()``) with add-0.5 smoothing over all
     synsets of all lemmas of the word, so rare senses (dark = night) weigh little.
-    Returns a tuple of ``(Synset, probability)``; empty when WordNet lacks the word.
+    Returns a tuple of at most :data:`MAX_SENSES` ``(Synset, probability)`` pairs
+    (probabilities over all senses, so they may sum below 1); empty when WordNet lacks
+    the word.
     """
     wn = wordnet()
     counts: dict[object, float] = {}
@@ -192,7 +199,7 @@ def sense_weights(norm: str) -> tuple[tuple[object, float], ...]:
     total = sum(counts.values())
     if not total:
         return ()
-    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])[:MAX_SENSES]
     return tuple((s, c / total) for s, c in ranked)
 
 
