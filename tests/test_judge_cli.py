@@ -96,3 +96,11 @@ def test_repeat_command() -> None:
     assert r.exit_code == 0 and r.stdout.startswith("NOT A REPEAT")
     r = run("repeat", "Dogs", "--used", "dog", "-s", "strict")
     assert r.exit_code == 0 and "REPEAT of 'dog'" in r.stdout
+
+
+def test_judge_batch_from_stdin() -> None:
+    r = runner.invoke(app, ["judge", "--batch", "-"], input="secret\tguess\nmice\tmouse\n")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].split("\t") == ["secret", "guess", "accepted", "score", "relation", "reason"]
+    assert lines[1].split("\t")[:3] == ["mice", "mouse", "1"]
