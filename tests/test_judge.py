@@ -185,6 +185,8 @@ def test_is_repeat(judges) -> None:
     assert not v.accepted and v.relation == "antonym"
     assert not j.is_repeat("tiger", []).accepted
     assert j.is_repeat("", ["tiger"]).relation == "empty"
+    with pytest.raises(TypeError, match="candidate must be text"):
+        j.is_repeat(None, ["tiger"])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="list of words"):
         j.is_repeat("tiger", "tiger")  # type: ignore[arg-type]
 

@@ -125,6 +125,8 @@ class Judge:
         Raises:
             TypeError: ``candidate`` is not a ``str`` or ``used_words`` is a bare string.
         """
+        if not isinstance(candidate, str):
+            raise TypeError(f"candidate must be text (str), got {type(candidate).__name__}")
         if isinstance(used_words, str):
             raise TypeError("used_words must be a list of words, not one string")
         used = [u for u in used_words if isinstance(u, str) and u.strip()]
