@@ -184,10 +184,12 @@ class Vocabulary:
     @functools.cached_property
     def specificity(self) -> np.ndarray:
         """float32 array (V,): intrinsic information content of each word's synsets, in [0, 1]
-        (see :func:`intrinsic_ic`; 0.5 for words without synsets)."""
-        wn = _wn()
-        values = [intrinsic_ic(wn.synset(n) for n in names) for names in self.synsets]
-        return np.asarray(values, dtype=np.float32)
+        (see :func:`intrinsic_ic`; 0.5 for words without synsets).
+
+        Computing it walks WordNet below every word (seconds), so it is computed once per
+        vocabulary object and kept on disk in ``<kiekai cache>/embeddings/`` keyed by the
+        SHA-256 of the words and synsets (:func:`_specificity_cached`)."""
+        return _specificity_cached(self.words, self.synsets)
 
     def subset(self, keep: Sequence[bool] | np.ndarray) -> Vocabulary:
         """A new vocabulary with the words where ``keep`` (bool, shape (V,)) is true."""
@@ -224,6 +226,45 @@ class Vocabulary:
         if key not in self._derived:
             self._derived[key] = self.subset(self.zipf >= min_zipf)
         return self._derived[key]
+
+
+def _specificity_cached(
+    words: tuple[str, ...], synsets: tuple[tuple[str, ...], ...]
+) -> np.ndarray:
+    """:attr:`Vocabulary.specificity` of these words, read from the on-disk cache when a
+    file for exactly these words and synsets exists, else computed and written (atomically;
+    a cache that cannot be read or written only costs time)."""
+    import hashlib
+    import os
+    import tempfile
+
+    digest = hashlib.sha256(
+        "\n".join(f"{w}\t{';'.join(n)}" for w, n in zip(words, synsets, strict=True)).encode()
+    ).hexdigest()[:20]
+    path: Path | None = None
+    try:
+        from kiekai.models import cache_dir
+
+        path = cache_dir() / "embeddings" / f"specificity-wn30-{digest}.npy"
+        if path.is_file():
+            values = np.load(path, allow_pickle=False)
+            if values.shape == (len(words),):
+                return values.astype(np.float32)
+    except Exception:  # a missing or corrupt cache is recomputed
+        pass
+    wn = _wn()
+    values = np.asarray(
+        [intrinsic_ic(wn.synset(n) for n in names) for names in synsets], dtype=np.float32
+    )
+    if path is not None:
+        try:
+            handle, temp = tempfile.mkstemp(dir=path.parent, suffix=".npy")
+            with os.fdopen(handle, "wb") as out:
+                np.save(out, values)
+            os.replace(temp, path)
+        except OSError:
+            pass
+    return values
 
 
 def load_vocabulary(path: str | Path | None = None) -> Vocabulary:

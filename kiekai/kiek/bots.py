@@ -32,9 +32,11 @@ cards already kept (so a 3-card category stays possible). When the bot is itself
 active player, shared categories must also hold for two of its hand cards.
 
 **Levels** change the vocabulary (easy: only common words, Zipf >= 4.0; normal: Zipf >= 3.0;
-hard: all) and the noise: choices are sampled from a softmax of the scores at the level's
-temperature (0 = always the best) from a seeded ``numpy.random.Generator``, so a game with the
-same seed repeats exactly.
+hard: all) and the noise: each bot has a seeded *taste* (a Gaussian preference per word,
+standard deviation 1.5 / 0.75 / 0 log units for easy / normal / hard), and choices are sampled
+from a softmax of the scores at the level's temperature (1.5 / 0.6 / 0; 0 = always the best)
+from a seeded ``numpy.random.Generator``. Bots of one level with different seeds therefore
+sometimes write different words; a game with the same seed repeats exactly.
 """
 
 from __future__ import annotations
@@ -80,17 +82,22 @@ class Level:
         min_zipf: words with a lower wordfreq Zipf frequency are not in the bot's vocabulary.
         temperature: softmax temperature of the bot's choices in log-score units
             (0 = always the best-scoring choice).
+        taste: standard deviation, in log-score units, of the bot's own seeded preference
+            for each word (drawn once per bot from its generator and added to its guess and
+            choice scores): bots of one level with different seeds lean to different words,
+            as people do; 0 = no taste (the best guess).
     """
 
     name: str
     min_zipf: float
     temperature: float
+    taste: float = 0.0
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 4.0, 1.0),
-    "normal": Level("normal", 3.0, 0.25),
-    "hard": Level("hard", 0.0, 0.0),
+    "easy": Level("easy", 4.0, 1.5, 1.5),
+    "normal": Level("normal", 3.0, 0.6, 0.75),
+    "hard": Level("hard", 0.0, 0.0, 0.0),
 }
 
 
@@ -215,6 +222,42 @@ def used_mask(words: Sequence[str], used_words: Sequence[str]) -> np.ndarray:
     if not plain_used:
         return np.zeros(len(words), dtype=bool)
     return np.fromiter((_plain(w) in plain_used for w in words), dtype=bool, count=len(words))
+
+
+def used_senses(used_words: Sequence[str]) -> frozenset[str]:
+    """The WordNet synset names the used words stand for (ne bis in idem forbids a category
+    already used, whatever the word: *instrumentation* after *instrumentality*): a word's
+    synsets in the vocabulary or the fallback categories where it is listed, else its first
+    WordNet noun sense. ``X-less`` words stand for no synset here."""
+    from kiekai.lexicon import load_fallback_vocabulary, load_vocabulary, wordnet_noun_senses
+
+    out: set[str] = set()
+    for word in used_words:
+        if not isinstance(word, str) or not word.strip() or word.strip().endswith("-less"):
+            continue
+        key = " ".join(word.strip().lower().split())
+        for vocab in (load_vocabulary(), load_fallback_vocabulary()):
+            if key in vocab:
+                out.update(vocab.synsets[vocab.index(key)])
+                break
+        else:
+            senses = wordnet_noun_senses(key)
+            if senses:
+                out.add(senses[0].name())
+    return frozenset(out)
+
+
+def same_category_mask(vocabulary: Vocabulary, used_words: Sequence[str]) -> np.ndarray:
+    """bool (V,): True where a word of ``vocabulary`` declares a synset that a used word
+    stands for (:func:`used_senses`), so writing it would repeat that category."""
+    taken = used_senses(used_words)
+    if not taken:
+        return np.zeros(len(vocabulary), dtype=bool)
+    return np.fromiter(
+        (any(n in taken for n in names) for names in vocabulary.synsets),
+        dtype=bool,
+        count=len(vocabulary),
+    )
 
 
 def _first_unused(
@@ -498,6 +541,12 @@ class KiekBot:
                 f"for level {self.level.name!r}; give a larger vocabulary"
             )
         self._preference = word_preference(self.vocabulary)
+        #: float64 (V,): this bot's seeded taste for each word (see :attr:`Level.taste`)
+        self._taste = (
+            self.rng.normal(0.0, self.level.taste, len(self.vocabulary))
+            if self.level.taste > 0
+            else np.zeros(len(self.vocabulary))
+        )
         self.fallback = _fallback_for(perception) if fallback else None
 
     def __repr__(self) -> str:
@@ -520,8 +569,10 @@ class KiekBot:
         if certain is not None:
             # the active bot writes a certainly true word when one exists (see play_turn)
             allowed = certain[0] & ~used_mask(words, view.used_words)
+            allowed &= ~same_category_mask(self.vocabulary, view.used_words)
             if allowed.any():
                 scores = guess_scores(self.perception, view.three, view.two, self.vocabulary)
+                scores = scores + self._taste
                 order = np.flatnonzero(allowed)[np.argsort(-scores[allowed], kind="stable")]
                 chosen = _first_unused(order, words, view.used_words, self.judge, k)
                 if chosen:
@@ -548,7 +599,9 @@ class KiekBot:
             special = self._fallback_guess(view)
             if special is not None:
                 return special
-        values = np.asarray([score for _, score in ranked])
+        values = np.asarray(
+            [score + self._taste[self.vocabulary.index(word)] for word, score in ranked]
+        )
         return ranked[_sample(self.rng, values, self.level.temperature)][0]
 
     def _fallback_guess(self, view: GuessView, *, certain: bool = False) -> str | None:
@@ -561,6 +614,7 @@ class KiekBot:
         if certain:
             if self.fallback is not None and len(self.fallback):
                 ok = certain_truth(self.perception, five, self.fallback, split)[0]
+                ok &= ~same_category_mask(self.fallback, view.used_words)
                 for j in _fallback_order(self.fallback, ok):
                     if not is_used(self.fallback.words[j], view.used_words, self.judge):
                         return self.fallback.words[j]
@@ -691,6 +745,7 @@ class KiekBot:
         certain = certain_truth(self.perception, cards, self.vocabulary, options)
         if certain is not None:
             unused = ~used_mask(words, view.used_words)
+            unused &= ~same_category_mask(self.vocabulary, view.used_words)
             certain = certain.reshape(values.shape) & unused[None, None, :]
             candidates = self._best_unused(values, certain, view.used_words)
             if candidates:
@@ -743,6 +798,7 @@ class KiekBot:
     ) -> ActivePlay:
         """Sample one of the flat ``candidates`` by log ``values`` at the level's temperature."""
         scores = np.log(np.maximum(values.ravel()[candidates], 1e-300))
+        scores = scores + self._taste[np.asarray(candidates) % values.shape[2]]
         flat = candidates[_sample(self.rng, scores, self.level.temperature)]
         p, q, j = np.unravel_index(flat, values.shape)
         return self._play(view, pairs[p], int(q), self.vocabulary.words[j])
@@ -764,6 +820,7 @@ class KiekBot:
             found = certain_truth(self.perception, cards, fallback, options)
             if found is None:
                 return None
+            found &= ~same_category_mask(fallback, view.used_words)[None, :]
             ok = found.reshape(len(pairs), len(SPLITS), len(fallback))
         else:
             true = np.asarray(self.perception.scores(cards, fallback.words)) >= TRUE_AT
