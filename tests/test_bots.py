@@ -421,3 +421,47 @@ def test_truthful_by_wordnet_in_seeded_games(dev_cards, dev_perception) -> None:
         assert len(used) > 40  # the used words really piled up
     assert possible >= 0.8 * turns  # most turns still allow a true word
     assert len(untrue) <= 0.01 * possible, untrue
+
+
+def test_certain_truth_needs_one_sense_for_the_three_and_none_for_the_two(
+    perception: LabelsPerception,
+) -> None:
+    from kiekai.kiek.bots import certain_truth
+    from kiekai.lexicon import load_vocabulary
+
+    vocab = load_vocabulary()
+    dog_card = card("dog", "n02084071")  # labelled only "dog": might be a terrier
+    cards = [MALTESE, BEAGLE, RETRIEVER, TABBY, dog_card, SPORTS_CAR]
+    found = certain_truth(perception, cards, vocab, [([0, 1, 2], [3]), ([0, 1, 2], [4]),
+                                                     ([0, 3], [5]), ([1], [0]), ([1], [4])])
+    dog, hound, animal = (vocab.index(w) for w in ("dog", "hound", "animal"))
+    assert found[0, dog] and not found[0, animal]  # animal is true of the tabby too
+    assert not found[1, dog]  # the dog card is a dog
+    assert found[2, animal] and not found[2, dog]  # dog is false of the tabby
+    assert found[3, hound]  # a beagle is a hound, a Maltese is not
+    assert not found[4, hound]  # a photo labelled only "dog" may show a hound
+
+    class NoSynsets:
+        name = "clip"
+
+    assert certain_truth(NoSynsets(), cards, vocab, [([0, 1, 2], [3])]) is None
+
+
+def test_bots_of_one_level_differ_and_seeds_repeat(dev_cards, dev_perception) -> None:
+    """Guessers at normal level with different seeds sometimes write different words (their
+    seeded taste and sampling); the same seed writes the same words."""
+
+    def guesses(seed: int) -> list[str]:
+        bot = KiekBot("g", perception=dev_perception, judge=None, level="normal", seed=seed)
+        rng = np.random.default_rng(3)
+        out = []
+        for turn in range(25):
+            cards = [dev_cards[i] for i in rng.choice(len(dev_cards), 5, replace=False)]
+            out.append(bot.guess(GuessView(1, turn, 1, 0, tuple(cards[:3]), tuple(cards[3:]), ())))
+        return out
+
+    first = guesses(1)
+    assert guesses(1) == first
+    assert any(a != b for a, b in zip(first, guesses(2), strict=True))
+    hard = KiekBot("h", perception=dev_perception, judge=None, level="hard", seed=5)
+    assert not hard._taste.any()  # hard: the best guess, no taste

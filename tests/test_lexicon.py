@@ -164,3 +164,35 @@ def test_synset_for_label() -> None:
     assert synset_for_label("very fluffy dog").name() == "dog.n.01"  # head noun
     assert synset_for_label("zorblaxian qwfp") is None
     assert synset_for_label("  ") is None
+
+
+def test_checkable_senses_are_declared_wordnet_senses_of_nouns(vocab: Vocabulary) -> None:
+    """Only senses WordNet itself gives the word can be confirmed on a photo's synset."""
+    from kiekai.lexicon import checkable_senses, mainly_adjective, wordnet_noun_senses
+
+    def senses(word: str) -> frozenset[str]:
+        return checkable_senses(word, vocab.synsets[vocab.index(word)])
+
+    assert senses("dog") == {"dog.n.01"}
+    assert senses("sports") == frozenset()  # declared sports_equipment: not a WordNet sense
+    assert senses("kitchen") == {"kitchen.n.01"}  # the room; utensils are declared only
+    assert mainly_adjective("red") and not mainly_adjective("dog")
+    assert checkable_senses("red", ("red.n.01",)) == frozenset()
+    assert [s.name() for s in wordnet_noun_senses("living thing")][0] == "living_thing.n.01"
+
+
+def test_level_subsets_share_specificity(vocab: Vocabulary) -> None:
+    common = vocab.common(4.0)
+    assert vocab.common(4.0) is common  # one subset per level and process
+    np.testing.assert_array_equal(
+        common.specificity, vocab.specificity[vocab.zipf >= 4.0]
+    )
+
+
+def test_sense_index_maps_declared_synsets(vocab: Vocabulary) -> None:
+    from kiekai.lexicon import sense_index
+
+    index = sense_index(vocab)
+    assert sense_index(vocab) is index
+    assert vocab.index("dog") in index["dog.n.01"]
+    assert vocab.index("kitchen") in index["kitchen_utensil.n.01"]
