@@ -340,6 +340,8 @@ def certain_truth(
     cards: Sequence[Card],
     vocabulary: Vocabulary,
     options: Sequence[tuple[Sequence[int], Sequence[int]]],
+    *,
+    grounded: bool = False,
 ) -> np.ndarray | None:
     """Which words WordNet confirms for each way of splitting ``cards`` (rulebook, "A Turn":
     the word "is shown by the group of three, but not by the group of two").
@@ -363,6 +365,9 @@ def certain_truth(
         vocabulary: the V candidate words.
         options: O pairs of row lists into ``cards``: the group the word must be true of and
             the group it must be false of (any sizes; an ``X-less`` check swaps them).
+        grounded: take every declared synset of a word as checkable, also for words WordNet
+            has no such noun sense of (grounded qualities: ``man-made`` = ``artifact.n.01``);
+            such words are true by their grounding, though a WordNet-only check cannot say.
 
     Returns:
         bool array (O, V), or ``None`` when the perception cannot name the cards' synsets.
@@ -387,7 +392,7 @@ def certain_truth(
             continue
         cover = sum(1 << i for i, closure in enumerate(closures) if name in closure)
         for v in positions:
-            if name in checkable_senses(vocabulary.words[v], vocabulary.synsets[v]):
+            if grounded or name in checkable_senses(vocabulary.words[v], vocabulary.synsets[v]):
                 sense_word.append(v)
                 sense_cover.append(cover)
     out = np.zeros((len(options), len(vocabulary)), dtype=bool)
@@ -623,6 +628,12 @@ class KiekBot:
                     word = less(vocab.words[j])
                     if not is_used(word, view.used_words, self.judge):
                         return word
+            if self.fallback is not None and len(self.fallback):
+                ok = certain_truth(self.perception, five, self.fallback, split, grounded=True)[0]
+                ok &= ~same_category_mask(self.fallback, view.used_words)
+                for j in _fallback_order(self.fallback, ok):
+                    if not is_used(self.fallback.words[j], view.used_words, self.judge):
+                        return self.fallback.words[j]
             return None
         if self.fallback is not None and len(self.fallback):
             true = np.asarray(self.perception.scores(five, self.fallback.words)) >= TRUE_AT
@@ -730,7 +741,8 @@ class KiekBot:
         only *certainly* true words (:func:`certain_truth`) are considered first, in this
         order: an everyday word; the commonest fallback category (``vertebrate``,
         ``covering``); ``X-less`` for an everyday X certainly true of both of the two and
-        certainly false of the three (rulebook, "Imperfect Guesses": "person-less"). Only
+        certainly false of the three (rulebook, "Imperfect Guesses": "person-less"), or for
+        a fallback name X; a grounded quality true by its synset (``man-made``). Only
         when no option at all has such a word does the bot fall back on its perception's
         probable truth: an everyday word, a fallback category or grounded quality
         (``man-made``), an ``X-less``, and failing all, the unused word that fits a split
@@ -754,6 +766,9 @@ class KiekBot:
             if play is not None:
                 return play
             play = self._privative_play(view, pairs, certain=True)
+            if play is not None:
+                return play
+            play = self._fallback_play(view, pairs, certain=True, grounded=True)
             if play is not None:
                 return play
         candidates = self._best_unused(values, truthful, view.used_words)
@@ -804,20 +819,26 @@ class KiekBot:
         return self._play(view, pairs[p], int(q), self.vocabulary.words[j])
 
     def _fallback_play(
-        self, view: ActiveView, pairs: list[tuple[int, int]], *, certain: bool = False
+        self,
+        view: ActiveView,
+        pairs: list[tuple[int, int]],
+        *,
+        certain: bool = False,
+        grounded: bool = False,
     ) -> ActivePlay | None:
         """When no everyday word separates any split: the commonest unused fallback category
         (:func:`kiekai.lexicon.load_fallback_vocabulary`) true of a three and false of its
         two, or ``None`` when there is none. With ``certain``, truth is
-        :func:`certain_truth` (WordNet on the cards' synsets); else the perception's
-        scores (>= :data:`TRUE_AT` is true)."""
+        :func:`certain_truth` (WordNet on the cards' synsets; with ``grounded``, grounded
+        qualities by their declared synset too); else the perception's scores
+        (>= :data:`TRUE_AT` is true)."""
         fallback = self.fallback
         if fallback is None or len(fallback) == 0:
             return None
         cards = list(view.table) + list(view.hand)
         options = _options(pairs)
         if certain:
-            found = certain_truth(self.perception, cards, fallback, options)
+            found = certain_truth(self.perception, cards, fallback, options, grounded=grounded)
             if found is None:
                 return None
             found &= ~same_category_mask(fallback, view.used_words)[None, :]
