@@ -129,3 +129,16 @@ def test_embeddings_grade_what_wordnet_does_not_link(with_embeddings: LabelsPerc
     assert road[1] > road[0]
     assert fast[1] > fast[0]
     assert water[0] >= 0.0
+
+
+def test_perceptions_share_one_wordnet_index() -> None:
+    """The WordNet index of the vocabulary (about 14,700 words) is built once per process:
+    a second perception (a second game) reuses it and scores the same."""
+    tench = Card(id="t.jpg", path=Path("/nowhere/t.jpg"), sha256="0" * 64, label="tench",
+                 wnid="n01440764")
+    first = LabelsPerception([tench], use_embeddings=False)
+    second = LabelsPerception([tench], use_embeddings=False)
+    assert first._vocabulary_index() is second._vocabulary_index()
+    np.testing.assert_array_equal(first.scores([tench], ["fish", "animal", "car"]),
+                                  second.scores([tench], ["fish", "animal", "car"]))
+    assert first.scores([tench], ["fish", "car"]).tolist() == [[1.0, 0.0]]
