@@ -44,6 +44,7 @@ def test_unknown_flag_is_refused():
         (["--bots", "-1", "--humans", "4"], "cannot be negative"),
         (["--rounds", "0", "--humans", "0"], "--rounds must be at least 1"),
         (["--strictness", "loose"], "loose"),
+        (["--seed", "-1", "--humans", "0"], "--seed must be 0 or more"),
     ],
 )
 def test_bad_player_counts_are_refused(args, message):
@@ -51,6 +52,16 @@ def test_bad_player_counts_are_refused(args, message):
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_an_existing_log_is_not_appended_to(tmp_path):
+    """A game log holds one game: an existing non-empty --log file is refused and kept intact."""
+    log = tmp_path / "old.jsonl"
+    log.write_text("precious\n", encoding="utf-8")
+    result = runner.invoke(app, ["play", "--humans", "0", "--seed", "1", "--log", str(log)])
+    assert result.exit_code == 2, result.output
+    assert "already exists" in result.output
+    assert log.read_text(encoding="utf-8") == "precious\n"
 
 
 def test_missing_deck_path_is_a_clear_error(tmp_path):

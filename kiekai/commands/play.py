@@ -176,6 +176,14 @@ def _play(
         raise _fail(err, f"--rounds must be at least 1 (3 is a whole game), got {rounds}")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
+    elif seed < 0:
+        raise _fail(err, f"--seed must be 0 or more (numpy's seeding takes no negative seeds), got {seed}")
+    if log is not None and log.exists() and (not log.is_file() or log.stat().st_size > 0):
+        raise _fail(
+            err,
+            f"--log {log} already exists; a game log holds one game: give a new file name "
+            "(or leave --log out for a fresh file in the user data dir)",
+        )
 
     cards, deck_name = _load_cards(err, deck, players_n)
 
