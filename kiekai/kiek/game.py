@@ -336,7 +336,7 @@ class EventPrinter:
         extra = " (extra round)" if data.get("extra_round") else ""
         self.console.rule(
             f"Turn {event.turn + 1} · round {data.get('round')}{extra} · stake x{data.get('stake')}"
-            f" · {escape(self._name(event.player))} is active"
+            f" · {escape(self._name(event.player))} {'are' if self._name(event.player) == 'You' else 'is'} active"
         )
 
     def _on_redeal(self, event: Event) -> None:
