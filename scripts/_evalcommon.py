@@ -8,9 +8,9 @@ What lives here, and nothing else:
   (``../shared/eval/kiek-rounds-dev.jsonl`` and held-out files of the same shape).
 - :class:`Taxonomy`: the WordNet 3.0 noun hierarchy used as ground truth. A word is *true of*
   a split when one of its noun senses is an ancestor-or-self (hypernym or instance-hypernym
-  closure) of every synset of the group of three and of none of the group of two
-  (rulebook, "A Turn": "something that is shown by the group of three, but not by the group
-  of two"). The plain *baseline* guess is the first lemma of the most specific such ancestor.
+  closure) of every synset of the group of three and none of its noun senses is one of any
+  synset of the group of two (rulebook, "A Turn": "something that is shown by the group of
+  three, but not by the group of two"). The plain *baseline* guess is the first lemma of the most specific such ancestor.
 - Deck and perception loading through the package's public API (``kiekai.deck.load_deck``,
   ``kiekai.perception.load_perception``), the judge, markdown tables, matplotlib plots and the
   machine/versions header of ``docs/EVALUATION.md``.
@@ -218,6 +218,7 @@ class Taxonomy:
         self._senses: dict[str, tuple[Any, ...]] = {}
         self._declared_names = {k.lower(): tuple(v) for k, v in (declared or {}).items()}
         self._declared: dict[str, tuple[Any, ...]] = {}
+        self._checkable: dict[str, bool] = {}
 
     # -- synsets -----------------------------------------------------------------
     def synset_of_wnid(self, wnid: str) -> Any:
@@ -305,24 +306,60 @@ class Taxonomy:
     ) -> bool:
         """Is ``word`` true of the group of three and not of the group of two?
 
-        True when one noun sense of ``word`` (with ``declared=True``, also a synset the
-        vocabulary declares for it) is an ancestor-or-self of each synset in ``three`` and
-        of none in ``two`` (rulebook, "A Turn"). ``X-less`` (rulebook, "Imperfect Guesses":
-        "white-less", "person-less") is true when X is true, in that sense, of the two and of
-        none of the three. Returns False for words with no noun sense (colours or qualities
-        cannot be checked this way).
+        The rulebook ("A Turn"): the word is "shown by the group of three, but not by the
+        group of two". True when
+
+        - one noun sense of ``word`` (with ``declared=True``, also a synset the vocabulary
+          declares for it) is an ancestor-or-self of every synset in ``three``, and
+        - *no* sense of ``word`` (the same set of senses) is an ancestor-or-self of any
+          synset in ``two``: a reader may take the word in any sense, so ``crane`` is not
+          true of three crane birds (crane.n.05) against two crane machines (crane.n.04).
+          This is the bots' own rule (``kiekai.kiek.bots.certain_truth``), which is stricter
+          still: it also refuses a sense that is a hyponym of a card of the two.
+
+        ``X-less`` (rulebook, "Imperfect Guesses": "white-less", "person-less") is true when X
+        is true, in that sense, of each of the two and, in no sense, of any of the three.
+        Returns False for words with no noun sense (colours or qualities cannot be checked
+        this way).
+
+        Args:
+            word: the written word.
+            three: the synsets of the group of three (NLTK ``Synset``).
+            two: the synsets of the group of two.
+            declared: also use the vocabulary's declared senses (see :meth:`senses`).
+
+        Raises:
+            ValueError: a card's synset is ``None`` (a photo with no WordNet synset cannot be
+                judged; the caller counts such splits instead of dropping the card).
         """
+        if any(s is None for s in (*three, *two)):
+            raise ValueError(
+                f"a card of the split has no WordNet synset; {word!r} cannot be judged "
+                "(count the split as not checkable)"
+            )
         if not three:
             return False
         base = self.less_base(word)
         if base is not None:  # "X-less": X is true of each of the two and of none of the three
             return self.true_of(base, two, three, declared) if len(two) else False
-        for sense in self.senses(word, declared):
-            if all(sense in self.ancestors(s) for s in three) and not any(
-                sense in self.ancestors(s) for s in two
-            ):
-                return True
-        return False
+        senses = self.senses(word, declared)
+        if not any(all(sense in self.ancestors(s) for s in three) for sense in senses):
+            return False
+        return not any(sense in self.ancestors(s) for s in two for sense in senses)
+
+    def split_synsets(
+        self, three: Sequence[Any], two: Sequence[Any]
+    ) -> tuple[list[Any], list[Any], int]:
+        """The synsets of a split's cards (:meth:`synset_of_card`) and how many have none.
+
+        Returns:
+            ``(three_synsets, two_synsets, missing)``: lists in card order (``None`` where a
+            card has no synset) and the number of such cards in both groups together. A split
+            with ``missing > 0`` cannot be judged by :meth:`true_of`.
+        """
+        s3 = [self.synset_of_card(c) for c in three]
+        s2 = [self.synset_of_card(c) for c in two]
+        return s3, s2, sum(1 for s in (*s3, *s2) if s is None)
 
     @staticmethod
     def less_base(word: str) -> str | None:
@@ -339,7 +376,11 @@ class Taxonomy:
         *wooden* name qualities, which the photos' synsets do not record)."""
         base = self.less_base(word)
         text = base if base is not None else word
-        return bool(self.noun_senses(text)) and not self.mainly_adjective(text)
+        cached = self._checkable.get(text)
+        if cached is None:
+            cached = bool(self.noun_senses(text)) and not self.mainly_adjective(text)
+            self._checkable[text] = cached
+        return cached
 
     def mainly_adjective(self, word: str) -> bool:
         """True when WordNet's sense-tagged corpus counts (``Lemma.count()``, from

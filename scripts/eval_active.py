@@ -15,9 +15,11 @@ level) plays each turn; a panel of guesser bots (one per level) guesses.
 
 Measured per active level:
 
-- **truthfulness**: the word is true of the group of three and not of the two by WordNet on
-  the deck's wnids (:meth:`_evalcommon.Taxonomy.true_of`); words with no noun sense in
-  WordNet (colours, qualities) cannot be checked and are counted apart. Target: >= 99%.
+- **truthfulness**: the word is true of the group of three and, in none of its senses, of
+  the two by WordNet on the deck's wnids (:meth:`_evalcommon.Taxonomy.true_of`); words with
+  no noun sense in WordNet (colours, qualities) and splits with a card that has no synset
+  cannot be checked and are counted apart. Target: >= 99%. Also over the turns where a true
+  word was possible (:func:`feasible_words`).
 - **legality**: the play uses 2 cards of the hand and splits exactly the five cards 3/2, and
   the word does not repeat a used one (``Judge.is_repeat``).
 - **guessability**: the share of the panel's guesses the judge (standard) matches with the
@@ -37,6 +39,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -91,38 +94,91 @@ def deal_turns(cards: Sequence[Any], players: int, turns: int, rng: random.Rando
         seat = (seat + 1) % players
 
 
+@dataclass(frozen=True)
+class Feasibility:
+    """Whether a true word was possible in a turn (see :func:`feasible_words`).
+
+    Attributes:
+        true_words: distinct checkable candidate words (including ``X-less``) that WordNet
+            calls true of at least one legal play, before removing used words.
+        possible: at least one of them does not repeat a used word (the judge's ne bis in
+            idem, rulebook "The Next Turn").
+        example: the first such unused word (sorted order), or ``None``.
+        unjudged_plays: legal plays (of 6 pairs x 10 splits) left out because a card of the
+            five has no WordNet synset (they cannot be judged either way).
+    """
+
+    true_words: int
+    possible: bool
+    example: str | None
+    unjudged_plays: int
+
+
 def feasible_words(
     table: Sequence[Any],
     hand: Sequence[Any],
     used: Sequence[str],
     word_of_synset: dict[Any, list[str]],
     taxonomy: ec.Taxonomy,
-) -> int:
-    """How many unused vocabulary words are true (by WordNet) of *some* legal play: 2 of the
-    hand's cards added to the table's 3, split 3-vs-2 (rulebook, "A Turn").
+    is_repeat: Callable[[str, Sequence[str]], bool] | None = None,
+) -> Feasibility:
+    """Was a true word possible this turn? Over every legal play (2 of the hand's cards added
+    to the table's 3, split 3-vs-2; rulebook, "A Turn"), collect the candidate words
+    :meth:`_evalcommon.Taxonomy.true_of` accepts (the same truth the turn is scored by):
+
+    - a word X with a noun sense that is an ancestor-or-self of each of the three and no
+      sense covering any of the two;
+    - ``X-less`` (rulebook, "Imperfect Guesses") for a word X true of each of the two and, in
+      no sense, of any of the three.
+
+    Words the noun hierarchy cannot judge (:meth:`~_evalcommon.Taxonomy.checkable`) are
+    left out, as a written one would count as not true. A candidate equal (case-folded) to
+    a used word is used; otherwise ``is_repeat(word, used)`` (the judge, standard) decides.
+    Candidates are tried in sorted order and the judge is asked only until one is unused,
+    so the cost stays one or two judge calls a turn.
 
     Args:
-        word_of_synset: synset -> vocabulary words with that noun sense
+        word_of_synset: synset -> candidate words with that noun sense
             (:func:`synset_index`).
-        used: words already written (same lower-case word = used; a cheap stand-in for the
-            judge's ne bis in idem).
+        used: words already written this game.
+        is_repeat: the judge's ne bis in idem; ``None``: exact equality only.
 
     Returns:
-        the number of distinct such words (0: no true word was possible this turn).
+        a :class:`Feasibility`.
     """
-    used_set = {u.strip().lower() for u in used}
-    found: set[str] = set()
+    used_set = {" ".join(u.lower().split()) for u in used}
+    true: set[str] = set()
+    unjudged = 0
     for a, b in itertools.combinations(range(len(hand)), 2):
         five = [*table, hand[a], hand[b]]
         synsets = [taxonomy.synset_of_card(c) for c in five]
-        if any(x is None for x in synsets):
-            continue
         for three in itertools.combinations(range(5), 3):
+            if any(x is None for x in synsets):
+                unjudged += 1
+                continue
             s3 = [synsets[i] for i in three]
             s2 = [synsets[i] for i in range(5) if i not in three]
-            for synset in taxonomy.separating_ancestors(s3, s2):
-                found.update(w for w in word_of_synset.get(synset, ()) if w not in used_set)
-    return len(found)
+            candidates = {
+                word
+                for synset in taxonomy.separating_ancestors(s3, s2)
+                for word in word_of_synset.get(synset, ())
+            } | {
+                "-".join(word.split()) + "-less"
+                for synset in taxonomy.separating_ancestors(s2, s3)
+                for word in word_of_synset.get(synset, ())
+            }
+            for word in sorted(candidates - true):
+                if taxonomy.checkable(word) and taxonomy.true_of(word, s3, s2):
+                    true.add(word)
+    example = None
+    for word in sorted(true):
+        if word in used_set:
+            continue
+        if is_repeat is not None and used and is_repeat(word, list(used)):
+            continue
+        example = word
+        break
+    return Feasibility(len(true), example is not None, example, unjudged)
 
 
 def synset_index(words: Sequence[str], taxonomy: ec.Taxonomy) -> dict[Any, list[str]]:
@@ -162,8 +218,10 @@ def play_games(
 
     Returns:
         One dict per turn (``game``, ``turn``, ``word``, ``true``, ``checkable``, ``legal``,
-        ``repeat``, ``matches``, ``feasible`` (number of unused vocabulary words true of some
-        legal play), guesses and the labels of the split).
+        ``repeat``, ``matches``, ``feasible`` (a true unused word was possible, see
+        :func:`feasible_words`), ``feasible_true_words``, ``feasible_example``,
+        ``unjudged_plays``, ``cards_without_synset`` (cards of the played split with no
+        WordNet synset: such a turn is not checkable), guesses and the labels of the split).
     """
     from kiekai.kiek.players import ActiveView, GuessView
 
@@ -182,7 +240,7 @@ def play_games(
             view = ActiveView(
                 seat=seat, turn=t, stake=stake, table=table, hand=hand, used_words=tuple(used)
             )
-            feasible = feasible_words(table, hand, used, word_of_synset, taxonomy)
+            feasible = feasible_words(table, hand, used, word_of_synset, taxonomy, is_repeat)
             play = active(view)
             by_id = {c.id: c for c in (*table, *hand)}
             five_ids = {c.id for c in table} | set(play.played)
@@ -196,16 +254,14 @@ def play_games(
             )
             three = [by_id[i] for i in play.three if i in by_id]
             two = [by_id[i] for i in play.two if i in by_id]
-            s3 = [taxonomy.synset_of_card(c) for c in three]
-            s2 = [s for s in (taxonomy.synset_of_card(c) for c in two) if s is not None]
+            s3, s2, missing = taxonomy.split_synsets(three, two)
             word = play.word
-            checkable = taxonomy.checkable(word) and all(s is not None for s in s3)
+            # a card without a synset (either group) makes the split unjudgeable: counted
+            # as not checkable and reported, never judged on the remaining cards
+            judged = missing == 0 and len(s3) == 3 and len(s2) == 2
+            checkable = judged and taxonomy.checkable(word)
             true = checkable and legal and taxonomy.true_of(word, s3, s2)
-            true_declared = (
-                legal
-                and all(s is not None for s in s3)
-                and taxonomy.true_of(word, s3, s2, declared=True)
-            )
+            true_declared = judged and legal and taxonomy.true_of(word, s3, s2, declared=True)
             repeat = is_repeat(word, used)
             word_senses = set(taxonomy.noun_senses(word))
             synonym_of = next((u for u in used if word_senses & set(taxonomy.noun_senses(u))), None)
@@ -228,7 +284,11 @@ def play_games(
                     "turn": t,
                     "hand_size": len(hand),
                     "used_before": len(used),
-                    "feasible": feasible,
+                    "feasible": feasible.possible,
+                    "feasible_true_words": feasible.true_words,
+                    "feasible_example": feasible.example,
+                    "unjudged_plays": feasible.unjudged_plays,
+                    "cards_without_synset": missing,
                     "word": word,
                     "labels_three": [c.label for c in three],
                     "labels_two": [c.label for c in two],
@@ -293,6 +353,20 @@ def summarise(
         "truthful_of_checkable": ec.share(sum(r["true"] for r in checkable), len(checkable)),
         "truthful_of_checkable_ci95": [low, high],
         "uncheckable": n - len(checkable),
+        "cards_without_synset": sum(r["cards_without_synset"] for r in records),
+        "unjudged_plays": sum(r["unjudged_plays"] for r in records),
+        "truthful_feasible_count": sum(1 for r in records if r["feasible"] and r["true"]),
+        "feasible_count": sum(1 for r in records if r["feasible"]),
+        "untrue_when_feasible_examples": [
+            {
+                "word": r["word"],
+                "three": r["labels_three"],
+                "two": r["labels_two"],
+                "possible": r["feasible_example"],
+            }
+            for r in records
+            if r["feasible"] and not r["true"]
+        ][:10],
         "legal": ec.share(sum(r["legal"] for r in records), n),
         "repeats": sum(r["repeat"] for r in records),
         "synset_repeats": sum(1 for r in records if r["shares_synset_with"]),
@@ -357,7 +431,8 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 f"{ec.pct(s['truthful_of_checkable'])} ({ec.pct(lo)}–{ec.pct(hi)})",
                 ec.pct(s["truthful_declared"]),
                 ec.pct(s["feasible"]),
-                ec.pct(s["truthful_when_feasible"]),
+                f"{ec.pct(s['truthful_when_feasible'])} "
+                f"({s['truthful_feasible_count']}/{s['feasible_count']})",
                 ec.pct(s["truthful_first_round"]),
                 s["uncheckable"],
                 ec.pct(s["legal"]),
@@ -399,19 +474,29 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
             rows,
         ),
         "",
-        "*true*: WordNet says the word names an ancestor-or-self of each of the three photos' "
-        "synsets and of none of the two's; *not checkable*: the word has no noun sense in "
+        "*true*: WordNet says one noun sense of the word is an ancestor-or-self of each of the "
+        "three photos' synsets and no noun sense of it is one of any of the two's (a reader may "
+        "take the word in any sense: *crane* is not true of three crane birds against two crane "
+        "machines); *not checkable*: the word has no noun sense in "
         "WordNet or is mainly an adjective by WordNet's SemCor counts (a colour or quality, "
         "e.g. *natural*), so it counts as not true in *true (all)*; *with "
         "vocabulary senses*: also counting the synsets the bots' vocabulary declares for the "
         "word (e.g. *sports* for sports equipment). *panel matched*: share of the guesses of "
         "the panel (in the order listed) that the judge matches with the word; *points/turn*: "
-        "matches per turn at stake 1. *a true word was possible*: some unused word the bots "
-        "may write (vocabulary and fallback categories) is true by WordNet of some legal play (2 hand cards, a 3-vs-2 split) "
-        "that turn; *true when possible*: truthfulness over those turns; *round 1*: the first "
+        "matches per turn at stake 1. *a true word was possible*: some checkable word the bots "
+        "may write (vocabulary and fallback categories, or *X-less* of one) is true by WordNet "
+        "of some legal play (2 hand cards, a 3-vs-2 split) that turn and does not repeat a "
+        "used word by the judge's ne bis in idem; *true when possible*: truthfulness over those turns; *round 1*: the first "
         "turn of every player, before words run out. *repeats*: the active word repeats a "
         "word written earlier in the game by the judge's ne bis in idem / by sharing a WordNet "
         "noun synset with it.",
+        "",
+    ]
+    missing = sum(s["cards_without_synset"] for s in result["levels"].values())
+    unjudged = sum(s["unjudged_plays"] for s in result["levels"].values())
+    out += [
+        f"Cards without a WordNet synset: {missing} in played splits (such turns count as not "
+        f"checkable), {unjudged} possible plays left out of *a true word was possible*.",
         "",
     ]
     if image:
@@ -425,6 +510,13 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 for e in s["untrue_examples"][:3]
             )
             out.append(f"  Untrue examples: {ex}.")
+        if s["untrue_when_feasible_examples"]:
+            ex = "; ".join(
+                f"*{e['word']}* for {', '.join(map(str, e['three']))} vs "
+                f"{', '.join(map(str, e['two']))} (possible: *{e['possible']}*)"
+                for e in s["untrue_when_feasible_examples"][:3]
+            )
+            out.append(f"  Untrue although a true word was possible: {ex}.")
         if s["synset_repeat_examples"]:
             out.append(
                 "  Same synset as an earlier word: " + "; ".join(s["synset_repeat_examples"]) + "."

@@ -13,7 +13,7 @@ rounds and in the same run:
 - **guesser**: ``kiekai.kiek.bots.rank_guesses`` (top 5, no noise) — top-1 and top-5 match
   with the target under the project's judge (``Judge(strictness).match``, standard by
   default); top-1 match with any valid word; and *validity*: the top-1 guess is truly true of
-  the three and not of the two by WordNet on the deck's wnids
+  the three and, in none of its senses, of the two by WordNet on the deck's wnids
   (:meth:`_evalcommon.Taxonomy.true_of`). Also the top-1 of a ``KiekBot`` at each level.
 - **baseline**: the first lemma of the most specific WordNet ancestor shared by the three
   and not the two (:meth:`_evalcommon.Taxonomy.baseline_word`), computed from the deck's
@@ -134,9 +134,10 @@ def evaluate(
     records: list[dict[str, Any]] = []
     started = time.perf_counter()
     for (rnd, three, two), base in zip(scorable, baseline, strict=True):
-        s3 = [taxonomy.synset_of_card(c) for c in three]
-        s2 = [s for s in (taxonomy.synset_of_card(c) for c in two) if s is not None]
-        judged = all(s is not None for s in s3)
+        s3, s2, missing = taxonomy.split_synsets(three, two)
+        # a card without a synset, in either group, leaves the round unjudged by WordNet
+        # (counted in ``judged_by_wordnet``), never judged on the remaining cards
+        judged = missing == 0
         guesses = [g for g in guesser(three, two, ()) if g][:TOP_K]
         top1 = guesses[0] if guesses else ""
         record: dict[str, Any] = {
@@ -186,6 +187,7 @@ def evaluate(
         "baseline_synset": rate("baseline_synset"),
         "baseline_valid": rate("baseline_valid"),
         "baseline_none": sum(1 for r in records if not r["baseline"]),
+        "unjudged_rounds": sum(1 for r in records if not r["judged_by_wordnet"]),
         "target_valid": rate("target_valid"),
         "target_valid_declared": rate("target_valid_declared"),
         "seconds_per_round": elapsed / n if n else 0.0,
@@ -309,7 +311,7 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 row(
                     "guesser top-1 is true (validity)",
                     "guesser_top1_valid",
-                    "WordNet: ancestor of the 3, of neither of the 2",
+                    "WordNet: a sense covers the 3, no sense covers either of the 2",
                 ),
                 row(
                     "guesser top-1, synset-match judge",
@@ -339,6 +341,9 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 ),
             ],
         ),
+        "",
+        f"Rounds with a photo that has no WordNet synset (not judged by WordNet, so counted as "
+        f"not true): {s.get('unjudged_rounds', 0)}.",
         "",
     ]
     if s.get("levels"):

@@ -54,6 +54,7 @@ def game_records(
     guess_points = [0] * n
     active_turns = [0] * n
     true_words = [0] * n
+    unjudged = [0] * n
     split: dict[int, tuple[list[str], list[str]]] = {}
     for event in outcome.events:
         data = event.data or {}
@@ -67,8 +68,10 @@ def game_records(
             three, two = split.get(active, ([], []))
             s3 = [taxonomy.synset_of_card(cards_by_id[i]) for i in three if i in cards_by_id]
             s2 = [taxonomy.synset_of_card(cards_by_id[i]) for i in two if i in cards_by_id]
-            if word and len(s3) == 3 and all(s is not None for s in s3):
-                true_words[active] += taxonomy.true_of(word, s3, [s for s in s2 if s is not None])
+            known = [s for s in (*s3, *s2) if s is not None]
+            unjudged[active] += bool(word) and len(known) != 5
+            if word and len(known) == 5:
+                true_words[active] += taxonomy.true_of(word, s3, s2)
         elif event.type == "score" and event.player is not None:
             points = data.get("points", [0] * n)
             for seat, p in enumerate(points):
@@ -88,6 +91,7 @@ def game_records(
                 "guess_points": guess_points[seat],
                 "active_turns": active_turns[seat],
                 "true_words": true_words[seat],
+                "unjudged_words": unjudged[seat],
             }
             for seat in range(n)
         ],

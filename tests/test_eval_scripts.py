@@ -130,6 +130,30 @@ def test_true_of_needs_an_ancestor_of_all_three_and_none_of_the_two(taxonomy: ec
     assert taxonomy.baseline_word(three, three[:2]) is None  # nothing separates
 
 
+def test_true_of_is_false_when_any_sense_covers_a_card_of_the_two(taxonomy: ec.Taxonomy) -> None:
+    # rulebook, "A Turn": the word must NOT be shown by the two, in whatever sense a reader
+    # takes it: "crane" names the bird (crane.n.05) and the machine (crane.n.04)
+    wn = taxonomy.wn
+    birds = [wn.synset("crane.n.05")] * 3
+    machines = [wn.synset("crane.n.04")] * 2
+    assert not taxonomy.true_of("crane", birds, machines)
+    assert not taxonomy.true_of("crane", machines + birds[:1], birds[:2])
+    assert taxonomy.true_of("crane", birds, [wn.synset("tabby.n.01")] * 2)
+    # the same for X-less: X true of the two, and of none of the three in any sense
+    cats = [wn.synset("tabby.n.01")] * 3
+    assert taxonomy.true_of("crane-less", cats, machines)
+    assert not taxonomy.true_of("crane-less", [*cats[:2], birds[0]], machines)
+
+
+def test_true_of_refuses_cards_without_a_synset(taxonomy: ec.Taxonomy) -> None:
+    wn = taxonomy.wn
+    three = [wn.synset("beagle.n.01"), wn.synset("collie.n.01"), wn.synset("pug.n.01")]
+    with pytest.raises(ValueError, match="no WordNet synset"):
+        taxonomy.true_of("dog", three, [wn.synset("tabby.n.01"), None])
+    with pytest.raises(ValueError, match="no WordNet synset"):
+        taxonomy.true_of("dog", [*three[:2], None], [wn.synset("tabby.n.01")])
+
+
 def test_synset_match_accepts_same_synset_only(taxonomy: ec.Taxonomy) -> None:
     assert taxonomy.synset_match("automobile", "car")
     assert taxonomy.synset_match("Car", " car ")
@@ -254,6 +278,61 @@ def test_dealer_keeps_cards_unique_and_hands_playable() -> None:
         next(eval_active.deal_turns(cards[:18], 4, 1, rng))
 
 
+@dataclass(frozen=True)
+class _WnidCard:
+    id: str
+    wnid: str | None
+    label: str = ""
+
+
+def _cards(*wnids: str | None) -> list[_WnidCard]:
+    return [_WnidCard(f"c{i}", wnid) for i, wnid in enumerate(wnids)]
+
+
+TABBY, CAR, APPLE = "n02123045", "n02958343", "n07739125"
+BEAGLE, COLLIE = "n02088364", "n02106030"
+CRANE_BIRD, CRANE_MACHINE = "n02012849", "n03126707"
+
+
+def test_feasible_words_counts_x_less_and_asks_the_judge_about_repeats(
+    taxonomy: ec.Taxonomy,
+) -> None:
+    index = eval_active.synset_index(["dog"], taxonomy)
+    five = _cards(TABBY, CAR, APPLE, BEAGLE, COLLIE)
+    table, hand = five[:3], five[3:]
+    # two dogs only: "dog" fits no 3, but "dog-less" fits cat, car, apple vs the two dogs
+    found = eval_active.feasible_words(table, hand, [], index, taxonomy)
+    assert found.possible and found.example == "dog-less" and found.true_words == 1
+    assert not eval_active.feasible_words(table, hand, ["Dog-less"], index, taxonomy).possible
+    asked: list[tuple[str, list[str]]] = []
+
+    def repeats(word: str, used: list[str]) -> bool:
+        asked.append((word, used))
+        return True
+
+    found = eval_active.feasible_words(table, hand, ["hound"], index, taxonomy, repeats)
+    assert not found.possible and asked == [("dog-less", ["hound"])]
+    found = eval_active.feasible_words(table, hand, ["hound"], index, taxonomy, lambda w, u: False)
+    assert found.possible
+
+
+def test_feasible_words_uses_every_sense_and_counts_cards_without_a_synset(
+    taxonomy: ec.Taxonomy,
+) -> None:
+    index = eval_active.synset_index(["crane"], taxonomy)
+    birds_vs_machines = _cards(CRANE_BIRD, CRANE_BIRD, CRANE_BIRD, CRANE_MACHINE, CRANE_MACHINE)
+    found = eval_active.feasible_words(
+        birds_vs_machines[:3], birds_vs_machines[3:], [], index, taxonomy
+    )
+    assert not found.possible and found.true_words == 0 and found.unjudged_plays == 0
+    birds_vs_cats = _cards(CRANE_BIRD, CRANE_BIRD, CRANE_BIRD, TABBY, TABBY)
+    found = eval_active.feasible_words(birds_vs_cats[:3], birds_vs_cats[3:], [], index, taxonomy)
+    assert found.possible and found.example == "crane"
+    unlabelled = _cards(CRANE_BIRD, CRANE_BIRD, CRANE_BIRD, TABBY, None)
+    found = eval_active.feasible_words(unlabelled[:3], unlabelled[3:], [], index, taxonomy)
+    assert not found.possible and found.unjudged_plays == 10  # 1 pair x 10 splits
+
+
 class _OraclePerception:
     """Scores 1.0 for words WordNet calls true of a card, else 0.0 (a test double)."""
 
@@ -367,6 +446,11 @@ def test_eval_active_scores_every_turn_and_counts_variety(
     ):
         assert 0.0 <= s[key] <= 1.0
     assert s["truthful_count"] == sum(r["true"] for r in records)
+    assert s["cards_without_synset"] == 0  # the dealer deals labelled cards only
+    assert s["feasible_count"] == sum(r["feasible"] for r in records)
+    for r in records:  # a possible word is named, and is a true word of the turn's hand
+        assert (r["feasible_example"] is not None) == r["feasible"]
+        assert r["feasible"] <= (r["feasible_true_words"] > 0)
     assert 0.0 <= s["points_per_turn"] <= 3.0  # at most one match per panel guesser
     assert 0.0 <= s["entropy_bits"] <= np.log2(9) + 1e-9
     again = eval_active.run(dev_deck, games=1, players=3, levels=["hard"], seed=1, loaded=loaded)
