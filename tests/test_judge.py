@@ -244,3 +244,50 @@ def test_warm_up_then_verdicts_unchanged(judges) -> None:
     before = judges["standard"].match("colour", "color")
     judges["standard"].warm_up()
     assert judges["standard"].match("colour", "color") == before
+
+
+def test_wordnet_compounds_get_lemmas_and_synsets(judges) -> None:
+    """A WordNet compound is one lexical item: morphy finds its lemma through the plural
+    of its head ("human beings" -> "human being"), and its synset (human.n.01, shared
+    with "human") makes it a synonym, not a mere embedding neighbour."""
+    for guess in ("human beings", "Human Beings", "human-beings"):
+        v = judges["strict"].match("human being", guess)
+        assert v.accepted and v.relation == "same-lemma", (guess, v)
+    v = judges["strict"].match("ice cream", "ice creams")
+    assert v.accepted and v.relation == "same-lemma"
+    for secret in ("humans", "human"):
+        v = judges["standard"].match(secret, "human beings")
+        assert v.accepted and v.relation == "synonym", (secret, v)
+    # Strict is the same word in any form: a synonym compound is not.
+    assert not judges["strict"].match("humans", "human beings").accepted
+
+
+def test_strict_rule_rejection_says_so(judges) -> None:
+    """At strict the level's rule, not a score, rejects meaning relations; the reason
+    names the relation with the words and says strict accepts only forms of one word."""
+    v = judges["strict"].match("car", "automobile")
+    assert not v.accepted and v.relation == "synonym"
+    assert v.reason.startswith("Rejected at strict level: 'automobile' and 'car' share")
+    assert "accepts only forms of the same word" in v.reason
+    assert "score" not in v.reason and "needs" not in v.reason
+    for s, g in [("dog", "puppy"), ("sun", "sunny"), ("dog", "cat")]:
+        v = judges["strict"].match(s, g)
+        assert not v.accepted and "accepts only forms of the same word" in v.reason, (s, g, v)
+    # Decided by the score at standard: the score stays in the reason, and a rejected
+    # narrower kind names what standard leaves to lenient tables.
+    v = judges["standard"].match("dog", "puppy")
+    assert not v.accepted and "needs 0.50" in v.reason and "lenient tables" in v.reason
+    v = judges["lenient"].match("dog", "cat")
+    assert not v.accepted and "never the same category" in v.reason
+
+
+def test_normalisation_reason_shows_written_words(judges) -> None:
+    """The reason names what normalisation removed, with the words as written."""
+    v = judges["strict"].match("Stra\u00dfe", "strasse")
+    assert v.accepted and v.relation == "normalisation"
+    assert "'Stra\u00dfe'" in v.reason and "ss" in v.reason and "\u00df" in v.reason
+    assert "'strasse' and 'strasse'" not in v.reason
+    v = judges["strict"].match("Caf\u00e9", "cafe")
+    assert "'Caf\u00e9'" in v.reason and "diacritics" in v.reason
+    v = judges["strict"].match("tiger", "TIGER")
+    assert v.reason.endswith("'TIGER' and 'tiger' differ only in letter case.")

@@ -104,3 +104,22 @@ def test_judge_batch_from_stdin() -> None:
     lines = r.stdout.splitlines()
     assert lines[0].split("\t") == ["secret", "guess", "accepted", "score", "relation", "reason"]
     assert lines[1].split("\t")[:3] == ["mice", "mouse", "1"]
+
+
+def test_loading_notice_goes_to_stderr_only(monkeypatch) -> None:
+    """Before models load, one short line on stderr; stdout stays pure JSON / TSV."""
+    from kiekai.commands.judge import LOADING_NOTICE
+    from kiekai.judge import resources
+
+    monkeypatch.setattr(resources, "loaded", lambda: False)
+    r = run("judge", "mice", "mouse", "--json")
+    assert r.exit_code == 0, r.output
+    assert LOADING_NOTICE in r.stderr and LOADING_NOTICE not in r.stdout
+    assert json.loads(r.stdout)["accepted"] is True
+    r = run("repeat", "stones", "--used", "rocks", "--json")
+    assert LOADING_NOTICE in r.stderr and json.loads(r.stdout)["matched"] == "rocks"
+    r = runner.invoke(app, ["judge", "--batch", "-"], input="secret\tguess\nmice\tmouse\n")
+    assert LOADING_NOTICE in r.stderr and LOADING_NOTICE not in r.stdout
+    monkeypatch.setattr(resources, "loaded", lambda: True)
+    r = run("judge", "mice", "mouse")
+    assert LOADING_NOTICE not in r.stderr

@@ -30,6 +30,22 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+#: Shown on stderr before the first verdict of a process loads its models (about
+#: 15-35 s on 2 cores, see docs/judge.md "Speed"), so a user does not stare at nothing.
+LOADING_NOTICE = "loading WordNet and the sentence model…"
+
+
+def _loading_notice() -> None:
+    """Print :data:`LOADING_NOTICE` to stderr when the models are not loaded yet.
+
+    Always stderr, never stdout, so ``--json`` and ``--batch`` output stays clean.
+    """
+    from kiekai.judge import resources
+
+    if not resources.loaded():
+        typer.echo(LOADING_NOTICE, err=True)
+
+
 def _judge(strictness: str):
     """Build a :class:`kiekai.judge.Judge`; bad strictness or model file exits 2."""
     from kiekai.judge import Judge
@@ -103,6 +119,7 @@ def judge_command(
         if secret is not None or guess is not None:
             _fail("give either SECRET GUESS or --batch FILE, not both")
         pairs = _read_batch(batch)
+        _loading_notice()
         verdicts = judge.match_many(pairs)
         out = csv.writer(
             sys.stdout, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_NONE, escapechar="\\"
@@ -123,6 +140,7 @@ def judge_command(
         return
     if secret is None or guess is None:
         _fail("give SECRET and GUESS (e.g. `kiekai judge people humans`) or --batch FILE.tsv")
+    _loading_notice()
     verdict = judge.match(secret, guess)
     _print_verdict(
         verdict, as_json, {"secret": secret, "guess": guess, "strictness": judge.strictness.value}
@@ -142,6 +160,7 @@ def repeat_command(
     """Ne bis in idem: does WORD repeat one of the used categories? (rulebook)"""
     judge = _judge(strictness)
     used_words = [u.strip() for u in used.split(",") if u.strip()]
+    _loading_notice()
     verdict = judge.is_repeat(word, used_words)
     if as_json:
         _print_verdict(

@@ -21,13 +21,13 @@ The pipeline, strongest evidence first:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
 
 from kiekai.judge import lexical
-from kiekai.judge.normalize import compound_key, normalise
+from kiekai.judge.normalize import compound_key, normalise, strip_diacritics
 from kiekai.judge.resources import cosine
 
 #: Feature vector read by the per-strictness logistic regression, in this order.
@@ -63,6 +63,8 @@ class Evidence:
         features: float64 array of shape ``[len(FEATURES)]``, or ``None`` for
             relations settled without the model (form relations and rejections).
         secret / guess: the normalised words.
+        raw_secret / raw_guess: the words as written, surrounding whitespace removed
+            (for reasons shown to players); "" when not known.
     """
 
     relation: str
@@ -70,25 +72,44 @@ class Evidence:
     secret: str
     guess: str
     features: np.ndarray | None = field(default=None, compare=False)
+    raw_secret: str = field(default="", compare=False)
+    raw_guess: str = field(default="", compare=False)
 
 
 def _normalisation_detail(raw_a: str, raw_b: str) -> str:
-    """Name what differed between two raw strings that normalise to the same text."""
+    """Name what differed between two raw strings that normalise to the same text.
+
+    The steps named follow :func:`kiekai.judge.normalize.normalise`: letter case,
+    German sharp s (case folding writes "ß" as "ss": Straße / strasse), diacritics
+    (café / cafe), numerals, articles, punctuation and spacing.
+    """
     a, b = raw_a.strip(), raw_b.strip()
     if raw_a != raw_b and a == b:
         return "differ only in surrounding whitespace"
-    if a.casefold() == b.casefold():
-        return "differ only in letter case"
     parts = []
-    if any(ch.isdigit() for ch in a + b):
-        parts.append("a numeral written in digits")
-    if lexical.has_letters(a) and (set(a.lower()) | set(b.lower())) - set(
-        "abcdefghijklmnopqrstuvwxyz0123456789 -'."
-    ):
-        parts.append("diacritics or symbols")
-    words = {w.lower() for w in (a + " " + b).split()}
-    if words & {"a", "an", "the"}:
-        parts.append("an article")
+    if ("ß" in a + b or "ẞ" in a + b) and a.casefold() == b.casefold():
+        parts.append("the sharp s (ß written as ss)")
+    if strip_diacritics(a) != a or strip_diacritics(b) != b:
+        parts.append("diacritics")
+    # What is left once sharp s and diacritics are spelled out as ASCII.
+    plain_a = strip_diacritics(a.replace("ß", "ss").replace("ẞ", "SS"))
+    plain_b = strip_diacritics(b.replace("ß", "ss").replace("ẞ", "SS"))
+    if plain_a != plain_b and plain_a.lower() == plain_b.lower():
+        parts.insert(0, "letter case")
+    elif plain_a.lower() != plain_b.lower():
+        if plain_a != plain_a.lower() or plain_b != plain_b.lower():
+            parts.insert(0, "letter case")
+        if any(ch.isdigit() for ch in a + b):
+            parts.append("a numeral written in digits")
+        if lexical.has_letters(a) and (set(plain_a.lower()) | set(plain_b.lower())) - set(
+            "abcdefghijklmnopqrstuvwxyz0123456789 -'."
+        ):
+            parts.append("symbols")
+        words = {w.lower() for w in (a + " " + b).split()}
+        if words & {"a", "an", "the"}:
+            parts.append("an article")
+        if not any(p for p in parts if p not in ("letter case",)):
+            parts.append("punctuation or spacing")
     if not parts:
         parts.append("punctuation or spacing")
     return "differ only in " + " and ".join(parts)
@@ -111,6 +132,7 @@ def evidence(secret: str, guess: str) -> Evidence:
     """Collect the evidence for ``guess`` against ``secret`` (raw player text).
 
     Never raises for text input: empty or multi-word text becomes a rejecting relation.
+    The result carries both the normalised words and the words as written.
 
     Raises:
         TypeError: an argument is not a ``str``.
@@ -118,6 +140,11 @@ def evidence(secret: str, guess: str) -> Evidence:
     for name, value in (("secret", secret), ("guess", guess)):
         if not isinstance(value, str):
             raise TypeError(f"{name} must be text (str), got {type(value).__name__}")
+    return replace(_evidence(secret, guess), raw_secret=secret.strip(), raw_guess=guess.strip())
+
+
+def _evidence(secret: str, guess: str) -> Evidence:
+    """:func:`evidence` without the type check and the words as written."""
     a, b = normalise(secret), normalise(guess)
     for raw, norm, who in ((guess, b, "guess"), (secret, a, "secret")):
         if not raw.strip() or not norm:
@@ -142,7 +169,7 @@ def evidence(secret: str, guess: str) -> Evidence:
     la, lb = lexical.lemmas(a), lexical.lemmas(b)
     shared = la & lb
     if shared:
-        lemma = min(shared, key=len)
+        lemma = min(shared, key=lambda w: (len(w), " " in w))  # "x-ray" over "x ray"
         return Evidence("same-lemma", f"are forms of the same word {lemma!r}", a, b)
 
     morph = lexical.morphological_link(a, b)

@@ -25,11 +25,45 @@ from kiekai.judge.verdict import Strictness, Verdict
 _INPUT_RELATIONS = ("empty", "not-one-word")
 
 
+#: What each level's definition leaves to a looser level, per model-decided relation
+#: (the level table of ``docs/judge.md``, after the rulebook's "Imperfect Guesses":
+#: standard accepts synonyms and derived words naming the same thing; kinds one step
+#: away, degree words and misspellings only lenient tables accept). Named in the reason
+#: when such a relation is rejected, next to the score.
+_LEFT_TO_LENIENT = {
+    "hypernym": "standard leaves broader and narrower kinds to lenient tables",
+    "hyponym": "standard leaves broader and narrower kinds to lenient tables",
+    "degree": "standard leaves degree words (red / reddish) to lenient tables",
+    "typo": "standard leaves misspellings to lenient tables",
+}
+
+#: Co-hyponyms (dog / cat) are different things of one kind: never the same category.
+_COHYPONYM_RULE = "different things of the same kind are never the same category"
+
+
+def _words(ev: Evidence) -> tuple[str, str]:
+    """(guess, secret) as the players wrote them, or normalised when not known."""
+    return (ev.raw_guess or ev.guess, ev.raw_secret or ev.secret)
+
+
 def _pair_reason(accepted: bool, level: Strictness, ev: Evidence, extra: str = "") -> str:
+    """One sentence explaining a verdict decided by form, by a rejecting rule or by score."""
     verb = "Accepted" if accepted else "Rejected"
     if ev.relation in _INPUT_RELATIONS:
         return f"{verb}: {ev.detail}."
-    return f"{verb} at {level.value} level: {ev.guess!r} and {ev.secret!r} {ev.detail}{extra}."
+    guess, secret = _words(ev)
+    return f"{verb} at {level.value} level: {guess!r} and {secret!r} {ev.detail}{extra}."
+
+
+def _level_rule_reason(level: Strictness, ev: Evidence) -> str:
+    """Reason for a relation the level's rule rejects whatever the score (strict: only
+    forms of the same word pass; its fitted model is a constant rejection)."""
+    guess, secret = _words(ev)
+    return (
+        f"Rejected at {level.value} level: {guess!r} and {secret!r} {ev.detail}, "
+        f"but {level.value} accepts only forms of the same word (inflection, spelling, "
+        "case, compounds)."
+    )
 
 
 class Judge:
@@ -92,7 +126,14 @@ class Judge:
         # the score is the highest probability among this level and the stricter ones.
         p = max(m.probability(ev.features) for m in self._nested)
         accepted = p >= self._level.threshold
+        if not accepted and all(m.is_constant for m in self._nested):
+            return Verdict(False, round(p, 4), ev.relation, _level_rule_reason(self.strictness, ev))
         extra = f" (score {p:.2f}, needs {self._level.threshold:.2f})"
+        if not accepted:
+            if ev.relation == "cohyponym":
+                extra = f"; {_COHYPONYM_RULE}{extra}"
+            elif self.strictness is Strictness.STANDARD and ev.relation in _LEFT_TO_LENIENT:
+                extra = f"; {_LEFT_TO_LENIENT[ev.relation]}{extra}"
         return Verdict(
             accepted, round(p, 4), ev.relation, _pair_reason(accepted, self.strictness, ev, extra)
         )

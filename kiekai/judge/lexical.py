@@ -131,11 +131,23 @@ def lemmas(norm: str) -> frozenset[str]:
     Union of WordNet morphy (with exception lists) over the four parts of speech,
     lemminflect's lemmas and inflect's singular; each also in American spelling.
     ``"mice"`` -> {mice, mouse}; ``"rounded"`` -> {rounded, round}.
+
+    A WordNet compound (one lexical item written with spaces, hyphens or underscores)
+    goes through morphy too, joined with underscores as WordNet stores it, so the
+    plural of its head finds the lemma: ``"human beings"`` -> {human beings,
+    human being}. Multi-word lemmas come back with spaces.
     """
     out = {norm}
-    if " " in norm or not norm:
-        return frozenset(out | {american(norm)})
+    if not norm:
+        return frozenset(out)
     wn = wordnet()
+    if " " in norm or "-" in norm:
+        key = re.sub(r"[\s\-]+", "_", norm)
+        for pos in _POS:
+            out.update(f.replace("_", " ") for f in wn._morphy(key, pos))
+    if " " in norm:
+        out |= {american(w) for w in list(out)}
+        return frozenset(w.lower() for w in out)
     for pos in _POS:
         out.update(wn._morphy(norm, pos))
     try:
@@ -241,11 +253,18 @@ def _similar_synsets(synset) -> frozenset:
 
 @lru_cache(maxsize=65536)
 def _derived_names(synset) -> frozenset[str]:
-    """Lemma names derivationally related to (or pertainyms of) ``synset``'s lemmas."""
+    """Lemma names derivationally related to (or pertainyms of) ``synset``'s lemmas.
+
+    A link to the lemma's own spelling (noun "human" -> adjective "human") is a change
+    of part of speech, not a different word, and is left out: otherwise every synonym
+    of "human" ("human being") would look derived from "human".
+    """
     out = set()
     for lem in synset.lemmas():
+        own = lem.name().lower()
         for rel in lem.derivationally_related_forms() + lem.pertainyms():
-            out.add(rel.name().lower())
+            if rel.name().lower() != own:
+                out.add(rel.name().lower())
     return frozenset(out)
 
 

@@ -42,6 +42,12 @@ class LevelModel:
     intercept: float
     threshold: float = 0.5
 
+    @property
+    def is_constant(self) -> bool:
+        """Whether every coefficient is 0, so the decision ignores the features: a rule
+        of the level (strict: only forms of the same word pass), not a score."""
+        return not bool(np.any(self.coef))
+
     def probability(self, x: np.ndarray) -> float:
         """P(accept) for a feature vector ``x`` of shape ``[len(FEATURES)]``."""
         z = float(np.dot(self.coef, x) + self.intercept)

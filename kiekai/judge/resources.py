@@ -31,6 +31,11 @@ _WORDNET = None
 _SENTENCE_MODEL = None
 
 
+def loaded() -> bool:
+    """Whether WordNet and the sentence model are both loaded in this process already."""
+    return _WORDNET is not None and _SENTENCE_MODEL is not None
+
+
 def wordnet():
     """The NLTK WordNet corpus reader (WordNet 3.0), loaded on first use.
 
