@@ -370,9 +370,13 @@ def summarise(
         "legal": ec.share(sum(r["legal"] for r in records), n),
         "repeats": sum(r["repeat"] for r in records),
         "synset_repeats": sum(1 for r in records if r["shares_synset_with"]),
-        "synset_repeat_examples": [
-            f"{r['word']} ~ {r['shares_synset_with']}" for r in records if r["shares_synset_with"]
-        ][:5],
+        "synset_repeat_examples": list(
+            dict.fromkeys(
+                f"{r['word']} ~ {r['shares_synset_with']}"
+                for r in records
+                if r["shares_synset_with"]
+            )
+        )[:5],
         "guessability": ec.share(match_count, guesses),
         "points_per_turn": match_count / n if n else 0.0,
         "per_guesser": per_guesser,

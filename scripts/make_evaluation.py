@@ -3,7 +3,7 @@
 Usage (what ``make eval`` runs)::
 
     python scripts/make_evaluation.py [--deck DIR] [--rounds FILE] [--seed 0]
-        [--active-games 3] [--tournament-games 9] [--speed-images 32]
+        [--active-games 20] [--tournament-games 9] [--speed-images 32]
         [--clip-model NAME] [--clip-checkpoint PATH] [--doc docs/EVALUATION.md]
 
 Runs, in one process sharing one deck and one labels perception:
@@ -99,7 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck", type=Path, default=ec.DEFAULT_DECK)
     p.add_argument("--rounds", type=Path, default=ec.DEFAULT_ROUNDS)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--active-games", type=int, default=3, help="seeded games per active level")
+    p.add_argument(
+        "--active-games",
+        type=int,
+        default=20,
+        help="seeded games per active level (20 x 12 turns: a 95%% interval narrow enough "
+        "to test the >= 99%% truthfulness target)",
+    )
     p.add_argument("--players", type=int, default=4, help="seats in the active-bot games")
     p.add_argument(
         "--active-levels", default="easy,normal,hard", help="comma-separated active bot levels"
@@ -202,8 +208,13 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             + [
                 [
                     f"active bot ({lvl}) words true of its split (WordNet)",
-                    f"**{ec.pct(s['truthful'])}** of {s['turns']} turns (a true word was "
-                    f"possible in {ec.pct(s['feasible'])}; first round {ec.pct(s['truthful_first_round'])})",
+                    f"**{ec.pct(s['truthful'])}** of {s['turns']} turns "
+                    f"(95% CI of checkable {ec.pct(s['truthful_of_checkable_ci95'][0])}–"
+                    f"{ec.pct(s['truthful_of_checkable_ci95'][1])}); a true word was possible in "
+                    f"{ec.pct(s['feasible'])}, true when possible "
+                    f"{ec.pct(s['truthful_when_feasible'])} "
+                    f"({s['truthful_feasible_count']}/{s['feasible_count']}); first round "
+                    f"{ec.pct(s['truthful_first_round'])}",
                 ]
                 for lvl, s in active["levels"].items()
             ]
@@ -246,7 +257,11 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             "*synset-match judge* accepts the same word or two words sharing a WordNet noun synset.",
             "- *True of the split* (validity, truthfulness): a WordNet 3.0 noun sense of the word is "
             "an ancestor-or-self (hypernyms and instance hypernyms) of the synset of each of the "
-            'three photos (their wnid in labels.csv) and of none of the two (rulebook, "A Turn").',
+            "three photos (their wnid in labels.csv), and no noun sense of it is one of the "
+            'synset of either of the two (rulebook, "A Turn": shown by the three and not by the '
+            "two, whatever sense a reader takes the word in). *X-less*: X is true of each of the "
+            "two and, in no sense, of any of the three. A photo with no synset makes its split "
+            "not checkable (counted, never dropped).",
             "- *Baseline*: the first lemma of the most specific (deepest) WordNet synset that is an "
             "ancestor-or-self of all three and of neither of the two, computed from the wnids "
             "alone — no perception, no vocabulary, no bots.",
