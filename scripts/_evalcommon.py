@@ -622,6 +622,21 @@ def write_json(path: Path, payload: Any) -> None:
     path.write_text(json.dumps(payload, indent=2, sort_keys=True, default=str) + "\n", "utf-8")
 
 
+def write_outputs(
+    out: Path,
+    name: str,
+    result: Any,
+    plot: Callable[[Any, Path], Any],
+    render_markdown: Callable[[Any, str], str],
+) -> None:
+    """Write one script's results into ``out``: ``NAME.json`` (the raw figures), ``NAME.png``
+    (its plot) and ``NAME.md`` (its Markdown section, which links the PNG); prints the paths."""
+    write_json(out / f"{name}.json", result)
+    plot(result, out / f"{name}.png")
+    (out / f"{name}.md").write_text(render_markdown(result, f"{name}.png") + "\n", "utf-8")
+    print(f"wrote {out / (name + '.json')}, {name}.png, {name}.md")
+
+
 # --------------------------------------------------------------------------- bots
 
 

@@ -657,12 +657,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"distinct/game {ec.pct(s['distinct_per_game'])}, entropy {s['entropy_bits']:.2f} bits"
             )
         if args.out:
-            ec.write_json(args.out / "active.json", result)
-            plot(result, args.out / "active.png")
-            (args.out / "active.md").write_text(
-                render_markdown(result, "active.png") + "\n", "utf-8"
-            )
-            print(f"wrote {args.out / 'active.json'}, active.png, active.md")
+            ec.write_outputs(args.out, "active", result, plot, render_markdown)
         return 0
 
     return ec.run_main(body)

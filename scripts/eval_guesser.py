@@ -534,12 +534,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in result["skipped"]:
             print(f"left out: {line}", file=sys.stderr)
         if args.out:
-            ec.write_json(args.out / "guesser.json", result)
-            plot(result, args.out / "guesser.png")
-            (args.out / "guesser.md").write_text(
-                render_markdown(result, "guesser.png") + "\n", "utf-8"
-            )
-            print(f"wrote {args.out / 'guesser.json'}, guesser.png, guesser.md")
+            ec.write_outputs(args.out, "guesser", result, plot, render_markdown)
         return 0
 
     return ec.run_main(body)

@@ -300,12 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"wins {s['wins']}, active words true {ec.pct(s['true_words'])}"
             )
         if args.out:
-            ec.write_json(args.out / "tournament.json", result)
-            plot(result, args.out / "tournament.png")
-            (args.out / "tournament.md").write_text(
-                render_markdown(result, "tournament.png") + "\n", "utf-8"
-            )
-            print(f"wrote {args.out / 'tournament.json'}")
+            ec.write_outputs(args.out, "tournament", result, plot, render_markdown)
         return 0
 
     return ec.run_main(body)
