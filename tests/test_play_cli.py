@@ -240,3 +240,11 @@ def test_default_log_path_is_a_new_file_in_the_user_data_dir():
     path = default_log_path(7)
     assert path.parent == Path(user_data_dir("kiekai")) / "games"
     assert path.name.startswith("kiek-") and path.name.endswith("-seed7.jsonl")
+
+
+def test_too_many_players_for_the_default_deck_names_the_fix():
+    """The embedded deck holds 20 photos (4 players): 5 players get the numbers and --deck."""
+    result = runner.invoke(app, ["play", "--bots", "5", "--humans", "0"])
+    assert result.exit_code == 2, result.output
+    assert "23 cards are needed for 5 players" in result.output
+    assert "--deck" in result.output

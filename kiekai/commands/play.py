@@ -303,7 +303,8 @@ def _load_cards(err: Console, deck: Path | None, players: int) -> tuple[list, st
         err.print(f"Skipped {escape(relative)}: {escape(reason)}", highlight=False)
 
     def problem(message: str) -> None:
-        err.print(f"labels.csv: {escape(message)}", highlight=False)
+        prefix = "" if message.startswith("labels.csv") else "labels.csv: "
+        err.print(f"{prefix}{escape(message)}", highlight=False)
 
     try:
         if deck is None:
@@ -316,8 +317,13 @@ def _load_cards(err: Console, deck: Path | None, players: int) -> tuple[list, st
             name = str(loaded.root)
         check_deck_size(loaded, players)
     except DeckTooSmallError as exc:
-        where = "the embedded default deck" if deck is None else str(deck)
-        raise _fail(err, f"{where}: {exc}") from None
+        if deck is None:
+            raise _fail(
+                err,
+                f"the embedded default deck: {exc.needed} cards are needed for {exc.players} "
+                f"players and it holds {exc.available} photos: pass --deck FOLDER with more photos",
+            ) from None
+        raise _fail(err, f"{deck}: {exc}") from None
     except DeckError as exc:
         raise _fail(err, str(exc)) from None
     return list(loaded.cards), name
