@@ -622,6 +622,18 @@ def write_json(path: Path, payload: Any) -> None:
     path.write_text(json.dumps(payload, indent=2, sort_keys=True, default=str) + "\n", "utf-8")
 
 
+def save_figure(fig: Any, path: Path) -> Path:
+    """Lay out a matplotlib figure, write it as a PNG at 100 dpi to ``path`` (parent folders
+    created), close it to free its memory, and return ``path``."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
 def write_outputs(
     out: Path,
     name: str,

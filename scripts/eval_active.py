@@ -414,11 +414,7 @@ def plot(result: dict[str, Any], path: Path) -> Path:
         ax.set_xlabel("active bot level")
     axes[0].axhline(99, color="grey", linestyle="--", linewidth=1)
     fig.suptitle(f"Active bot over {result['config']['games']} seeded games per level")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return ec.save_figure(fig, path)
 
 
 def render_markdown(result: dict[str, Any], image: str | None) -> str:

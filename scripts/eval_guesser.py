@@ -268,11 +268,7 @@ def plot(result: dict[str, Any], path: Path) -> Path:
     ax2.set_xlabel("% of the target's rounds matched (judge)")
     ax2.set_title("Per target word (rounds)", pad=22)
     ax2.legend(loc="lower center", bbox_to_anchor=(0.5, 1.04), ncol=2, fontsize=8, frameon=False)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return ec.save_figure(fig, path)
 
 
 def render_markdown(result: dict[str, Any], image: str | None) -> str:

@@ -417,11 +417,7 @@ def plot(result: dict[str, Any], path: Path) -> Path | None:
     else:
         ax.text(0.5, 0.5, "speed not measured", ha="center", va="center")
         ax.set_axis_off()
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return ec.save_figure(fig, path)
 
 
 def render_markdown(results: Sequence[dict[str, Any]], image: str | None) -> str:

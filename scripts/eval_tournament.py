@@ -143,11 +143,7 @@ def plot(result: dict[str, Any], path: Path) -> Path:
         f"Self-play: {cfg['games']} games of {cfg['players']} bots (seeds {cfg['seed']}..{cfg['seed'] + cfg['games'] - 1})",
         fontsize=10,
     )
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return ec.save_figure(fig, path)
 
 
 def render_markdown(result: dict[str, Any], image: str | None) -> str:
