@@ -27,13 +27,13 @@ _LOCK = threading.Lock()
 #: Serialises encoding: torch's thread count is process-wide, so two threads changing it
 #: at once could leave it at 1 for everyone.
 _ENCODE_LOCK = threading.Lock()
-_WORDNET = None
-_SENTENCE_MODEL = None
 
 
 def loaded() -> bool:
     """Whether WordNet and the sentence model are both loaded in this process already."""
-    return _WORDNET is not None and _SENTENCE_MODEL is not None
+    from kiekai import models
+
+    return models.wordnet.cache_info().currsize > 0 and models.sentence_model.cache_info().currsize > 0
 
 
 def wordnet():
@@ -42,14 +42,10 @@ def wordnet():
     Raises:
         RuntimeError: WordNet cannot be found; the message says how to install it.
     """
-    global _WORDNET
-    if _WORDNET is None:
-        with _LOCK:
-            if _WORDNET is None:
-                from kiekai import models
+    from kiekai import models
 
-                _WORDNET = models.wordnet()
-    return _WORDNET
+    with _LOCK:  # models.wordnet is lru_cached; the lock keeps two threads from loading it twice
+        return models.wordnet()
 
 
 def sentence_model():
@@ -59,14 +55,10 @@ def sentence_model():
         RuntimeError: from :func:`kiekai.models.sentence_model` when the weights are
             missing; its message names the package to install.
     """
-    global _SENTENCE_MODEL
-    if _SENTENCE_MODEL is None:
-        with _LOCK:
-            if _SENTENCE_MODEL is None:
-                from kiekai import models
+    from kiekai import models
 
-                _SENTENCE_MODEL = models.sentence_model()
-    return _SENTENCE_MODEL
+    with _LOCK:  # lru_cached in kiekai.models; the lock serialises the first load
+        return models.sentence_model()
 
 
 @contextmanager
