@@ -10,9 +10,21 @@ Prints Markdown tables (the ``## Speed`` section of ``docs/judge.md`` is this ou
      embeddings) and the judge's per-pair cache are filled;
    - *seen words, new pair*: words judged before, met in a pair not judged before (the
      per-word caches are filled, the pair is not);
-   - *new words*: pairs of words this process has never judged, drawn from the wordfreq
-     English list (Speer et al., ``wordfreq``, frequency ranks 3,000-40,000, fixed seed),
-     so each call fills the per-word caches of two words.
+   - *new words in the embedding table*: pairs of words this process has never judged,
+     drawn from the wordfreq English list (Speer et al., ``wordfreq``, frequency ranks
+     3,000-40,000, fixed seed), all in the judge's embedding table (MiniLM vectors of the
+     common words, ``kiekai.judge.resources.load_embedding_table``), so each call fills
+     the per-word WordNet caches of two words and looks their embeddings up;
+   - *new words outside the table*: pairs of a rare word (wordfreq ranks 60,000-200,000)
+     and a misspelling of a common word (two neighbouring letters swapped), neither in
+     the table, so both are encoded by MiniLM (in one batch of two);
+   - *new words, table switched off*: more in-table pairs judged with the table off
+     (every word encoded), as the judge ran before the table existed.
+
+   The table is read from kiekai's cache, or built there when missing (``--rebuild-table``
+   builds it anew, to time the build); its size and build time are printed. As in
+   ``kiekai serve``, every WordNet synset is read before timing
+   (``kiekai.judge.resources.preload_wordnet``).
 
 2. **HTTP requests per second** against a real uvicorn server on 127.0.0.1 in a separate
    process (``python -m kiekai serve``), driven by a load generator in a third process (a
@@ -33,6 +45,7 @@ Usage::
     .venv/bin/python scripts/bench_judge.py                 # full run, about 3 minutes
     .venv/bin/python scripts/bench_judge.py --quick         # smaller counts, ~90 s
     .venv/bin/python scripts/bench_judge.py --skip-http --profile   # where new words spend time
+    .venv/bin/python scripts/bench_judge.py --rebuild-table         # also time the table build
 
 Internal modes (started by the script itself): ``--serve-bare PORT`` runs the bare app,
 ``--load URL`` runs the load generator and prints one JSON line.
@@ -108,36 +121,124 @@ def machine() -> str:
 # ---------------------------------------------------------------------------- judge latency
 
 
-def new_word_pairs(count: int, seen: set[str], seed: int = 0) -> list[tuple[str, str]]:
+def new_word_pairs(count: int, seen: set[str], seed: int = 0, table=None) -> list[tuple[str, str]]:
     """``count`` pairs of distinct English words absent from ``seen`` (wordfreq ranks
-    3,000-40,000, shuffled with ``seed``); the words are added to ``seen``."""
+    3,000-40,000, shuffled with ``seed``; only words of ``table`` when one is given); the
+    words are added to ``seen``."""
     from wordfreq import top_n_list
 
-    words = [w for w in top_n_list("en", 40_000)[3_000:] if w.isalpha() and w not in seen]
+    words = [
+        w
+        for w in top_n_list("en", 40_000)[3_000:]
+        if w.isalpha() and w not in seen and (table is None or w in table)
+    ]
     random.Random(seed).shuffle(words)
     words = words[: 2 * count]
     seen.update(words)
     return list(zip(words[0::2], words[1::2], strict=False))
 
 
+def misspelling(word: str, rng: random.Random) -> str:
+    """``word`` with two neighbouring letters swapped (not the first letter): the most
+    common kind of typing error (Damerau 1964)."""
+    i = rng.randrange(1, len(word) - 1)
+    return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+
+
+def outside_table_pairs(count: int, seen: set[str], table, seed: int = 1) -> list[tuple[str, str]]:
+    """``count`` pairs (rare word, misspelling) with neither word in ``table`` nor in
+    ``seen``: rare words are alphabetic wordfreq words of ranks 60,000-200,000 in their
+    normalised form; misspellings swap two letters of a common word (ranks 3,000-40,000,
+    at least 5 letters) and are kept only when the result is no word of wordfreq's top
+    200,000. Shuffled with ``seed``; the words are added to ``seen``."""
+    from wordfreq import top_n_list
+
+    from kiekai.judge.normalize import normalise
+
+    rng = random.Random(seed)
+    known = top_n_list("en", 200_000)
+    vocabulary = set(known)
+    tabled = table if table is not None else ()
+    rare = [
+        w
+        for w in known[60_000:]
+        if w.isalpha() and normalise(w) == w and w not in tabled and w not in seen
+    ]
+    rng.shuffle(rare)
+    common = [w for w in known[3_000:40_000] if w.isalpha() and len(w) >= 5]
+    rng.shuffle(common)
+    typos: list[str] = []
+    for w in common:
+        typo = misspelling(w, rng)
+        if typo not in vocabulary and typo not in tabled and typo not in seen and typo != w:
+            typos.append(typo)
+            if len(typos) == count:
+                break
+    pairs = list(zip(rare[:count], typos, strict=False))
+    seen.update(w for pair in pairs for w in pair)
+    return pairs
+
+
+def _timed_matches(judge, pairs, limit_s: float, profiler=None) -> tuple[list, list]:
+    """Time ``judge.match`` over ``pairs`` (ms each) until done or ``limit_s`` seconds
+    pass; returns (latencies, pairs judged)."""
+    times: list[float] = []
+    judged: list[tuple[str, str]] = []
+    deadline = time.perf_counter() + limit_s
+    for secret, guess in pairs:
+        if time.perf_counter() > deadline:
+            break
+        if profiler:
+            profiler.enable()
+        start = time.perf_counter_ns()
+        judge.match(secret, guess)
+        times.append((time.perf_counter_ns() - start) / 1e6)
+        if profiler:
+            profiler.disable()
+        judged.append((secret, guess))
+    return times, judged
+
+
+def _print_profile(profiler: cProfile.Profile, title: str) -> None:
+    print(f"\n=== cProfile: {title} ===", file=sys.stderr)
+    stats = pstats.Stats(profiler, stream=sys.stderr)
+    stats.sort_stats("cumulative").print_stats(r"kiekai|encode|wordnet\.py", 20)
+
+
 def judge_latency(
-    strictness: str, warm_calls: int, new_pairs: int, limit_s: float, profile: bool = False
+    strictness: str,
+    warm_calls: int,
+    new_pairs: int,
+    limit_s: float,
+    profile: bool = False,
+    rebuild_table: bool = False,
+    table_top_n: int | None = None,
 ) -> dict:
     """Time ``Judge.match`` on warm pairs and on pairs of new words (milliseconds).
 
-    With ``profile``, the new-word loop runs under cProfile and the judge's and the
-    embedding model's functions with the most cumulative time are printed (stderr).
+    The embedding table is loaded first (built when missing, or anew with
+    ``rebuild_table``; of wordfreq's top ``table_top_n`` words, default
+    :data:`kiekai.judge.resources.TABLE_TOP_N`), then the judge is warmed up as
+    ``kiekai serve`` does. With ``profile``, the new-word loops run under cProfile and
+    the judge's and the embedding model's functions with the most cumulative time are
+    printed (stderr).
     """
-    from kiekai.judge import Judge
+    from kiekai.judge import Judge, resources
+
+    top_n = table_top_n or resources.TABLE_TOP_N
+    t0 = time.perf_counter()
+    table = resources.load_embedding_table(
+        top_n,
+        build=True,
+        rebuild=rebuild_table,
+        report=lambda line: print(line, file=sys.stderr),
+    )
+    table_s = time.perf_counter() - t0
 
     t0 = time.perf_counter()
     judge = Judge(strictness)
-    # load WordNet, the embedding model and the inflection tables, as `kiekai serve` does
-    warm_up = getattr(judge, "warm_up", None)
-    if callable(warm_up):
-        warm_up()
-    else:
-        judge.match("people", "humans")
+    preload_s = resources.preload_wordnet()  # as `kiekai serve` does
+    judge.warm_up()  # WordNet, the embedding model, the inflection tables
     load_s = time.perf_counter() - t0
 
     for secret, guess in WARM_PAIRS:
@@ -151,39 +252,40 @@ def judge_latency(
         warm.append((time.perf_counter_ns() - start) / 1e6)
 
     seen = {w for pair in WARM_PAIRS for w in pair}
-    cold: list[float] = []
-    judged: list[tuple[str, str]] = []
+    in_pairs = new_word_pairs(new_pairs, seen, table=table)
+    out_pairs = outside_table_pairs(new_pairs, seen, table)
+    off_pairs = new_word_pairs(new_pairs, seen, seed=2, table=table)
+
     profiler = cProfile.Profile() if profile else None
-    deadline = time.perf_counter() + limit_s
-    for secret, guess in new_word_pairs(new_pairs, seen):
-        if time.perf_counter() > deadline:
-            break
-        if profiler:
-            profiler.enable()
-        start = time.perf_counter_ns()
-        judge.match(secret, guess)
-        cold.append((time.perf_counter_ns() - start) / 1e6)
-        if profiler:
-            profiler.disable()
-        judged.append((secret, guess))
+    cold, judged = _timed_matches(judge, in_pairs, limit_s, profiler)
     if profiler:
-        stats = pstats.Stats(profiler, stream=sys.stderr)
-        stats.sort_stats("cumulative").print_stats(r"kiekai|encode|wordnet\.py", 20)
+        _print_profile(profiler, f"{len(cold)} pairs of new words in the embedding table")
+    profiler = cProfile.Profile() if profile else None
+    outside, _ = _timed_matches(judge, out_pairs, limit_s, profiler)
+    if profiler:
+        _print_profile(profiler, f"{len(outside)} pairs of new words outside the table")
 
     # words judged above, in pairs not judged before: per-word caches full, pair cache empty
-    known: list[float] = []
-    deadline = time.perf_counter() + limit_s
-    for (secret, _), (_, guess) in zip(judged, judged[1:] + judged[:1], strict=True):
-        if time.perf_counter() > deadline:
-            break
-        start = time.perf_counter_ns()
-        judge.match(secret, guess)
-        known.append((time.perf_counter_ns() - start) / 1e6)
+    rotated = [(s, g) for (s, _), (_, g) in zip(judged, judged[1:] + judged[:1], strict=True)]
+    known, _ = _timed_matches(judge, rotated, limit_s)
+
+    # the same kind of words with the table switched off: every word encoded
+    resources.use_embedding_table(None)
+    try:
+        off, _ = _timed_matches(judge, off_pairs, limit_s)
+    finally:
+        resources.use_embedding_table(table)
     return {
         "load_s": load_s,
+        "preload_s": preload_s,
+        "table_s": table_s,
+        "table": table,
+        "table_top_n": top_n,
         "warm": warm,
         "known": known,
         "cold": cold,
+        "outside": outside,
+        "off": off,
     }
 
 
@@ -395,24 +497,51 @@ def report(args: argparse.Namespace, latency: dict | None, http: dict | None) ->
         "",
     ]
     if latency:
-        warm, cold = latency["warm"], latency["cold"]
+        rows = [
+            ("warm (same pairs judged before)", latency["warm"], "p99 < 5 ms", 5.0, 3),
+            ("seen words, new pair", latency["known"], "(p99 < 5 ms)", 5.0, 3),
+            ("new words in the embedding table (both unseen)", latency["cold"],
+             "p99 < 30 ms", 30.0, 2),
+            ("new words outside the table (both unseen: rare word + misspelling)",
+             latency["outside"], "p99 < 30 ms", 30.0, 2),
+            ("new words, table switched off (before the table)", latency["off"],
+             "(comparison)", None, 2),
+        ]  # fmt: skip
         lines += [
             "| judge latency (`Judge.match`) | calls | p50 ms | p99 ms | aim | met |",
             "| --- | ---: | ---: | ---: | --- | --- |",
-            f"| warm (same pairs judged before) | {len(warm)} | {percentile(warm, 50):.3f} | "
-            f"{percentile(warm, 99):.3f} | p99 < 5 ms | "
-            f"{'yes' if percentile(warm, 99) < 5 else 'NO'} |",
-            f"| seen words, new pair | {len(latency['known'])} | "
-            f"{percentile(latency['known'], 50):.3f} | {percentile(latency['known'], 99):.3f} "
-            "| (p99 < 5 ms) | "
-            f"{'yes' if percentile(latency['known'], 99) < 5 else 'NO'} |",
-            f"| new words (both words unseen) | {len(cold)} | "
-            f"{percentile(cold, 50):.2f} | "
-            f"{percentile(cold, 99):.2f} | p99 < 30 ms | "
-            f"{'yes' if percentile(cold, 99) < 30 else 'NO'} |",
+        ]
+        for label, times, aim, limit, digits in rows:
+            p99 = percentile(times, 99)
+            met = "-" if limit is None or not times else ("yes" if p99 < limit else "NO")
+            lines.append(
+                f"| {label} | {len(times)} | {percentile(times, 50):.{digits}f} | "
+                f"{p99:.{digits}f} | {aim} | {met} |"
+            )
+        table = latency["table"]
+        if table is None:
+            lines += ["", "Embedding table: none (the cache folder cannot be written)."]
+        else:
+            how = (
+                f"built in this run in {table.build_s:.1f} s (encoding only; "
+                f"{latency['table_s']:.1f} s with loading the model)"
+                if table.built_now
+                else f"read from the cache in {latency['table_s']:.2f} s (its build took "
+                + (f"{table.build_s:.1f} s" if table.build_s is not None else "an unknown time")
+                + " when it was built)"
+            )
+            lines += [
+                "",
+                f"Embedding table: {len(table):,} words (the alphabetic, normalised words of "
+                f"wordfreq's English top {latency['table_top_n']:,}), float32 "
+                f"[{len(table):,}, 384], {table.nbytes / 1e6:.0f} MB; {how}.",
+            ]
+        lines += [
             "",
-            f"Judge start-up (first `Judge(...)` and `warm_up()`, loading WordNet, "
-            f"all-MiniLM-L6-v2 and the inflection tables): {latency['load_s']:.1f} s.",
+            f"Judge start-up after the table (first `Judge(...)` and `warm_up()`, loading "
+            f"WordNet, all-MiniLM-L6-v2 and the inflection tables, and reading every WordNet "
+            f"synset as `kiekai serve` does): {latency['load_s']:.1f} s, of which "
+            f"{latency['preload_s']:.1f} s reading the synsets.",
             "",
         ]
     if http:
@@ -476,6 +605,12 @@ def main(argv: list[str] | None = None) -> int:
         "--profile", action="store_true", help="cProfile the new-word loop (printed to stderr)"
     )
     parser.add_argument("--skip-latency", action="store_true")
+    parser.add_argument(
+        "--rebuild-table", action="store_true", help="build the embedding table anew (timed)"
+    )
+    parser.add_argument(
+        "--table-top-n", type=int, default=None, help="embedding table of wordfreq's top N words"
+    )
     parser.add_argument("--serve-bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--load", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -500,7 +635,13 @@ def main(argv: list[str] | None = None) -> int:
     latency = None
     if not args.skip_latency:
         latency = judge_latency(
-            args.strictness, args.warm_calls, args.new_pairs, args.limit_s, args.profile
+            args.strictness,
+            args.warm_calls,
+            args.new_pairs,
+            args.limit_s,
+            args.profile,
+            args.rebuild_table,
+            args.table_top_n,
         )
     http = None
     if not args.skip_http:

@@ -6,6 +6,11 @@ hub cache), its path, whether its SHA-256 matches the pin in ``models/registry.j
 status. ``--fetch`` downloads what is missing when online; offline, every missing item is
 listed with the command that fixes it. Exit status 0 when the required resources (MiniLM and
 WordNet) are present, 1 otherwise; CLIP is optional (bots fall back to labels.csv).
+
+A last row shows the judge's embedding table (MiniLM vectors of ~48,000 common English words
+in kiekai's cache, see ``kiekai.judge.resources.load_embedding_table``); it is optional (words
+are then encoded on the fly, slower) and ``--build-embeddings`` builds it (about a minute on 2
+cores; ``kiekai serve`` also builds it at start-up).
 """
 
 from __future__ import annotations
@@ -40,6 +45,14 @@ def register(app: typer.Typer) -> None:
         clip_checkpoint: Annotated[
             Path | None, typer.Option(help="Local open_clip checkpoint file to check.")
         ] = None,
+        build_embeddings: Annotated[
+            bool,
+            typer.Option(
+                "--build-embeddings",
+                help="Build the judge's embedding table of common words when missing "
+                "(about a minute).",
+            ),
+        ] = False,
     ) -> None:
         """Show kiekai's models and data files; with --fetch, download the missing ones."""
         from rich.console import Console
@@ -111,8 +124,55 @@ def register(app: typer.Typer) -> None:
                 hash_cell,
                 status,
             )
+        if not required_missing:
+            table.add_row(*_embedding_table_row(build_embeddings, err, problems))
         out.print(table)
         for line in problems:
             out.print(escape(line), soft_wrap=True)
         if required_missing:
             raise typer.Exit(EXIT_MISSING)
+
+
+def _embedding_table_row(build: bool, err, problems: list[str]) -> tuple[str, ...]:
+    """The ``kiekai models`` row of the judge's embedding table, building it if ``build``
+    (progress lines go to the ``err`` console); a missing table adds a line to
+    ``problems`` naming the command that builds it."""
+    import warnings
+
+    from rich.markup import escape
+
+    from kiekai import models
+    from kiekai.judge import resources
+
+    title = "embedding table\n[dim]all-MiniLM-L6-v2 vectors of common words[/dim]"
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            found = (
+                resources.load_embedding_table(build=True, report=err.print)
+                if build
+                else resources.find_embedding_table()
+            )
+    except models.ModelUnavailable as exc:  # the model was found just above; defensive
+        problems.append(f"embedding table: {exc}")
+        return (title, "no", "-", "-", "-", "[red]missing[/red]")
+    for warning in caught:
+        problems.append(f"embedding table: {warning.message}")
+    if found is None:
+        if not build:
+            problems.append(
+                "embedding table: not built yet; new words are encoded on the fly (slower). "
+                "Fix: `kiekai models --build-embeddings` (about a minute), or start "
+                "`kiekai serve`, which builds it."
+            )
+        return (title, "no", "-", "-", "-", "[yellow]not built[/yellow]")
+    when = "built now" if found.built_now else "cache"
+    took = f", built in {found.build_s:.0f} s" if found.build_s is not None else ""
+    return (
+        f"{title}\n[dim]{len(found):,} words, {found.nbytes / 1e6:.0f} MB{took}[/dim]",
+        "no",
+        when,
+        escape(str(found.path)) if found.path else "(memory only)",
+        "[green]key ok[/green]",
+        "[green]ok[/green]",
+    )

@@ -68,17 +68,28 @@ def serve(
     access_log: bool = typer.Option(
         True, "--access-log/--no-access-log", help="Log one line per request."
     ),
+    embedding_table: bool = typer.Option(
+        True,
+        "--embedding-table/--no-embedding-table",
+        help="Build the embedding table of common words in kiekai's cache when missing, in "
+        "the background (one to three minutes, once per model); one in the cache is always "
+        "used.",
+    ),
 ) -> None:
     """Serve the synonym judge over HTTP (POST /v1/judge, /v1/judge/batch, /v1/repeat).
 
     GET /healthz reports status; the OpenAPI schema is at /openapi.json, docs at /docs.
-    WordNet and the sentence-embedding model load once, before connections are accepted
-    (a few seconds); one process serves one judge per strictness level. Binding an address
-    other than loopback prints a warning: the API has no authentication.
+    WordNet (every synset, about 7 s) and the sentence-embedding model load once, before
+    connections are accepted, and so does the embedding table of common words when
+    kiekai's cache holds it; otherwise it is built there in the background while the
+    server answers (one to three minutes on 2 cores, once per model; not with
+    --no-embedding-table). One process serves one judge per strictness level. Binding an address other than
+    loopback prints a warning: the API has no authentication.
     """
     import uvicorn
 
     from kiekai.api import create_app, load_judges
+    from kiekai.judge import resources
 
     if not is_loopback(host):
         typer.echo(
@@ -98,6 +109,15 @@ def serve(
         raise typer.Exit(1)
     typer.echo("loading the judge (WordNet, all-MiniLM-L6-v2) ...", err=True)
     try:
+        # MiniLM vectors of common words, so that a word new to this server costs a
+        # lookup instead of an encode (docs/judge.md); read from kiekai's cache, or built
+        # there in the background (about a minute, once per model) while the server answers
+        if embedding_table:
+            resources.build_embedding_table_in_background(
+                report=lambda line: typer.echo(line, err=True)
+            )
+        # every WordNet synset read now (~7 s, 230 MB): new words skip the data files
+        resources.preload_wordnet()
         judges = load_judges()
     except (OSError, RuntimeError, LookupError, ImportError, ValueError) as exc:
         typer.echo(
