@@ -24,6 +24,9 @@ Design:
   an error inside the judge becomes a 422 (the judge rejected that input, ``ValueError``)
   or a 503 (the judge could not answer); the server never answers 500.
 - The server binds 127.0.0.1 by default (``kiekai serve``); it has no authentication.
+- The interactive docs (Swagger UI at ``/docs``, ReDoc at ``/redoc``) load their
+  JavaScript and CSS from this server (:data:`DOCS_STATIC_URL`, files shipped in the
+  ``fastapi-offline`` package), not from a CDN, so they work on a LAN without internet.
 
 Run it with ``kiekai serve`` or ``uvicorn --factory kiekai.api:create_app``.
 """
@@ -46,6 +49,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -84,6 +88,9 @@ VERDICT_CACHE_ENTRIES = 20_000
 MAX_ECHO_CHARS = 80
 
 API_VERSION = "1"
+#: Where the Swagger UI and ReDoc assets (``swagger-ui-bundle.js``, ``swagger-ui.css``,
+#: ``redoc.standalone.js``, ``favicon.png``) are served from, under this server.
+DOCS_STATIC_URL = "/static-offline-docs"
 
 T = TypeVar("T")
 
@@ -845,7 +852,15 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
         finally:
             service.close()
 
-    app = FastAPI(
+    # FastAPIOffline: a FastAPI app whose /docs and /redoc pages use assets served by this
+    # app (DOCS_STATIC_URL) instead of FastAPI's default CDN (cdn.jsdelivr.net).
+    # validatorUrl=None: Swagger UI otherwise shows a badge image fetched from
+    # validator.swagger.io (with this server's URL) whenever it is not opened on localhost.
+    app = FastAPIOffline(
+        docs_url="/docs",
+        redoc_url="/redoc",
+        static_url=DOCS_STATIC_URL,
+        swagger_ui_parameters={"validatorUrl": None},
         title="kiekai judge",
         version=kiekai.__version__,
         summary="Is a guess the same word as the secret, and does a word repeat a used one?",
