@@ -75,6 +75,30 @@ def run_main(body: Callable[[], int]) -> int:
         return 130
 
 
+def display_path(path: Path | str | None) -> str | None:
+    """``path`` as written into reports (``docs/EVALUATION.md``, ``results.json``, the
+    scripts' ``*.md``/``*.json``): relative to the repository root :data:`REPO` when it lies
+    inside the repository or beside it (``../shared/decks/imagenet-dev``), so the text means
+    the same on every checkout; any other path stays absolute. POSIX separators. The scripts
+    still read the real path; only the written text changes.
+
+    A relative ``path`` is taken relative to the current directory, as the scripts open it.
+    Symbolic links are compared both as written and resolved, so a checkout reached through a
+    link still gets relative text. Returns ``None`` for ``None`` (an unset optional path).
+    """
+    if path is None:
+        return None
+    written = Path(os.path.abspath(Path(path).expanduser()))
+    for candidate in (written, written.resolve()):
+        try:
+            relative = Path(os.path.relpath(candidate, REPO))
+        except ValueError:  # another drive (Windows): no relative form
+            continue
+        if relative.parts.count("..") <= 1:  # relpath puts ".." only at the start
+            return relative.as_posix()
+    return written.as_posix()
+
+
 def require_dir(path: Path | str, what: str, flag: str) -> Path:
     """Return ``path`` as a :class:`Path` after checking it is an existing folder.
 

@@ -594,7 +594,7 @@ def run(
         "records": all_records,
         "seconds": time.perf_counter() - started,
         "config": {
-            "deck": str(deck),
+            "deck": ec.display_path(deck),
             "cards": len(labelled),
             "perception": getattr(perception, "name", perception_kind),
             "games": games,

@@ -469,8 +469,8 @@ def run(
     )
     result["skipped"] = skipped
     result["config"] = {
-        "rounds_file": str(rounds_file),
-        "deck": str(deck),
+        "rounds_file": ec.display_path(rounds_file),
+        "deck": ec.display_path(deck),
         "perception": getattr(perception, "name", perception_kind),
         "strictness": strictness,
         "seed": seed,

@@ -352,10 +352,10 @@ def run(
             except (ec.EvalError, ModelUnavailable) as exc:
                 result["notes"].append(f"CLIP speed not measured: {exc}")
     result["config"] = {
-        "deck": str(deck),
+        "deck": ec.display_path(deck),
         "perception": kind,
         "clip_model": clip_model,
-        "clip_checkpoint": clip_checkpoint,
+        "clip_checkpoint": ec.display_path(clip_checkpoint),
         "speed_images": speed_images,
     }
     return result

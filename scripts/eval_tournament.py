@@ -208,13 +208,16 @@ def run(
         raise ec.EvalError(f"--games must be at least 1 (got {games})")
     if deck is None and loaded is None and not ec.DEFAULT_DECK.is_dir():
         deck, cards = "the embedded default deck", _default_deck_cards()
+        deck_text = deck
         perception, usable = ec.load_perception_for("labels", cards)
     elif loaded is None:
         deck = deck if deck is not None else ec.DEFAULT_DECK
+        deck_text = ec.display_path(deck)
         cards = ec.load_deck_cards(deck)
         perception, usable = ec.load_perception_for("labels", cards)
     else:
         cards, perception, usable = loaded
+        deck_text = ec.display_path(deck) if deck is not None else "the caller's cards"
     usable = list(usable)
     from kiekai.clock import VirtualClock
     from kiekai.kiek.bots import KiekBot
@@ -247,7 +250,7 @@ def run(
         "games": records,
         "seconds": time.perf_counter() - started,
         "config": {
-            "deck": str(deck),
+            "deck": deck_text,
             "cards": len(usable),
             "perception": getattr(perception, "name", "labels"),
             "games": games,
