@@ -68,6 +68,10 @@ CASES = {
         ("sea", "ocean", STANDARD, None),
         ("smart", "intelligent", STANDARD, None),
     ],
+    "alias": [  # WordNet: "informal terms for a mother", "an informal term for a father"
+        ("mother", "mom", STANDARD, "synonym"),
+        ("father", "dad", STANDARD, None),
+    ],
     "abbreviation": [
         ("television", "TV", STANDARD, None),
         ("laboratory", "lab", STANDARD, None),

@@ -44,6 +44,7 @@ FEATURES = (
     "gloss",  # P(sense) mass whose WordNet definition uses the other word
     "similar",  # sense-weighted WordNet similar-to / also-see / verb-group link
     "degree",  # 1 when one word is the other plus a degree suffix (red / reddish)
+    "alias",  # sense-weighted "informal/general term for" definition link (kitty / cat)
 )
 
 #: Relations decided by surface form alone and accepted at every strictness.
@@ -209,6 +210,7 @@ def _evidence(secret: str, guess: str) -> Evidence:
             links.gloss,
             links.similar,
             1.0 if degree else 0.0,
+            links.alias,
         ],
         dtype=np.float64,
     )
@@ -227,6 +229,11 @@ def _name_meaning_relation(
     candidates = [
         (links.synonym, "synonym", "share a WordNet synset (synonyms)"),
         (links.similar, "synonym", "are near-synonyms in WordNet (similar-to)"),
+        (
+            links.alias,
+            "synonym",
+            "name the same thing: WordNet defines one as another name for the other",
+        ),
         (
             max(links.derivation, 0.5 if morph == "derivation" else 0.0),
             "derivation",
