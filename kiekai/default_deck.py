@@ -20,14 +20,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from kiekai import paths
 from kiekai.deck import Card, Deck, DeckError, DeckWarning, PhotoError, read_card
 
-#: Where the listing lives: inside the package when installed with package data, else the
-#: repository's ``data/`` folder.
-_CANDIDATE_LISTINGS = (
-    Path(__file__).resolve().parent / "data" / "default-deck.csv",
-    Path(__file__).resolve().parents[1] / "data" / "default-deck.csv",
-)
+#: Where the listing lives: the repository's ``data/default-deck.csv`` in a checkout, else the
+#: copy the wheel ships in ``kiekai/_data`` (see :mod:`kiekai.paths`).
+LISTING_PATH = paths.data_file("default-deck.csv")
 
 #: Columns of data/default-deck.csv.
 COLUMNS = ("package", "resource", "label", "wnid", "licence", "source")
@@ -63,16 +61,12 @@ def listing_path() -> Path:
     """Path of default-deck.csv.
 
     Raises:
-        DeckError: the listing is in neither place (a broken install).
+        DeckError: the listing is missing (a broken checkout or install; the message names
+            the file and the fix).
     """
-    for candidate in _CANDIDATE_LISTINGS:
-        if candidate.is_file():
-            return candidate
-    raise DeckError(
-        "default-deck.csv not found (looked at "
-        + ", ".join(str(p) for p in _CANDIDATE_LISTINGS)
-        + "); reinstall kiekai from a complete checkout"
-    )
+    if LISTING_PATH.is_file():
+        return LISTING_PATH
+    raise DeckError(paths.missing_file_message(LISTING_PATH, "default deck listing"))
 
 
 def default_photos() -> list[DefaultPhoto]:

@@ -23,12 +23,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kiekai import paths
+
 if TYPE_CHECKING:
     from nltk.corpus.reader.wordnet import Synset, WordNetCorpusReader
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
-VOCABULARY_PATH = DATA_DIR / "vocabulary.tsv"
-FALLBACK_PATH = DATA_DIR / "fallback-categories.tsv"
+#: kiekai's data folder: the repository's ``data/`` or the installed copy (:mod:`kiekai.paths`).
+DATA_DIR = paths.data_dir()
+VOCABULARY_PATH = paths.data_file("vocabulary.tsv")
+FALLBACK_PATH = paths.data_file("fallback-categories.tsv")
 
 #: Number of noun synsets in WordNet 3.0 (the normaliser of intrinsic information content).
 WORDNET_NOUN_SYNSETS = 82115
@@ -307,9 +310,15 @@ def _load_vocabulary(path: str) -> Vocabulary:
 
     file = Path(path)
     if not file.is_file():
+        if file in (VOCABULARY_PATH.resolve(), FALLBACK_PATH.resolve()):
+            raise VocabularyError(
+                paths.missing_file_message(
+                    file, "vocabulary file", remake="python scripts/build_vocabulary.py"
+                )
+            )
         raise VocabularyError(
-            f"vocabulary file {file} is missing; regenerate it with "
-            "`python scripts/build_vocabulary.py` or pass the path of a word,group,synsets TSV"
+            f"vocabulary file {file} is missing; check the path or pass the path of a "
+            "word,group,synsets TSV"
         )
     words: list[str] = []
     groups: list[str] = []

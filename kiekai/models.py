@@ -36,16 +36,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kiekai import paths
+
 if TYPE_CHECKING:
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
     from sentence_transformers import SentenceTransformer
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-#: Pinned model ids, hashes and defaults (format described in ``models/README.md``).
-REGISTRY_PATH = REPO_ROOT / "models" / "registry.json"
+#: Pinned model ids, hashes and defaults (format described in ``models/README.md``); the
+#: repository's ``models/registry.json`` or the installed copy (see :mod:`kiekai.paths`).
+REGISTRY_PATH = paths.registry_path()
 #: The 45-line WordNet 3.0 lexicographer-file table (``man 5 lexnames``) that NLTK needs and
-#: Debian's ``wordnet-base`` does not install.
-LEXNAMES_PATH = REPO_ROOT / "data" / "lexnames"
+#: Debian's ``wordnet-base`` does not install (``data/lexnames``, see :mod:`kiekai.paths`).
+LEXNAMES_PATH = paths.data_file("lexnames")
 
 #: Host probed by :func:`is_online` (the model hub every download comes from).
 ONLINE_PROBE = ("huggingface.co", 443)
@@ -96,12 +98,18 @@ def registry() -> dict[str, Any]:
     Raises:
         ModelUnavailable: the registry file is missing or not valid JSON (a broken checkout).
     """
+    if not REGISTRY_PATH.is_file():
+        raise ModelUnavailable(paths.missing_file_message(REGISTRY_PATH, "kiekai's model registry"))
     try:
         return json.loads(REGISTRY_PATH.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ModelUnavailable(
             f"kiekai's model registry {REGISTRY_PATH} cannot be read ({exc}); "
-            "restore it with `git checkout -- models/registry.json`."
+            + (
+                "restore it with `git checkout -- models/registry.json`."
+                if paths.is_checkout()
+                else "reinstall kiekai with `pip install --force-reinstall kiekai`."
+            )
         ) from exc
 
 
@@ -309,6 +317,10 @@ def _build_wordnet_copy(source: Path, target: Path) -> Path:
     is made in a temporary sibling folder and renamed into place, so an interrupted copy never
     leaves a half-filled corpus behind.
     """
+    if not LEXNAMES_PATH.is_file():
+        raise ModelUnavailable(
+            paths.missing_file_message(LEXNAMES_PATH, "WordNet lexicographer-file table")
+        )
     expected = _wordnet_copy_marker(source)
     if _read_copy_marker(target) == expected and _copy_intact(target, expected):
         return target

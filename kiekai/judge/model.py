@@ -20,9 +20,12 @@ import numpy as np
 
 from kiekai.judge.features import FEATURES
 from kiekai.judge.verdict import Strictness
+from kiekai.paths import data_file, missing_file_message
 
-#: Where the fitted parameters live: ``data/judge-model.json`` at the repository root.
-MODEL_PATH = Path(__file__).resolve().parents[2] / "data" / "judge-model.json"
+#: Where the fitted parameters live: ``data/judge-model.json`` at the repository root in a
+#: checkout (``scripts/fit_judge.py`` writes it there), else the copy the wheel ships in
+#: ``kiekai/_data`` (see :mod:`kiekai.paths`).
+MODEL_PATH = data_file("judge-model.json")
 
 #: The file format this code reads; ``scripts/fit_judge.py`` writes it.
 MODEL_FORMAT_VERSION = 2
@@ -115,7 +118,7 @@ def load_model(path: str | None = None) -> JudgeModel:
     p = Path(path) if path else MODEL_PATH
     if not p.is_file():
         raise FileNotFoundError(
-            f"judge model {p} not found; create it with `python scripts/fit_judge.py`"
+            missing_file_message(p, "judge model", remake="python scripts/fit_judge.py")
         )
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
