@@ -604,3 +604,12 @@ def test_tournament_falls_back_to_the_embedded_default_deck() -> None:
     cards = eval_tournament._default_deck_cards()
     assert len(cards) >= 4 * 3 + 3  # enough for the tournament's 3 bots
     assert all(card.wnid for card in cards)  # the labels perception can score them all
+
+
+def test_display_path_is_relative_to_the_repository_for_shared_files(tmp_path: Path) -> None:
+    repo = ec.REPO
+    assert ec.display_path(repo.parent / "shared" / "decks" / "x") == "../shared/decks/x"
+    assert ec.display_path(repo / "docs" / "EVALUATION.md") == "docs/EVALUATION.md"
+    outside = ec.display_path(tmp_path / "deck")  # /tmp/...: neither inside nor beside it
+    assert outside.startswith("/") and ".." not in outside
+    assert ec.display_path(None) is None
