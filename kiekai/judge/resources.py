@@ -147,6 +147,17 @@ def _encode(texts: list[str], batch_size: int = 32) -> np.ndarray:
     return np.asarray(out, dtype=np.float32).reshape(len(texts), -1)
 
 
+def warm_up_encoder() -> None:
+    """Load MiniLM and run one two-text forward pass now, so that the first words outside
+    the embedding table are encoded as fast as later ones (the first pass of a process
+    also pays for allocations and kernel choice). Caches nothing.
+
+    Raises:
+        RuntimeError: the model cannot be loaded (see :func:`sentence_model`).
+    """
+    _encode([EMBED_TEMPLATE.format("dog"), EMBED_TEMPLATE.format("cat")])
+
+
 # ------------------------------------------------------------------------------ word cache
 
 #: Word -> unit embedding, filled by :func:`embedding`, :func:`cosine` and
