@@ -239,3 +239,30 @@ def test_preloading_wordnet_reads_every_synset_once_and_changes_no_verdict(cache
     assert cached >= 117_659  # every synset of WordNet 3.0 (adjective satellites included)
     assert seconds >= 0.0 and resources.preload_wordnet() == 0.0  # once per process
     assert _verdicts() == before
+
+
+def test_models_command_shows_and_builds_the_table(cache, monkeypatch) -> None:
+    from typer.testing import CliRunner
+
+    from kiekai import models
+    from kiekai.cli import app
+
+    monkeypatch.setenv("KIEKAI_OFFLINE", "1")
+    monkeypatch.setattr(models, "_clip_hub_cache_file", lambda hf_hub: None)
+    monkeypatch.setattr(resources, "table_words", lambda top_n=0: list(WORDS))
+
+    def table_row(*args: str) -> tuple[int, str, str]:
+        result = CliRunner().invoke(app, ["models", *args], env={"COLUMNS": "220"})
+        row = next(
+            line for line in result.output.splitlines() if line.startswith("│ embedding table")
+        )
+        return result.exit_code, row, result.output
+
+    code, row, output = table_row()
+    assert code == 0 and "not built" in row
+    assert "kiekai models --build-embeddings" in output
+    code, row, output = table_row("--build-embeddings")
+    assert code == 0 and "built now" in row and "│ ok" in row, output
+    assert f"{len(WORDS)} words" in output
+    code, row, _ = table_row()
+    assert code == 0 and "cache" in row and "│ ok" in row
