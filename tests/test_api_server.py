@@ -63,7 +63,10 @@ def free_port() -> int:
 def server() -> Iterator[Server]:
     port = free_port()
     log_file = tempfile.NamedTemporaryFile(prefix="kiekai-serve-", suffix=".log", delete=False)
-    command = [sys.executable, "-m", "kiekai", "serve", "--port", str(port), "--log-level", "info"]
+    command = [
+        sys.executable, "-m", "kiekai", "serve", "--port", str(port), "--log-level", "info",
+        "--no-embedding-table",  # no 48k-word table build in the background during tests
+    ]  # fmt: skip
     process = subprocess.Popen(
         command,
         cwd=REPO,

@@ -32,7 +32,7 @@ def _fail(message: str) -> None:
 
 #: Shown on stderr before the first verdict of a process loads its models (about
 #: 15-35 s on 2 cores, see docs/judge.md "Speed"), so a user does not stare at nothing.
-LOADING_NOTICE = "loading WordNet and the sentence model…"
+LOADING_NOTICE = "loading WordNet (and the sentence model for words not in the embedding table)…"
 
 
 def _loading_notice() -> None:

@@ -188,6 +188,23 @@ def is_real_word(norm: str) -> bool:
     return zipf(norm) >= REAL_WORD_ZIPF
 
 
+@lru_cache(maxsize=1)
+def semcor_counts() -> dict[str, int]:
+    """Sense key -> SemCor tag count, read once from WordNet's ``cntlist.rev``.
+
+    The same numbers as NLTK's ``Lemma.count()``, which binary-searches that file on
+    disk at every call (half of a new word's time before this cache). 37,387 keys in
+    WordNet 3.0; loads in about 0.1 s.
+    """
+    counts: dict[str, int] = {}
+    with wordnet().open("cntlist.rev") as fh:
+        for line in fh:
+            parts = line.split()
+            if len(parts) >= 2:
+                counts[parts[0]] = int(parts[-1])
+    return counts
+
+
 @lru_cache(maxsize=65536)
 def sense_weights(norm: str) -> tuple[tuple[object, float], ...]:
     """WordNet synsets of ``norm`` with P(sense | word), most likely first.
@@ -206,7 +223,7 @@ def sense_weights(norm: str) -> tuple[tuple[object, float], ...]:
             c = 0
             for lem in s.lemmas():
                 if lem.name().lower() == key:
-                    c = max(c, lem.count())
+                    c = max(c, semcor_counts().get(lem.key(), 0))
             counts[s] = max(counts.get(s, 0.0), c + 0.5)
     total = sum(counts.values())
     if not total:
