@@ -295,3 +295,29 @@ def test_normalisation_reason_shows_written_words(judges) -> None:
     assert "'Caf\u00e9'" in v.reason and "diacritics" in v.reason
     v = judges["strict"].match("tiger", "TIGER")
     assert v.reason.endswith("'TIGER' and 'tiger' differ only in letter case.")
+
+
+def test_possessive_is_a_form_of_the_word(judges) -> None:
+    assert verdicts(judges, "dog", "dog's") == ALL
+    assert judges["strict"].match("child", "children's").relation == "same-lemma"
+
+
+def test_numbers_and_long_text(judges) -> None:
+    assert Judge.is_one_word("3.5") == (True, "") and Judge.is_one_word("1,000") == (True, "")
+    ok, why = Judge.is_one_word("1" * 100_000)  # digits only: still length-checked
+    assert not ok and "at most" in why
+    lemma = "blood-oxygenation level dependent functional magnetic resonance imaging"
+    assert judges["strict"].match(lemma, lemma).accepted  # WordNet's longest lemma, 71 chars
+
+
+def test_api_type_errors_name_the_argument(judges) -> None:
+    judge = judges["standard"]
+    with pytest.raises(TypeError, match="guess must be text"):
+        judge.match("dog", ["dog"])
+    for used in (None, 3, b"dog"):
+        with pytest.raises(TypeError, match="used_words must be a list"):
+            judge.is_repeat("dog", used)
+    with pytest.raises(TypeError, match=r"pairs\[0\]"):
+        judge.match_many(["ab"])
+    with pytest.raises(TypeError, match=r"items\[0\]"):
+        judge.is_repeat_many(["dog"])

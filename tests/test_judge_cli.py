@@ -123,3 +123,60 @@ def test_loading_notice_goes_to_stderr_only(monkeypatch) -> None:
     monkeypatch.setattr(resources, "loaded", lambda: True)
     r = run("judge", "mice", "mouse")
     assert LOADING_NOTICE not in r.stderr
+
+
+def _tsv_rows(text: str) -> list[list[str]]:
+    """Rows of a plain TSV (no quoting), header included."""
+    return [line.split("\t") for line in text.split("\n") if line]
+
+
+def test_batch_keeps_rows_whole_and_cells_as_written(tmp_path) -> None:
+    path = tmp_path / "odd.tsv"
+    path.write_bytes(
+        "secret\tguess\r\n"  # CRLF
+        "sun\u2028light\tsunlight\r\n"  # a Unicode line separator inside a cell
+        '"dog\tdog\\\n'  # a quote and a backslash, taken literally
+        "\n"  # a blank line is no row
+        "cat\tcats\n".encode()
+    )
+    r = run("judge", "--batch", str(path))
+    assert r.exit_code == 0, r.output
+    rows = _tsv_rows(r.stdout)
+    assert rows[0] == ["secret", "guess", "accepted", "score", "relation", "reason"]
+    assert [row[:2] for row in rows[1:]] == [
+        ["sun light", "sunlight"],  # the separator became a space; still one row
+        ['"dog', "dog\\"],
+        ["cat", "cats"],
+    ]
+    assert all(len(row) == 6 for row in rows)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "is a folder"),
+        (b"secret\tguess\tsecret\ndog\tcat\tx\n", "more than once"),
+        (b"secret\tguess\ncaf\xe9\tcafe\n", "not UTF-8"),
+    ],
+)
+def test_batch_file_problems_exit_2(tmp_path, content, message) -> None:
+    path = tmp_path / "bad.tsv"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    r = run("judge", "--batch", str(path))
+    assert r.exit_code == 2
+    assert message in r.output and "Traceback" not in r.output
+
+
+def test_batch_from_stdin_refuses_bad_utf8() -> None:
+    r = runner.invoke(app, ["judge", "--batch", "-"], input=b"secret\tguess\ncaf\xe9\tcafe\n")
+    assert r.exit_code == 2 and "not UTF-8" in r.output
+
+
+def test_words_from_undecodable_arguments_are_refused() -> None:
+    r = run("judge", "caf\udce9", "cafe")  # what Python makes of the bytes caf\xe9 in argv
+    assert r.exit_code == 2 and "not valid UTF-8" in r.output
+    r = run("repeat", "dog", "--used", "caf\udce9")
+    assert r.exit_code == 2 and "not valid UTF-8" in r.output

@@ -13,9 +13,9 @@ missing file or columns, missing arguments), with one ``error:`` line on stderr.
 
 from __future__ import annotations
 
-import csv
 import json
 import sys
+import unicodedata
 from pathlib import Path
 
 import typer
@@ -67,36 +67,61 @@ def _print_verdict(verdict, as_json: bool, extra: dict | None = None) -> None:
 
 
 def _clean_cell(text: str) -> str:
-    """A TSV-safe cell: tabs and newlines become spaces."""
-    return " ".join(str(text).replace("\t", " ").splitlines())
+    """A TSV cell: tabs, line breaks, line/paragraph separators and other control
+    characters become spaces, so one input row stays one output row (IANA
+    text/tab-separated-values has no escaping)."""
+    return "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in str(text))
+
+
+def _check_utf8(text: str, what: str) -> None:
+    """Exit 2 when ``text`` came from bytes that are not UTF-8 (Python keeps such bytes
+    as lone surrogates U+DC80..U+DCFF in ``sys.argv`` and text-mode stdin)."""
+    if any("\udc80" <= c <= "\udcff" for c in text):
+        _fail(f"{what} is not valid UTF-8 text; write it in UTF-8")
 
 
 def _read_batch(path: Path) -> list[tuple[str, str]]:
-    """(secret, guess) rows of a TSV with a header; exits 2 on any file problem."""
-    if str(path) != "-" and not path.is_file():
-        _fail(f"batch file {path} not found; pass a TSV file with columns 'secret' and 'guess'")
+    """(secret, guess) rows of a TSV with a header; exits 2 on any file problem.
+
+    Rows end at ``\n`` or ``\r\n`` only (not at Unicode line separators inside a cell);
+    cells are split at tabs, with quotes taken literally.
+    """
+    name = "standard input" if str(path) == "-" else f"batch file {path}"
+    if str(path) != "-":
+        if not path.exists():
+            _fail(f"{name} not found; pass a TSV file with columns 'secret' and 'guess'")
+        if path.is_dir():
+            _fail(f"{name} is a folder; pass a TSV file with columns 'secret' and 'guess'")
     try:
-        if str(path) == "-":
-            text = sys.stdin.read()
-        else:
-            text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"cannot read batch file {path}: {exc}")
-    lines = text.splitlines()
+        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        text = raw.decode("utf-8-sig")
+    except OSError as exc:
+        _fail(f"cannot read {name}: {exc}")
+    except UnicodeDecodeError as exc:
+        _fail(f"{name} is not UTF-8 text ({exc}); save it as UTF-8")
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last row
     if not lines:
-        _fail(
-            f"batch file {path} is empty; its first line must be a header with 'secret' and 'guess'"
-        )
-    reader = csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE)
-    header = [h.strip() for h in (reader.fieldnames or [])]
+        _fail(f"{name} is empty; its first line must be a header with 'secret' and 'guess'")
+    header = [h.strip() for h in lines[0].split("\t")]
     missing = [c for c in ("secret", "guess") if c not in header]
     if missing:
         _fail(
-            f"batch file {path} lacks column(s) {', '.join(missing)}; its header has "
+            f"{name} lacks column(s) {', '.join(missing)}; its header has "
             f"{header}; the first line must name tab-separated columns 'secret' and 'guess'"
         )
-    reader.fieldnames = header
-    return [((row.get("secret") or ""), (row.get("guess") or "")) for row in reader]
+    twice = [c for c in ("secret", "guess") if header.count(c) > 1]
+    if twice:
+        _fail(f"{name} names column(s) {', '.join(twice)} more than once in its header")
+    i_secret, i_guess = header.index("secret"), header.index("guess")
+    rows = []
+    for line in lines[1:]:
+        if not line.strip():
+            continue  # a blank line is no row
+        cells = line.split("\t") + [""] * len(header)  # a short row: missing cells are ""
+        rows.append((cells[i_secret], cells[i_guess]))
+    return rows
 
 
 def judge_command(
@@ -121,25 +146,17 @@ def judge_command(
         pairs = _read_batch(batch)
         _loading_notice()
         verdicts = judge.match_many(pairs)
-        out = csv.writer(
-            sys.stdout, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_NONE, escapechar="\\"
-        )
-        out.writerow(BATCH_COLUMNS)
+        write = sys.stdout.write
+        write("\t".join(BATCH_COLUMNS) + "\n")
         for (s, g), v in zip(pairs, verdicts, strict=True):
-            out.writerow(
-                [
-                    _clean_cell(s),
-                    _clean_cell(g),
-                    1 if v.accepted else 0,
-                    f"{v.score:.4f}",
-                    v.relation,
-                    _clean_cell(v.reason),
-                ]
-            )
+            cells = (s, g, "1" if v.accepted else "0", f"{v.score:.4f}", v.relation, v.reason)
+            write("\t".join(_clean_cell(c) for c in cells) + "\n")
         sys.stdout.flush()
         return
     if secret is None or guess is None:
         _fail("give SECRET and GUESS (e.g. `kiekai judge people humans`) or --batch FILE.tsv")
+    _check_utf8(secret, "SECRET")
+    _check_utf8(guess, "GUESS")
     _loading_notice()
     verdict = judge.match(secret, guess)
     _print_verdict(
@@ -159,6 +176,8 @@ def repeat_command(
 ) -> None:
     """Ne bis in idem: does WORD repeat one of the used categories? (rulebook)"""
     judge = _judge(strictness)
+    _check_utf8(word, "WORD")
+    _check_utf8(used, "--used")
     used_words = [u.strip() for u in used.split(",") if u.strip()]
     _loading_notice()
     verdict = judge.is_repeat(word, used_words)

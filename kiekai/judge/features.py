@@ -128,12 +128,13 @@ def _max_typo_edits(word: str) -> int:
     return 1 if len(word) <= 5 else 2
 
 
-@lru_cache(maxsize=262144)
 def evidence(secret: str, guess: str) -> Evidence:
     """Collect the evidence for ``guess`` against ``secret`` (raw player text).
 
     Never raises for text input: empty or multi-word text becomes a rejecting relation.
-    The result carries both the normalised words and the words as written.
+    The result carries both the normalised words and the words as written. Cached per
+    pair; safe to call from several threads (WordNet lookups hold
+    :data:`kiekai.judge.lexical.WORDNET_LOCK`).
 
     Raises:
         TypeError: an argument is not a ``str``.
@@ -141,7 +142,15 @@ def evidence(secret: str, guess: str) -> Evidence:
     for name, value in (("secret", secret), ("guess", guess)):
         if not isinstance(value, str):
             raise TypeError(f"{name} must be text (str), got {type(value).__name__}")
-    return replace(_evidence(secret, guess), raw_secret=secret.strip(), raw_guess=guess.strip())
+    return _cached_evidence(secret, guess)
+
+
+@lru_cache(maxsize=262144)
+def _cached_evidence(secret: str, guess: str) -> Evidence:
+    """:func:`evidence` after its type check, cached per pair of raw strings."""
+    with lexical.WORDNET_LOCK:
+        ev = _evidence(secret, guess)
+    return replace(ev, raw_secret=secret.strip(), raw_guess=guess.strip())
 
 
 def _evidence(secret: str, guess: str) -> Evidence:

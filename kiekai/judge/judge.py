@@ -69,7 +69,8 @@ def _level_rule_reason(level: Strictness, ev: Evidence) -> str:
 class Judge:
     """Decides guesses and repeats at one strictness level.
 
-    Thread-safe for reading; models (WordNet, MiniLM, the fitted parameters) load once
+    Safe to call from several threads (WordNet lookups are serialised by
+    :data:`kiekai.judge.lexical.WORDNET_LOCK`, MiniLM encodes by their own lock); models (WordNet, MiniLM, the fitted parameters) load once
     per process on first use, and every per-word and per-pair result is cached.
 
     Args:
@@ -177,8 +178,22 @@ class Judge:
         return self.decide(evidence(secret, guess))
 
     def match_many(self, pairs: Iterable[tuple[str, str]]) -> list[Verdict]:
-        """:meth:`match` over ``(secret, guess)`` pairs, in order."""
+        """:meth:`match` over ``(secret, guess)`` pairs, in order.
+
+        Raises:
+            TypeError: an item is not a pair of two ``str`` (the message gives its index).
+        """
         pairs = list(pairs)
+        for i, pair in enumerate(pairs):
+            if (
+                isinstance(pair, (str, bytes))
+                or not isinstance(pair, Sequence)
+                or len(pair) != 2
+                or not all(isinstance(w, str) for w in pair)
+            ):
+                raise TypeError(
+                    f"pairs[{i}] must be a (secret, guess) pair of two str, got {pair!r:.80}"
+                )
         _prefetch(w for pair in pairs for w in pair)
         return [self.match(s, g) for s, g in pairs]
 
@@ -191,13 +206,20 @@ class Judge:
         skipped.
 
         Raises:
-            TypeError: ``candidate`` is not a ``str`` or ``used_words`` is a bare string.
+            TypeError: ``candidate`` is not a ``str``, or ``used_words`` is not a list
+                (or other iterable) of words: a bare string, bytes, ``None``, a number.
         """
         if not isinstance(candidate, str):
             raise TypeError(f"candidate must be text (str), got {type(candidate).__name__}")
-        if isinstance(used_words, str):
-            raise TypeError("used_words must be a list of words, not one string")
+        if isinstance(used_words, (str, bytes, bytearray)) or not isinstance(
+            used_words, Iterable
+        ):
+            raise TypeError(
+                f"used_words must be a list of words (str), got {type(used_words).__name__}"
+            )
         used = [u for u in used_words if isinstance(u, str) and u.strip()]
+        if len(used) > 8:
+            _prefetch([candidate, *used])
         ok, why = lexical.one_word_check(candidate)
         if not candidate.strip():
             return Verdict(False, 0.0, "empty", "Not a repeat: the word is empty.")
@@ -225,9 +247,24 @@ class Judge:
         return Verdict(False, v.score, v.relation, reason)
 
     def is_repeat_many(self, items: Iterable[tuple[str, Sequence[str]]]) -> list[Verdict]:
-        """:meth:`is_repeat` over ``(candidate, used_words)`` items, in order."""
+        """:meth:`is_repeat` over ``(candidate, used_words)`` items, in order.
+
+        Raises:
+            TypeError: an item is not a ``(candidate, used_words)`` pair (message gives
+                its index), or as :meth:`is_repeat`.
+        """
         items = list(items)
-        _prefetch(w for c, used in items for w in [c, *used] if isinstance(w, str))
+        for i, item in enumerate(items):
+            if isinstance(item, (str, bytes)) or not isinstance(item, Sequence) or len(item) != 2:
+                raise TypeError(
+                    f"items[{i}] must be a (candidate, used_words) pair, got {item!r:.80}"
+                )
+        _prefetch(
+            w
+            for c, used in items
+            for w in [c, *(used if isinstance(used, (list, tuple)) else [])]
+            if isinstance(w, str)
+        )
         return [self.is_repeat(c, used) for c, used in items]
 
 

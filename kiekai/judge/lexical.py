@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -46,6 +47,15 @@ NEGATING_SUFFIXES = ("less", "free")
 NEGATING_PREFIXES = ("non", "un")
 
 _POS = ("n", "v", "a", "r")
+
+#: A number written in digits with a decimal point or thousands separators ("3.5",
+#: "1,000", "-2"): one lexical item, like "3".
+NUMERAL = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
+
+#: NLTK's WordNet reader is not safe for concurrent use (its data files are shared
+#: file handles: two threads reading at once get each other's lines). Every WordNet
+#: lookup the judge starts goes through this lock; cached results need no lock.
+WORDNET_LOCK = threading.RLock()
 
 #: Shallowest WordNet depth (hypernym steps below "entity") of a shared hypernym that
 #: makes two words co-hyponyms: above it the shared class is too abstract ("object",
@@ -80,7 +90,19 @@ def one_word_check(text: str) -> tuple[bool, str]:
     raw = text.strip()
     if not raw:
         return False, "the word is empty"
+    if len(raw) > 4 * MAX_WORD_CHARS:  # long before normalising: refuse without work
+        return (
+            False,
+            f"the text is {len(raw)} characters long; a word has at most {MAX_WORD_CHARS}",
+        )
     if raw.isascii() and raw.isdigit():
+        if len(raw) > MAX_WORD_CHARS:
+            return (
+                False,
+                f"the number has {len(raw)} digits; a word has at most {MAX_WORD_CHARS} characters",
+            )
+        return True, ""
+    if NUMERAL.fullmatch(raw):
         return True, ""
     norm = normalise(raw)
     if not norm:
@@ -106,10 +128,11 @@ def is_compound(norm: str) -> bool:
     wn = wordnet()
     tokens = norm.split(" ")
     joined = "_".join(tokens)
-    if wn.synsets(joined):
-        return True
     closed = "".join(tokens)
-    return bool(wn.synsets(closed)) or zipf(closed) >= REAL_WORD_ZIPF
+    with WORDNET_LOCK:
+        if wn.synsets(joined) or wn.synsets(closed):
+            return True
+    return zipf(closed) >= REAL_WORD_ZIPF
 
 
 @lru_cache(maxsize=65536)
@@ -140,6 +163,10 @@ def lemmas(norm: str) -> frozenset[str]:
     out = {norm}
     if not norm:
         return frozenset(out)
+    if norm.endswith("'s") and len(norm) > 3:  # possessive: dog's -> dog, children's
+        out |= lemmas(norm[:-2])
+    elif norm.endswith("s'") and len(norm) > 3:  # plural possessive: dogs' -> dogs
+        out |= lemmas(norm[:-1])
     wn = wordnet()
     if " " in norm or "-" in norm:
         key = re.sub(r"[\s\-]+", "_", norm)

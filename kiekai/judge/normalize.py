@@ -20,8 +20,10 @@ from functools import lru_cache
 ARTICLES = frozenset({"a", "an", "the"})
 
 #: Longest guess, in characters after normalisation, that is looked up at all. Longer
-#: text is refused as not one word (no English lexical item is this long).
-MAX_WORD_CHARS = 64
+#: text is refused as not one word. The longest WordNet 3.0 lemma has 71 characters
+#: ("blood-oxygenation level dependent functional magnetic resonance imaging"); 80 is
+#: also the HTTP API's limit (``kiekai.api.MAX_WORD_CHARS``).
+MAX_WORD_CHARS = 80
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u00b4": "'"})
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212_"})
