@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import warnings
 from collections.abc import Iterator
 
@@ -266,3 +267,16 @@ def test_models_command_shows_and_builds_the_table(cache, monkeypatch) -> None:
     assert f"{len(WORDS)} words" in output
     code, row, _ = table_row()
     assert code == 0 and "cache" in row and "│ ok" in row
+
+
+def test_a_stopped_background_build_ends_its_thread_and_saves_nothing(cache, monkeypatch) -> None:
+    monkeypatch.setattr(resources, "table_words", lambda top_n=0: [f"{w}s" for w in WORDS] * 8)
+    monkeypatch.setattr(resources, "_STOP_BUILDS", threading.Event())
+    resources._STOP_BUILDS.set()  # as if the server were already shutting down
+    lines: list[str] = []
+    thread = resources.build_embedding_table_in_background(report=lines.append)
+    assert thread is not None
+    resources.stop_background_builds(thread, timeout_s=60)
+    assert not thread.is_alive()
+    assert "stopped" in lines[-1]
+    assert not list((cache / "embeddings").glob("*.npy"))

@@ -448,6 +448,8 @@ def build_table(words: Sequence[str], batch_size: int = 128) -> EmbeddingTable:
     order = sorted(range(len(texts)), key=sizes.__getitem__)
     vectors = np.zeros((len(words), EMBEDDING_DIM), dtype=np.float32)
     for i in range(0, len(order), batch_size):
+        if _STOP_BUILDS.is_set():
+            raise BuildStopped("the embedding table build was stopped (the process is exiting)")
         rows = order[i : i + batch_size]
         vectors[rows] = _encode([texts[j] for j in rows], batch_size=batch_size)
     return EmbeddingTable(words, vectors, build_s=time.perf_counter() - start, built_now=True)
@@ -622,6 +624,27 @@ def load_embedding_table(
         return table
 
 
+class BuildStopped(RuntimeError):
+    """An embedding-table build was stopped by :func:`stop_background_builds`."""
+
+
+#: Set by :func:`stop_background_builds`; :func:`build_table` checks it between batches.
+_STOP_BUILDS = threading.Event()
+
+
+def stop_background_builds(thread: threading.Thread | None, timeout_s: float = 30.0) -> None:
+    """Stop a build started by :func:`build_embedding_table_in_background` and wait for
+    its thread (at most ``timeout_s`` seconds; it stops after its current batch of
+    words, a second or two). Servers call this on shutdown: a daemon thread still
+    inside torch when the interpreter exits aborts the process ("terminate called
+    without an active exception", exit status 134). Nothing is saved from a stopped
+    build; the next server start builds the table again."""
+    if thread is None or not thread.is_alive():
+        return
+    _STOP_BUILDS.set()
+    thread.join(timeout_s)
+
+
 def build_embedding_table_in_background(
     top_n: int = TABLE_TOP_N, report: Callable[[str], None] | None = None
 ) -> threading.Thread | None:
@@ -642,6 +665,9 @@ def build_embedding_table_in_background(
     def build() -> None:
         try:
             load_embedding_table(top_n, build=True, report=report)
+        except BuildStopped:
+            if report:
+                report("embedding table build stopped; it starts again with the next server")
         except Exception as exc:  # noqa: BLE001 - a failed build only costs speed
             _warn_once("build", f"the embedding table could not be built ({exc})")
 
