@@ -270,5 +270,9 @@ def _name_meaning_relation(
     if strength > 0:
         return name, detail
     if emb >= 0.5:
-        return "related", "are close in meaning by sentence embedding, with no close WordNet link"
+        return (
+            "related",
+            f"are related only by sentence embedding (MiniLM cosine {emb:.2f}), "
+            "with no close WordNet link",
+        )
     return "unrelated", "have no close link in WordNet or by sentence embedding"

@@ -119,7 +119,7 @@ def one_word_check(text: str) -> tuple[bool, str]:
         return True, ""
     if is_compound(norm):
         return True, ""
-    return False, f"{raw!r} is {len(tokens)} words, not one word or a known compound"
+    return False, f"{raw!r} is {len(raw.split())} words, not one word or a known compound"
 
 
 @lru_cache(maxsize=65536)
