@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
 from pydantic import (
     AfterValidator,
@@ -962,6 +962,11 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
             raise
         except Exception as exc:
             raise _unexpected_error(exc) from exc
+
+    @app.head("/healthz", include_in_schema=False)
+    async def healthz_head() -> Response:
+        """``HEAD /healthz``: the probe load balancers and uptime checks send; 200, no body."""
+        return Response(status_code=200)
 
     @app.get(
         "/healthz",

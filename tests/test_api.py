@@ -406,6 +406,8 @@ def test_healthz_reports_levels_versions_and_loaded_models(client):
     assert health["versions"]["kiekai"]
     assert health["versions"]["fastapi"]
     assert health["models"]["wordnet"] is True
+    head = client.head("/healthz")
+    assert head.status_code == 200 and head.content == b""
 
 
 def test_openapi_schema_documents_limits_examples_and_errors(client):
