@@ -23,29 +23,12 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
 import sys
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-
-
-def load_rounds(path: Path) -> list[dict]:
-    """Read a rounds JSON-lines file; exits with a message naming the line on bad input."""
-    rounds = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                item = json.loads(line)
-                item["group_of_three"], item["group_of_two"], item["target"]  # noqa: B018
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                sys.exit(f"{path}:{number}: not a Kiek round ({exc}); see ../shared/README.md")
-            rounds.append(item)
-    return rounds
 
 
 def main() -> None:
@@ -60,6 +43,8 @@ def main() -> None:
     parser.add_argument("--zipf-weight", type=float, default=None)
     parser.add_argument("--show", type=int, default=15, help="misses to list")
     args = parser.parse_args()
+
+    import _evalcommon as ec
 
     from kiekai import deck as deck_module
     from kiekai.kiek import bots
@@ -77,7 +62,10 @@ def main() -> None:
     except deck_module.DeckError as exc:
         sys.exit(str(exc))
     by_id = {card.id: card for card in deck.cards}
-    rounds = load_rounds(args.rounds)
+    try:
+        rounds = ec.load_rounds(args.rounds)
+    except ec.EvalError as exc:
+        sys.exit(str(exc))
     vocabulary = load_vocabulary()
     perception = LabelsPerception(deck.cards, vocabulary=vocabulary)
     judge = None
@@ -91,17 +79,17 @@ def main() -> None:
     misses = collections.Counter()
     for item in rounds:
         try:
-            three = [by_id[i] for i in item["group_of_three"]]
-            two = [by_id[i] for i in item["group_of_two"]]
+            three = [by_id[i] for i in item.three]
+            two = [by_id[i] for i in item.two]
         except KeyError as exc:
-            sys.exit(f"round {item.get('id')}: photo {exc} is not in the deck {args.deck}")
-        target = item["target"]
+            sys.exit(f"round {item.id}: photo {exc} is not in the deck {args.deck}")
+        target = item.target
         ranked = [w for w, _ in bots.rank_guesses(perception, three, two, (), vocabulary, k=5)]
         base = bots.baseline_guess(three, two) or ""
         tally["n"] += 1
         tally["top1"] += ranked[:1] == [target]
         tally["top5"] += target in ranked
-        tally["valid1"] += bool(ranked) and ranked[0] in item.get("valid_words", [target])
+        tally["valid1"] += bool(ranked) and ranked[0] in item.valid_words
         tally["base1"] += base == target
         if judge is not None:
             tally["jtop1"] += bool(ranked) and judge.match(target, ranked[0]).accepted
