@@ -109,33 +109,31 @@ def serve(
         raise typer.Exit(1)
     typer.echo("loading the judge (WordNet, all-MiniLM-L6-v2) ...", err=True)
     build_thread = None
-    try:
-        # MiniLM vectors of common words, so that a word new to this server costs a
-        # lookup instead of an encode (docs/judge.md); read from kiekai's cache, or built
-        # there in the background (about a minute, once per model) while the server answers
-        if embedding_table:
-            build_thread = resources.build_embedding_table_in_background(
-                report=lambda line: typer.echo(line, err=True)
+    try:  # whatever ends the server, a table build still in torch stops after its batch
+        try:
+            # MiniLM vectors of common words, so that a word new to this server costs a
+            # lookup instead of an encode (docs/judge.md); read from kiekai's cache, or
+            # built there in the background (about a minute, once per model) meanwhile
+            if embedding_table:
+                build_thread = resources.build_embedding_table_in_background(
+                    report=lambda line: typer.echo(line, err=True)
+                )
+            # every WordNet synset read now (~7 s, 230 MB): new words skip the data files
+            resources.preload_wordnet()
+            judges = load_judges()
+        except KeyboardInterrupt:  # Ctrl-C while loading
+            raise typer.Exit(130) from None
+        except (OSError, RuntimeError, LookupError, ImportError, ValueError) as exc:
+            typer.echo(
+                f"error: could not load the judge: {exc}\n"
+                "check the models with `kiekai models` (or reinstall with `make test`)",
+                err=True,
             )
-        # every WordNet synset read now (~7 s, 230 MB): new words skip the data files
-        resources.preload_wordnet()
-        judges = load_judges()
-    except KeyboardInterrupt:  # Ctrl-C while loading
-        resources.stop_background_builds(build_thread)
-        raise typer.Exit(130) from None
-    except (OSError, RuntimeError, LookupError, ImportError, ValueError) as exc:
-        resources.stop_background_builds(build_thread)
-        typer.echo(
-            f"error: could not load the judge: {exc}\n"
-            "check the models with `kiekai models` (or reinstall with `make test`)",
-            err=True,
-        )
-        raise typer.Exit(1) from None
-    app = create_app(judges)
-    typer.echo(f"serving the judge API on http://{host}:{port} (docs at /docs)", err=True)
-    try:
+            raise typer.Exit(1) from None
+        app = create_app(judges)
+        typer.echo(f"serving the judge API on http://{host}:{port} (docs at /docs)", err=True)
         uvicorn.run(app, host=host, port=port, log_level=log_level.lower(), access_log=access_log)
-    finally:  # Ctrl-C: let a table build still in torch finish its batch before exit
+    finally:
         resources.stop_background_builds(build_thread)
 
 
