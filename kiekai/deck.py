@@ -30,7 +30,6 @@ import io
 import os
 import re
 import stat
-import unicodedata
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +37,8 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 from PIL import Image, ImageOps
+
+from kiekai.display import printable
 
 #: File-name suffixes (compared case-insensitively) that are read as photos.
 PHOTO_SUFFIXES: frozenset[str] = frozenset({".jpg", ".jpeg", ".png", ".webp", ".gif"})
@@ -66,33 +67,6 @@ LABELS_FILE = "labels.csv"
 _WNID_RE = re.compile(r"^n\d{8}$")
 #: A Windows drive path (``C:\\photos`` or ``d:/x``) in labels.csv: absolute, so outside the deck.
 _DRIVE_RE = re.compile(r"^[A-Za-z]:/")
-
-
-#: Unicode bidirectional controls (format characters that reorder text, e.g. U+202E
-#: RIGHT-TO-LEFT OVERRIDE turns "photo\u202egpj.exe" into "photoexe.jpg" on screen).
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def printable(text: str) -> str:
-    """``text`` safe to print on a terminal: control characters escaped, all else kept.
-
-    File names may hold escape sequences (colours, window titles, cursor moves), newlines
-    that forge extra output lines, or bidirectional overrides that disguise a name. Those
-    characters (Unicode category Cc, and the bidi controls) become Python-style escapes
-    (``\\x1b``, ``\\n``, ``\\u202e``); letters in any script, emoji (with their zero-width
-    joiners) and spaces are unchanged.
-    """
-    out = []
-    for char in text:
-        if char in _NAMED_ESCAPES:
-            out.append(_NAMED_ESCAPES[char])
-        elif unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS:
-            code = ord(char)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(char)
-    return "".join(out)
 
 
 class DeckError(Exception):

@@ -679,7 +679,7 @@ def test_deck_commands_never_send_control_characters_from_file_names(deck_cli, t
 
 
 def test_printable_escapes_only_control_characters():
-    from kiekai.deck import printable
+    from kiekai.display import printable
 
     assert printable("ñandú photo (1).jpg") == "ñandú photo (1).jpg"
     assert printable("😀/çafé.JPG") == "😀/çafé.JPG"

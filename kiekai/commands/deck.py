@@ -29,8 +29,8 @@ deck_app = typer.Typer(
 
 def _error(message: str) -> None:
     """Print ``message`` to stderr as one ``error:`` line (control characters escaped, see
-    :func:`kiekai.deck.printable`: paths in it come from the user's file system)."""
-    from kiekai.deck import printable
+    :func:`kiekai.display.printable`: paths in it come from the user's file system)."""
+    from kiekai.display import printable
 
     typer.echo(f"error: {printable(message)}", err=True)
 
@@ -76,7 +76,8 @@ def info(
     from rich.table import Table
     from rich.text import Text
 
-    from kiekai.deck import DeckTooSmallError, check_deck_size, printable
+    from kiekai.deck import DeckTooSmallError, check_deck_size
+    from kiekai.display import printable
 
     problems: list[str] = []
     deck = _load(path, on_skip=lambda _rel, _why: None, on_problem=problems.append)
@@ -167,7 +168,8 @@ def embed(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from kiekai.deck import PhotoError, printable
+    from kiekai.deck import PhotoError
+    from kiekai.display import printable
     from kiekai.models import ModelUnavailable
 
     def report_skip(relative: str, reason: str) -> None:
