@@ -10,6 +10,11 @@ and Rich markup in the text is shown literally. Every front end prints such text
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kiekai.deck import Card
 
 #: Unicode bidirectional controls (format characters that reorder text, e.g. U+202E
 #: RIGHT-TO-LEFT OVERRIDE turns "photo\u202egpj.exe" into "photoexe.jpg" on screen).
@@ -42,3 +47,21 @@ def safe_text(text: object) -> str:
     from rich.markup import escape
 
     return escape(printable(text))
+
+
+def card_names(cards: Sequence[Card], seen: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The name people see for each card: ``{card id: name}``.
+
+    The deck's label (labels.csv, or the embedded deck's labels); else what the perception
+    reports seeing in the photo (``seen``: card id -> a class name, when a perception
+    exposes one); else a neutral ``"photo N"`` with N the card's 1-based position in
+    ``cards``. Never the file name: a file name is often a code (``n01440764_10026``) or
+    a joke, and a name must say what a person sees. Names are returned as written; show
+    them through :func:`safe_text` (terminal) or an autoescaping template (web).
+    """
+    seen = seen or {}
+    names = {}
+    for number, card in enumerate(cards, start=1):
+        name = (card.label or "").strip() or str(seen.get(card.id, "")).strip()
+        names[card.id] = name or f"photo {number}"
+    return names

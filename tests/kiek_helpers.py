@@ -68,6 +68,8 @@ class ScriptedPlayer:
         self.words = list(words)
         self.guesses = list(guesses) if guesses is not None else list(words)
         self.calls = calls
+        self.rulings: dict[int, bool] = {}
+        self.told: list[str] = []
         self.seen: list[object] = []
         self._w = 0
         self._g = 0
@@ -93,3 +95,12 @@ class ScriptedPlayer:
     def keep_card(self, view: KeepView) -> str:
         self.seen.append(view)
         return view.cards[0].id
+
+    # people only (HumanKiekPlayer)
+    def tell(self, message: str) -> None:
+        self.told.append(message)
+
+    def overrule(self, view: RevealView) -> dict[int, bool]:
+        """Overrules the verdicts on the seats in ``self.rulings`` (seat -> ruling)."""
+        self.seen.append(view)
+        return {seat: ruling for seat, ruling in self.rulings.items() if seat in view.verdicts}

@@ -7,6 +7,7 @@ import io
 import os
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,7 @@ def test_whole_game_writes_a_replayable_log(tmp_path):
             clock=VirtualClock(),
             log=log,
             header={"deck": "test-deck", "strictness": "standard"},
-            on_event=EventPrinter(live, show_labels=True),
+            on_event=EventPrinter(live),
         )
     assert outcome.turns == 12
     events = list(read_log(path))
@@ -204,18 +205,21 @@ def test_replay_refuses_a_file_that_is_not_a_game_log(tmp_path):
         replay(path, console()[0])
 
 
-def test_printer_hides_labels_while_humans_play():
-    """Labels would give answers away: the live printer omits them when told to."""
+def test_printer_names_cards_by_their_names_never_by_file_name():
+    """Cards are shown with their names (label, else "photo N"), never by file name."""
     shown, shown_out = console()
-    hidden, hidden_out = console()
-    printer_shown = EventPrinter(shown, show_labels=True)
-    printer_hidden = EventPrinter(hidden, show_labels=False)
-    outcome = play_game(bots(3), make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1)
+    cards = make_cards(30)
+    cards[5] = replace(cards[5], label=None)
+    outcome = play_game(bots(3), cards, judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1)
+    printer = EventPrinter(shown)
     for event in outcome.events:
-        printer_shown(event)
-        printer_hidden(event)
-    assert "(thing" in shown_out.getvalue()
-    assert "(thing" not in hidden_out.getvalue()
+        printer(event)
+    text = shown_out.getvalue()
+    assert "thing" in text
+    assert "c0" not in text  # the file names (ids c00, c01 ...) never appear
+    header = outcome.events[0]
+    assert header.data["card_names"]["c05"] == "photo 6"
+    assert header.data["card_names"]["c07"] == "thing7"
 
 
 # ---------------------------------------------------------------- the human terminal player
@@ -229,8 +233,9 @@ class PromptAnswerer(io.TextIOBase):
     at each word prompt (e.g. a phrase to be refused).
     """
 
-    def __init__(self, screen: io.StringIO, words, first=()):
+    def __init__(self, screen: io.StringIO, words, first=(), overrule=()):
         self.screen, self.words, self.first = screen, list(words), list(first)
+        self.overrule = list(overrule)
         self.asked: list[str] = []
         self._w = 0
 
@@ -243,6 +248,8 @@ class PromptAnswerer(io.TextIOBase):
             return " ".join(numbers[:count]) + "\n"
         if "ne bis in idem" in prompt:
             return "n\n"
+        if "Overrule a verdict" in prompt:
+            return self.overrule.pop(0) + "\n" if self.overrule else "\n"
         if self.first:
             return self.first.pop(0) + "\n"
         word = self.words[self._w % len(self.words)]
@@ -260,7 +267,7 @@ def human_game(words, first=(), rounds=1):
     )
     outcome = play_game(
         [human, *bots(3)], make_cards(40), judge=TableJudge(), seed=4, clock=VirtualClock(),
-        rounds=rounds, on_event=EventPrinter(out, show_labels=False),
+        rounds=rounds, on_event=EventPrinter(out),
     )
     return outcome, screen.getvalue(), stdin
 
@@ -324,29 +331,34 @@ def test_terminal_helpers():
     assert image_escape(b"x", "iterm").startswith("\x1b]1337;File=inline=1;size=1")
 
 
-def test_the_person_sees_a_numbered_contact_sheet_and_file_names_not_labels(tmp_path):
-    """The five cards are shown as a numbered contact-sheet image saved to a file and as
-    numbered file names; the labels (answers) are never printed."""
+def test_the_person_sees_a_numbered_contact_sheet_and_card_names_and_what_was_kept(tmp_path):
+    """Issue 12: the cards are numbered with their names (never file names), the sheet is
+    saved, and the keep prompt says which cards were already kept."""
     from kiekai.default_deck import default_deck
+    from kiekai.display import card_names
     from kiekai.kiek.players import KeepView
 
-    cards = tuple(default_deck().cards[:5])
+    deck = default_deck().cards
+    cards = tuple(deck[:5])
     screen = io.StringIO()
     out = Console(file=screen, width=200, color_system=None)
     human = TerminalKiekPlayer(
         "You", judge=TableJudge(), console=out, reader=LineReader(io.StringIO("9\n2\n")),
-        sheet_dir=tmp_path / "sheets", images=False,
+        sheet_dir=tmp_path / "sheets", images=False, card_names=card_names(deck),
     )  # fmt: skip
-    kept = human.keep_card(KeepView(seat=0, new_active_seat=1, cards=cards, kept=(), hand=()))
+    view = KeepView(seat=0, new_active_seat=1, cards=cards, kept=(deck[7], deck[8]), hand=())
+    kept = human.keep_card(view)
     assert kept == cards[1].id
     sheets = sorted((tmp_path / "sheets").glob("*.png"))
     assert len(sheets) == 1 and sheets[0].stat().st_size > 1000
     text = screen.getvalue()
     assert f"Contact sheet: {sheets[0]}" in text.replace("\n", "")
     assert "Please type one number out of 1, 2, 3, 4 and 5" in text  # '9' refused
+    assert f"Already kept: {deck[7].label}, {deck[8].label}." in text
     for number, card in enumerate(cards, start=1):
-        assert f"{number}. {Path(card.id).name}" in text
-        assert card.label and f"{card.label}" not in text.replace(Path(card.id).name, "")
+        assert f"{number}. {card.label}" in text
+        if Path(card.id).stem not in card.label:  # e.g. chelsea.png is a cat
+            assert Path(card.id).stem not in text.replace(str(tmp_path), "")
 
 
 class CtrlCHuman(ScriptedPlayer):

@@ -100,6 +100,32 @@ def register(app: typer.Typer) -> None:
         clip_checkpoint: Annotated[
             Path | None, typer.Option(help="Local open_clip checkpoint file (with --clip-model).")
         ] = None,
+        house_rules: Annotated[
+            Path | None,
+            typer.Option(
+                help="The table's house-rules file: read before the judge, and rulings made at "
+                "the reveal are saved to it (default: house-rules.tsv in the user data dir)."
+            ),
+        ] = None,
+        turn_seconds: Annotated[
+            float,
+            typer.Option(help="Seconds per turn: 120 by the rulebook (a house variant otherwise)."),
+        ] = 120.0,
+        web: Annotated[
+            bool, typer.Option("--web", help="Play at a table in the browser instead of the terminal.")
+        ] = False,
+        seats: Annotated[
+            int | None,
+            typer.Option(help="With --web: seats for people, each with its own link (default: --humans)."),
+        ] = None,
+        host: Annotated[
+            str,
+            typer.Option(help="With --web: the address to listen on; 0.0.0.0 lets other devices join."),
+        ] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="With --web: the port (0 = a free one).")] = 0,
+        open_browser: Annotated[
+            bool, typer.Option("--open/--no-open", help="With --web: open the first seat in the default browser.")
+        ] = True,
     ) -> None:
         """Play a game of Kiek: split five photos 3 against 2 with one word; guess the others' words."""
         out = Console(highlight=False)
@@ -119,6 +145,13 @@ def register(app: typer.Typer) -> None:
                 log=log,
                 clip_model=clip_model,
                 clip_checkpoint=clip_checkpoint,
+                house_rules=house_rules,
+                turn_seconds=turn_seconds,
+                web=web,
+                seats=seats,
+                host=host,
+                port=port,
+                open_browser=open_browser,
             )
         except KeyboardInterrupt:
             err.print("Stopped with Ctrl-C before the game began.")
@@ -159,10 +192,29 @@ def _play(
     log: Path | None,
     clip_model: str | None,
     clip_checkpoint: Path | None,
+    house_rules: Path | None = None,
+    turn_seconds: float = 120.0,
+    web: bool = False,
+    seats: int | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    open_browser: bool = True,
 ) -> int:
     """The body of ``kiekai play``; returns the exit status (raises ``typer.Exit`` on user errors)."""
     from kiekai.kiek.engine import MAX_PLAYERS, MIN_PLAYERS
 
+    if web:
+        if seats is None:
+            seats = humans
+        if seats < 1:
+            raise _fail(err, f"--web needs at least one seat for a person (--seats 1 or more), got {seats}")
+        humans = seats
+    elif seats is not None:
+        raise _fail(err, "--seats is for the browser table: add --web, or use --humans at the terminal")
+    if not 0 <= port <= 65535:
+        raise _fail(err, f"--port must be 0 (a free port) to 65535, got {port}")
+    if not 1.0 <= turn_seconds <= 3600.0:
+        raise _fail(err, f"--turn-seconds must be 1 to 3600 (120 by the rulebook), got {turn_seconds:g}")
     if bots < 0 or humans < 0:
         raise _fail(err, f"--bots and --humans cannot be negative (got {bots} and {humans})")
     players_n = bots + humans
@@ -188,6 +240,13 @@ def _play(
     cards, deck_name = _load_cards(err, deck, players_n)
 
     from kiekai.judge import Judge
+    from kiekai.judge.house_rules import HouseRules, HouseRulesError, default_path
+
+    rules_path = house_rules if house_rules is not None else default_path()
+    try:
+        table_rules = HouseRules.load(rules_path, missing_ok=True)
+    except HouseRulesError as exc:
+        raise _fail(err, f"{exc} (or pass --house-rules with another file)") from None
 
     try:
         judge = Judge(strictness)
@@ -218,20 +277,50 @@ def _play(
         except DeckTooSmallError as exc:
             raise _fail(err, f"{deck_name} with the {perception_name} perception: {exc}") from None
 
+    from kiekai.display import card_names as name_cards
+
+    names_of_cards = name_cards(cards)
     log_path = log if log is not None else default_log_path(seed)
     err.print(f"Game log: {escape(str(log_path))}", highlight=False)
+    err.print(
+        f"House rules: {escape(str(rules_path))} ({len(table_rules)} ruling"
+        f"{'' if len(table_rules) == 1 else 's'})",
+        highlight=False,
+    )
 
     from kiekai.clock import MonotonicClock, VirtualClock
     from kiekai.events import EventLog
     from kiekai.kiek.game import EventPrinter, GameAborted, play_game
 
-    human_names = ["You"] if humans == 1 else [f"Player {i + 1}" for i in range(humans)]
+    human_names = (
+        ["You"] if humans == 1 and not web else [f"Player {i + 1}" for i in range(humans)]
+    )
     names = human_names + [f"Bot {i + 1}" for i in range(bots)]
     # People need real time; bots alone play on a virtual clock so that a slow machine
     # cannot change the game (the same seed prints the same game).
     clock = MonotonicClock() if humans else VirtualClock()
+
+    def make_bot(seat: int, name: str):
+        from kiekai.kiek.bots import KiekBot
+
+        return KiekBot(
+            name,
+            perception=bot_perception,
+            judge=judge,
+            level=level,
+            # bots at seats humans.. keep their seeds of earlier versions; a person's seat
+            # taken over by a bot (web) gets its own
+            seed=seed * 100 + (seat - humans + 1 if seat >= humans else 50 + seat),
+        )
+
+    if humans and not web:
+        # The first verdicts need WordNet and MiniLM: load them before the clock runs.
+        try:
+            judge.warm_up()
+        except RuntimeError as exc:
+            raise _fail(err, f"the judge cannot start: {exc}") from None
     players: list = []
-    if humans:
+    if humans and not web:
         from kiekai.ui.kiek_terminal import LineReader, TerminalKiekPlayer
 
         reader = LineReader()
@@ -239,22 +328,13 @@ def _play(
         for name in human_names:
             players.append(
                 TerminalKiekPlayer(
-                    name, judge=judge, console=out, reader=reader, clock=clock, names=names, sheet_dir=sheet_dir
-                )
+                    name, judge=judge, console=out, reader=reader, clock=clock, names=names,
+                    card_names=names_of_cards, sheet_dir=sheet_dir,
+                )  # fmt: skip
             )
-    if bots:
-        from kiekai.kiek.bots import KiekBot
-
+    if bots and not web:
         for index in range(bots):
-            players.append(
-                KiekBot(
-                    names[humans + index],
-                    perception=bot_perception,
-                    judge=judge,
-                    level=level,
-                    seed=seed * 100 + index + 1,
-                )
-            )
+            players.append(make_bot(humans + index, names[humans + index]))
 
     try:
         event_log = EventLog(log_path)
@@ -269,6 +349,13 @@ def _play(
         "clip_model": clip_model,
         "clip_checkpoint": str(clip_checkpoint) if clip_checkpoint else None,
     }
+    if web:
+        return _play_web(
+            out, err, event_log, log_path, names, humans, make_bot, cards, names_of_cards,
+            judge=judge, seed=seed, rounds=rounds, header=header, turn_seconds=turn_seconds,
+            table_rules=table_rules, strictness=strictness, host=host, port=port,
+            open_browser=open_browser,
+        )  # fmt: skip
     try:
         with event_log:
             play_game(
@@ -280,11 +367,82 @@ def _play(
                 clock=clock,
                 log=event_log,
                 header=header,
-                on_event=EventPrinter(out, show_labels=humans == 0),
+                on_event=EventPrinter(out),
+                time_limit=turn_seconds,
+                house_rules=table_rules,
+                ruling_level=strictness,
+                card_names=names_of_cards,
             )
     except GameAborted as exc:
         err.print(f"{escape(exc.reason[:1].upper() + exc.reason[1:])}. The game log is kept: {escape(str(log_path))}")
         return EXIT_INTERRUPT if "Ctrl-C" in exc.reason else EXIT_EOF
+    err.print(f"Game log: {escape(str(log_path))} (replay it with `kiekai replay`)", highlight=False)
+    return 0
+
+
+def _play_web(
+    out: Console,
+    err: Console,
+    event_log,
+    log_path: Path,
+    names: list[str],
+    humans: int,
+    make_bot,
+    cards: list,
+    names_of_cards: dict[str, str],
+    *,
+    judge,
+    seed: int,
+    rounds: int,
+    header: dict,
+    turn_seconds: float,
+    table_rules,
+    strictness: str,
+    host: str,
+    port: int,
+    open_browser: bool,
+) -> int:
+    """``kiekai play --web``: serve the table, print the seat links, play, keep the log."""
+    import webbrowser
+
+    from kiekai.kiek.game import EventPrinter, GameAborted
+    from kiekai.web.server import run_web_game, start_server
+    from kiekai.web.table import WebTable
+
+    table = WebTable(names, list(range(humans)), cards, names_of_cards, judge)
+    table.log_path = str(log_path)
+    try:
+        server = start_server(table, host=host, port=port)
+    except OSError as exc:
+        raise _fail(err, f"{exc}: pick another --port (0 = a free one) or --host") from None
+    if host in ("0.0.0.0", "::"):
+        out.print(
+            "[yellow]Listening on every network address: other devices on your network can "
+            "open these links.[/yellow]",
+            highlight=False,
+        )
+    for seat in range(humans):
+        out.print(f"{escape(names[seat])}: {server.seat_url(seat)}", highlight=False, soft_wrap=True)
+    out.print(
+        "The game starts when every seat is open, or when someone presses Start now (bots take "
+        "the empty seats). Ctrl-C stops the table.",
+        highlight=False,
+    )
+    if open_browser:
+        try:
+            webbrowser.open(server.seat_url(0))
+        except webbrowser.Error:
+            pass
+    try:
+        with event_log:
+            run_web_game(
+                table, server, make_bot, cards, judge=judge, seed=seed, rounds=rounds,
+                log=event_log, header=header, time_limit=turn_seconds, house_rules=table_rules,
+                ruling_level=strictness, on_event=EventPrinter(out),
+            )  # fmt: skip
+    except GameAborted as exc:
+        err.print(f"{escape(exc.reason[:1].upper() + exc.reason[1:])}. The game log is kept: {escape(str(log_path))}")
+        return EXIT_INTERRUPT
     err.print(f"Game log: {escape(str(log_path))} (replay it with `kiekai replay`)", highlight=False)
     return 0
 

@@ -11,7 +11,9 @@ A turn moves through four phases (:class:`Phase`)::
 
     PLAY   the active player plays 2 hand cards, splits the 5 cards 3-vs-2, writes a word
     GUESS  every other player writes one word (or nothing, when time ran out)
-    CALL   the words are read aloud; any player may call "ne bis in idem"; points are scored
+    CALL   the words are read aloud with the judge's verdicts; the people at the table may
+           overrule a verdict (:meth:`KiekEngine.overrule`); any player may call "ne bis in
+           idem"; points are scored
     KEEP   the three players left of the next active player each keep one of the 5 cards
 
 and the game ends (phase ``OVER``) after ``rounds`` rounds (3 by the rulebook; more are the
@@ -166,6 +168,10 @@ class _TurnState:
     secret: str = ""
     guesses: dict[int, str] = field(default_factory=dict)
     kept: list[str] = field(default_factory=list)
+    #: the judge's verdict on each written guess (computed once, at the reveal)
+    verdicts: dict[int, Verdict] | None = None
+    #: guesser seat -> (the table's ruling, the seat that asked for it)
+    rulings: dict[int, tuple[bool, int]] = field(default_factory=dict)
 
 
 class KiekEngine:
@@ -403,7 +409,32 @@ class KiekEngine:
             words=self._words_by_seat(),
             active_seat=self.active,
             used_words=tuple(self.used_words),
+            verdicts=self.verdicts(),
+            rulings={s: accepted for s, (accepted, _by) in self._state.rulings.items()},
         )
+
+    def verdicts(self) -> dict[int, Verdict]:
+        """The judge's verdict on each guess written this turn (CALL phase), before rulings.
+
+        Seat -> :class:`Verdict` of ``judge.match(secret, guess)`` for every guesser who
+        wrote a word; empty when the active player wrote nothing. Computed once a turn, so
+        the words read aloud, the table's rulings and the scoring all see the same verdicts.
+
+        Raises:
+            IllegalAction: not in the CALL phase.
+        """
+        self._require(Phase.CALL)
+        return dict(self._judge_guesses())
+
+    def _judge_guesses(self) -> dict[int, Verdict]:
+        if self._state.verdicts is None:
+            secret = self._state.secret
+            self._state.verdicts = {
+                seat: self.judge.match(secret, guess)
+                for seat in self.guessers
+                if secret and (guess := self._state.guesses.get(seat, ""))
+            }
+        return self._state.verdicts
 
     def keep_view(self, seat: int) -> KeepView:
         """What chooser ``seat`` sees: the cards still on offer and those already kept."""
@@ -521,13 +552,8 @@ class KiekEngine:
         self._require(Phase.GUESS)
         if seat not in self.guessers:
             raise IllegalAction(f"seat {seat} is not a guessing player this turn")
-        if seat in self._state.guesses:
-            raise IllegalAction(f"seat {seat} has already written a guess this turn")
+        self.check_guess(seat, word)
         word = word.strip()
-        if word:
-            verdict = one_word_verdict(self.judge, word)
-            if not verdict.accepted:
-                raise IllegalAction(f"write one word: {verdict.reason}")
         self._state.guesses[seat] = word
         self._emit("guess", player=seat, data={"word": word})
         if len(self._state.guesses) == len(self.guessers):
@@ -537,6 +563,79 @@ class KiekEngine:
                 data={"words": self._words_list(), "secret": self._state.secret},
             )
             self.phase = Phase.CALL
+
+    def check_guess(self, seat: int, word: str) -> None:
+        """Check that guesser ``seat`` may write ``word`` now, without writing it.
+
+        The same checks as :meth:`guess` (phase, seat, one word); the runner uses it to ask
+        people again while the other guessers are still writing.
+
+        Raises:
+            IllegalAction: as :meth:`guess`.
+        """
+        self._require(Phase.GUESS)
+        if seat not in self.guessers:
+            raise IllegalAction(f"seat {seat} is not a guessing player this turn")
+        if seat in self._state.guesses:
+            raise IllegalAction(f"seat {seat} has already written a guess this turn")
+        word = word.strip()
+        if word:
+            verdict = one_word_verdict(self.judge, word)
+            if not verdict.accepted:
+                raise IllegalAction(f"write one word: {verdict.reason}")
+
+    def overrule(self, guesser: int, accepted: bool, by: int) -> None:
+        """The table overrules the judge's verdict on ``guesser``'s word (CALL phase).
+
+        Rulebook "Imperfect Guesses": "Each group of players should define for themselves
+        which guess is correct." The judge's verdict is the table's default; when the
+        people at the table rule otherwise, their ruling decides the match: the turn is
+        scored with ``accepted`` in place of the judge's verdict (the ``verdict`` event
+        says ``overruled``). An ``overrule`` event records it (settled reading 14 in
+        docs/rules.md). A second ruling on the same guess replaces the first; a ruling
+        equal to the judge's verdict withdraws an earlier one.
+
+        Args:
+            guesser: seat of the guessing player whose verdict is overruled.
+            accepted: the table's ruling (True = the guess matches the secret).
+            by: the seat that asked for the ruling (a person at the table).
+
+        Raises:
+            IllegalAction: not in the CALL phase, ``by`` is not a seat, ``guesser`` wrote
+                no word this turn (or the active player wrote none), or the ruling equals
+                the judge's verdict and there is nothing to withdraw.
+        """
+        self._require(Phase.CALL)
+        if not 0 <= by < self.n_players:
+            raise IllegalAction(f"seat {by} is not at the table")
+        verdicts = self._judge_guesses()
+        if guesser not in verdicts:
+            raise IllegalAction(
+                f"seat {guesser} has no verdict to overrule this turn (no word was matched)"
+            )
+        judged = verdicts[guesser].accepted
+        accepted = bool(accepted)
+        if accepted == judged and guesser not in self._state.rulings:
+            raise IllegalAction(
+                f"the judge already ruled {'a match' if judged else 'no match'} for seat "
+                f"{guesser}: nothing to overrule"
+            )
+        if accepted == judged:
+            del self._state.rulings[guesser]
+        else:
+            self._state.rulings[guesser] = (accepted, by)
+        self._emit(
+            "overrule",
+            player=by,
+            data={
+                "guesser": guesser,
+                "secret": self._state.secret,
+                "guess": self._state.guesses[guesser],
+                "judge_accepted": judged,
+                "accepted": accepted,
+                "withdrawn": accepted == judged,
+            },
+        )
 
     def call(self, callers: Iterable[int]) -> TurnResult:
         """Resolve the ne bis in idem calls and score the turn.
@@ -656,11 +755,24 @@ class KiekEngine:
         secret = self._state.secret
         secret_void = not secret or active in penalised
         if not secret_void:
+            judged = self._judge_guesses()
             for seat in self.guessers:
                 guess = self._state.guesses.get(seat, "")
                 if not guess:
                     continue
-                verdict = self.judge.match(secret, guess)
+                verdict = judged[seat]
+                ruling = self._state.rulings.get(seat)
+                overruled = ruling is not None
+                if ruling is not None:
+                    verdict = Verdict(
+                        accepted=ruling[0],
+                        score=1.0 if ruling[0] else 0.0,
+                        relation="table-ruling",
+                        reason=(
+                            f"The table overruled the judge ({verdict.relation}): "
+                            f"{'a match' if ruling[0] else 'no match'}."
+                        ),
+                    )
                 matches[seat] = verdict
                 scored = verdict.accepted and seat not in penalised
                 if scored:
@@ -676,6 +788,7 @@ class KiekEngine:
                         "relation": verdict.relation,
                         "reason": verdict.reason,
                         "scored": stake if scored else 0,
+                        "overruled": overruled,
                     },
                 )
         for seat in range(self.n_players):

@@ -16,26 +16,32 @@ from __future__ import annotations
 
 import os
 import platform
+import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
+from kiekai.display import safe_text
 from kiekai.events import Event, EventLog, read_log
+from kiekai.judge.house_rules import HouseRules, HouseRulesError, HouseRuling
+from kiekai.judge.verdict import Verdict
 from kiekai.kiek.engine import (
     TURN_SECONDS,
     IllegalAction,
     JudgeLike,
     KiekEngine,
     Phase,
+    one_word_verdict,
 )
-from kiekai.kiek.players import ActivePlay, KiekPlayer, TimeUp
+from kiekai.kiek.players import ActivePlay, Hourglass, HumanKiekPlayer, KiekPlayer, TimeUp
+
+_T = TypeVar("_T")
 
 #: Version of the log format written by :func:`play_game` (in the header event).
 LOG_FORMAT = 1
@@ -105,15 +111,30 @@ def play_game(
     header: Mapping[str, Any] | None = None,
     on_event: Callable[[Event], None] | None = None,
     time_limit: float = TURN_SECONDS,
+    house_rules: HouseRules | None = None,
+    ruling_level: str = "standard",
+    card_names: Mapping[str, str] | None = None,
+    on_engine: Callable[[KiekEngine], None] | None = None,
 ) -> GameOutcome:
     """Play one whole game of Kiek and return the outcome.
 
     Seat ``i`` is ``players[i]``; the first human seat is the first active player (the
     rulebook's "youngest player"), else the seed chooses. Each turn the active player gets
-    ``time_limit`` seconds (120, rulebook "A Turn") measured on ``clock``; a word that comes
-    later, or a :class:`~kiekai.kiek.players.TimeUp` from the player, counts as nothing
-    written (a ``time-up`` event says so). Guessers write at the same time at a real
-    table, so each guesser gets what the active player left of the two minutes.
+    ``time_limit`` seconds (120, rulebook "A Turn") on an
+    :class:`~kiekai.kiek.players.Hourglass` that a person's front end turns when the cards
+    and prompt are on screen (a bot is timed from the moment it is asked); a word that
+    comes later, or a :class:`~kiekai.kiek.players.TimeUp` from the player, counts as
+    nothing written (a ``time-up`` event says so). Guessers write at the same time at a
+    real table, so each guesser gets what the active player left of the two minutes, and
+    people are asked at once (each in its own thread) while the bots answer in turn; the
+    words are written to the engine in seating order, so a seeded game repeats exactly.
+
+    At the reveal every person may overrule the judge's verdicts
+    (:meth:`~kiekai.kiek.players.HumanKiekPlayer.overrule`): a ruling that no other person
+    contradicts is applied (:meth:`KiekEngine.overrule`) and, with ``house_rules``, saved
+    to the table's house-rules file at ``ruling_level`` for the next games. With
+    ``house_rules`` the judge also applies the table's earlier rulings (see
+    :class:`HouseRulesJudge`).
 
     Args:
         players: 3 to 8 seats (bots and humans).
@@ -126,6 +147,12 @@ def play_game(
         header: extra header fields (deck path, perception, strictness ...).
         on_event: called with every event as it is logged (e.g. an :class:`EventPrinter`).
         time_limit: seconds per turn.
+        house_rules: the table's rulings (read before the judge, new rulings appended).
+        ruling_level: the strictness level new rulings are saved at (the judge's level).
+        card_names: card id -> the name shown to people (default:
+            :func:`kiekai.display.card_names`); written to the log header for replays.
+        on_engine: called once with the engine right after it is built (front ends that
+            show the table read it; they must not call its actions).
 
     Returns:
         the :class:`GameOutcome`.
@@ -136,9 +163,14 @@ def play_game(
             and the log is kept.
         IllegalAction: a bot answered against the rules (a bug in the bot).
     """
+    from kiekai.display import card_names as default_card_names
+
     clock = clock or MonotonicClock()
     log = log if log is not None else EventLog(None)
     names = [p.name for p in players]
+    shown_names = dict(card_names) if card_names is not None else default_card_names(cards)
+    if house_rules is not None:
+        judge = HouseRulesJudge(judge, house_rules, ruling_level)
     header_event = Event(
         type="header",
         data={
@@ -151,6 +183,8 @@ def play_game(
                 {"seat": i, "name": p.name, "human": bool(p.is_human)} for i, p in enumerate(players)
             ],
             **dict(header or {}),
+            "card_names": shown_names,
+            "house_rules": str(house_rules.path) if house_rules is not None and house_rules.path else None,
             "versions": versions(),
         },
     )
@@ -169,9 +203,12 @@ def play_game(
         on_event=on_event,
         time_limit=time_limit,
     )
+    if on_engine is not None:
+        on_engine(engine)
+    table = _Table(engine, players, clock, house_rules, ruling_level)
     try:
         while not engine.is_over():
-            _step(engine, players, clock)
+            table.step()
     except (KeyboardInterrupt, EOFError) as exc:
         reason = (
             "stopped with Ctrl-C"
@@ -196,65 +233,242 @@ def play_game(
     )
 
 
-def _step(engine: KiekEngine, players: Sequence[KiekPlayer], clock: Clock) -> None:
-    """Ask for and apply the decisions of the current phase."""
-    if engine.phase is Phase.PLAY:
-        _active_turn(engine, players, clock)
-    elif engine.phase is Phase.CALL:
-        callers = [
-            seat for seat in engine.to_move() if players[seat].call_repeat(engine.reveal_view(seat))
-        ]
-        engine.call(callers)
-    elif engine.phase is Phase.KEEP:
-        seat = engine.to_move()[0]
-        player = players[seat]
-        _retrying(player, lambda: engine.keep(seat, player.keep_card(engine.keep_view(seat))))
-    else:  # pragma: no cover - GUESS is handled inside the active turn
-        raise RuntimeError(f"unexpected phase {engine.phase}")
+class HouseRulesJudge:
+    """A judge that applies a table's house rules before asking the wrapped judge.
+
+    Rulebook "Imperfect Guesses": each group decides which guess is correct; a table's
+    rulings (:class:`kiekai.judge.house_rules.HouseRules`) decide the pairs they cover at
+    ``level``, in both ``match`` and ``is_repeat`` (ne bis in idem applies the same
+    equivalence), and the reason says "house rule". Everything else goes to ``judge``.
+
+    Args:
+        judge: the judge for pairs the table has not ruled on.
+        rules: the table's rulings (looked up on every call, so a ruling made during a
+            game holds from the next verdict on).
+        level: ``"strict"``, ``"standard"`` or ``"lenient"``.
+    """
+
+    def __init__(self, judge: JudgeLike, rules: HouseRules, level: str) -> None:
+        self.judge = judge
+        self.rules = rules
+        self.level = level
+
+    def match(self, secret: str, guess: str) -> Verdict:
+        """The table's ruling on ``guess`` for ``secret`` at this level, else the judge's."""
+        ruling = self.rules.lookup(secret, guess, self.level)
+        if ruling is None:
+            return self.judge.match(secret, guess)
+        verb = "matches" if ruling.accepted else "does not match"
+        return Verdict(
+            accepted=ruling.accepted,
+            score=1.0 if ruling.accepted else 0.0,
+            relation="house-rule",
+            reason=f"House rule: this table ruled that {guess!r} {verb} {secret!r}.",
+        )
+
+    def is_repeat(self, word: str, used_words: Sequence[str]) -> Verdict:
+        """A used word the table ruled the same as ``word`` is a repeat; used words it
+        ruled different are left out; the judge decides about the rest."""
+        others = []
+        for used in used_words:
+            ruling = self.rules.lookup(used, word, self.level)
+            if ruling is None:
+                others.append(used)
+            elif ruling.accepted:
+                return Verdict(
+                    True, 1.0, "house-rule",
+                    f"House rule: this table ruled {word!r} the same as the used word {used!r}.",
+                    matched=used,
+                )  # fmt: skip
+        if len(others) == len(used_words):
+            return self.judge.is_repeat(word, used_words)
+        if not others:
+            return Verdict(
+                False, 0.0, "house-rule",
+                f"House rule: this table ruled {word!r} different from every used word.",
+            )  # fmt: skip
+        return self.judge.is_repeat(word, others)
+
+    def is_one_word(self, text: str) -> Verdict:
+        """The wrapped judge's one-word check."""
+        return one_word_verdict(self.judge, text)
 
 
-def _active_turn(engine: KiekEngine, players: Sequence[KiekPlayer], clock: Clock) -> None:
-    """The timed part of a turn: the active player's play, then every guess."""
-    seat = engine.active
-    player = players[seat]
-    limit = engine.time_limit
-    start = clock.now()
+class _Table:
+    """Asks the players of one game for their decisions and applies them to the engine."""
 
-    def ask_play() -> None:
-        try:
-            play: ActivePlay | None = player.play_turn(engine.active_view())
-        except TimeUp:
-            play = None
-        late = clock.now() - start > limit
-        if play is None or late or not play.word.strip():
-            engine.note_time_up(seat, "word")
-            if play is not None:
-                play = ActivePlay(play.played, play.three, play.two, "")
-        engine.play(play)
+    def __init__(
+        self,
+        engine: KiekEngine,
+        players: Sequence[KiekPlayer],
+        clock: Clock,
+        house_rules: HouseRules | None,
+        ruling_level: str,
+    ) -> None:
+        self.engine = engine
+        self.players = players
+        self.clock = clock
+        self.house_rules = house_rules
+        self.ruling_level = ruling_level
 
-    _retrying(player, ask_play)
-    if engine.phase is not Phase.GUESS:
-        return
-    left = max(0.0, limit - (clock.now() - start))
-    for guesser in list(engine.guessers):
-        gplayer = players[guesser]
+    def step(self) -> None:
+        """Ask for and apply the decisions of the current phase."""
+        engine = self.engine
+        if engine.phase is Phase.PLAY:
+            self.active_turn()
+        elif engine.phase is Phase.CALL:
+            self.reveal()
+        elif engine.phase is Phase.KEEP:
+            seat = engine.to_move()[0]
+            player = self.players[seat]
+            _retrying(player, lambda: engine.keep(seat, player.keep_card(engine.keep_view(seat))))
+        else:  # pragma: no cover - GUESS is handled inside the active turn
+            raise RuntimeError(f"unexpected phase {engine.phase}")
 
-        def ask_guess(guesser: int = guesser, gplayer: KiekPlayer = gplayer) -> None:
-            if left <= 0:
-                engine.note_time_up(guesser, "guess")
-                engine.guess(guesser, "")
-                return
-            began = clock.now()
+    def active_turn(self) -> None:
+        """The timed part of a turn: the active player's play, then every guess."""
+        engine, clock = self.engine, self.clock
+        seat = engine.active
+        player = self.players[seat]
+        glass = Hourglass(clock, engine.time_limit)
+
+        def ask_play() -> None:
             try:
-                word = gplayer.guess(engine.guess_view(guesser, left))
+                play: ActivePlay | None = player.play_turn(
+                    replace(engine.active_view(), hourglass=glass)
+                )
             except TimeUp:
-                word = None
-            if word is None or not word.strip() or clock.now() - began > left:
+                play = None
+            if play is None or glass.ran_out() or not play.word.strip():
+                engine.note_time_up(seat, "word")
+                if play is not None:
+                    play = ActivePlay(play.played, play.three, play.two, "")
+            engine.play(play)
+
+        _retrying(player, ask_play)
+        if engine.phase is not Phase.GUESS:
+            return
+        left = max(0.0, engine.time_limit - glass.elapsed())
+        guessers = list(engine.guessers)
+
+        def ask_guess(guesser: int) -> str | None:
+            gplayer = self.players[guesser]
+            if left <= 0:
+                return None
+            hourglass = Hourglass(clock, left)
+            for attempt in range(HUMAN_RETRIES):
+                try:
+                    word = gplayer.guess(replace(engine.guess_view(guesser, left), hourglass=hourglass))
+                except TimeUp:
+                    return None
+                if word is None or not word.strip() or hourglass.ran_out():
+                    return None
+                try:
+                    engine.check_guess(guesser, word)
+                    return word
+                except IllegalAction as exc:
+                    if not gplayer.is_human or attempt == HUMAN_RETRIES - 1:
+                        raise
+                    _tell(gplayer, f"Not allowed: {exc}. Try again.")
+            return None  # pragma: no cover - the loop returns or raises
+
+        words = _ask_at_once(self.players, guessers, ask_guess)
+        for guesser in guessers:
+            word = words[guesser]
+            if word is None:
                 engine.note_time_up(guesser, "guess")
                 word = ""
             engine.guess(guesser, word)
 
-        _retrying(gplayer, ask_guess)
+    def reveal(self) -> None:
+        """The words read aloud: people may overrule verdicts; anyone may call a repeat."""
+        engine = self.engine
+        seats = engine.to_move()
+        views = {seat: engine.reveal_view(seat) for seat in seats}
+
+        def ask(seat: int) -> tuple[Mapping[int, bool], bool]:
+            player = self.players[seat]
+            rulings: Mapping[int, bool] = {}
+            if player.is_human and views[seat].verdicts:
+                rulings = cast(HumanKiekPlayer, player).overrule(views[seat])
+            return rulings, bool(player.call_repeat(views[seat]))
+
+        answers = _ask_at_once(self.players, seats, ask)
+        verdicts = engine.verdicts()
+        proposed: dict[int, dict[bool, list[int]]] = {}
+        for seat in seats:
+            for guesser, accepted in dict(answers[seat][0]).items():
+                if guesser in verdicts:
+                    proposed.setdefault(guesser, {}).setdefault(bool(accepted), []).append(seat)
+        for guesser in sorted(proposed, key=seats.index):
+            if len(proposed[guesser]) != 1:
+                continue  # people at the table disagree: the judge's verdict stands
+            ((accepted, by),) = proposed[guesser].items()
+            if accepted == verdicts[guesser].accepted:
+                continue
+            engine.overrule(guesser, accepted, by=by[0])
+            self.save_ruling(guesser, accepted, by[0])
+        engine.call([seat for seat in seats if answers[seat][1]])
+
+    def save_ruling(self, guesser: int, accepted: bool, by: int) -> None:
+        """Append the table's ruling to its house-rules file (the next games apply it)."""
+        if self.house_rules is None:
+            return
+        view = self.engine.reveal_view(by)
+        secret, guess = view.words[view.active_seat], view.words[guesser]
+        try:
+            self.house_rules.add(HouseRuling(secret, guess, accepted, self.ruling_level))
+        except (OSError, HouseRulesError) as exc:
+            _tell(
+                self.players[by],
+                f"The ruling counts in this game but could not be saved to "
+                f"{self.house_rules.path}: {exc}",
+            )
+
+
+def _ask_at_once(
+    players: Sequence[KiekPlayer], seats: Sequence[int], ask: Callable[[int], _T]
+) -> dict[int, _T]:
+    """``ask(seat)`` for every seat; people at once, each in its own thread, bots in turn.
+
+    Rulebook "A Turn": the guessers write at the same time. Bots are asked in this thread
+    in seating order (so a seeded game repeats exactly) while people answer. The first
+    error of a seat (in seating order) is raised here once everyone has answered; Ctrl-C
+    in this thread stops waiting at once (the people's threads are daemons).
+    """
+    results: dict[int, _T] = {}
+    errors: dict[int, BaseException] = {}
+
+    def run(seat: int) -> None:
+        try:
+            results[seat] = ask(seat)
+        except BaseException as exc:  # re-raised in the caller's thread
+            errors[seat] = exc
+
+    threads = []
+    for seat in seats:
+        if players[seat].is_human:
+            thread = threading.Thread(target=run, args=(seat,), name=f"kiek-seat-{seat}", daemon=True)
+            thread.start()
+            threads.append(thread)
+    for seat in seats:
+        if not players[seat].is_human:
+            run(seat)
+            if seat in errors:
+                break
+    for thread in threads:
+        while thread.is_alive():
+            thread.join(0.1)
+    for seat in seats:
+        if seat in errors:
+            raise errors[seat]
+    return results
+
+
+def _tell(player: KiekPlayer, message: str) -> None:
+    """Tell a person ``message`` (bots are told nothing)."""
+    if player.is_human:
+        cast(HumanKiekPlayer, player).tell(message)
 
 
 def _retrying(player: KiekPlayer, action: Callable[[], None]) -> None:
@@ -266,25 +480,26 @@ def _retrying(player: KiekPlayer, action: Callable[[], None]) -> None:
         except IllegalAction as exc:
             if not player.is_human or attempt == HUMAN_RETRIES - 1:
                 raise
-            tell = getattr(player, "tell", None)
-            if callable(tell):
-                tell(f"Not allowed: {exc}. Try again.")
+            _tell(player, f"Not allowed: {exc}. Try again.")
 
 
 class EventPrinter:
     """Prints game events for people watching (and for :func:`replay`).
 
+    Cards are named as people see them (the log header's ``card_names``: the label, or
+    what the perception sees, or "photo N"), never by file name. All text that came from
+    outside (names, words, reasons) goes through :func:`kiekai.display.safe_text`.
+
     Args:
         console: where to print.
-        show_labels: print the deck's labels next to card names. Off while a human plays
-            (labels would give answers away); on when only bots play and in replays.
     """
 
-    def __init__(self, console: Console, *, show_labels: bool = True) -> None:
+    def __init__(self, console: Console) -> None:
         self.console = console
-        self.show_labels = show_labels
         self.names: list[str] = []
+        self.card_names: dict[str, str] = {}
         self.labels: dict[str, str] = {}
+        self._revealed: dict[int, str] = {}
 
     def __call__(self, event: Event) -> None:
         """Print ``event`` (unknown event types are ignored)."""
@@ -300,12 +515,20 @@ class EventPrinter:
             return self.names[seat]
         return f"seat {seat}"
 
+    def _who(self, seat: int | None) -> str:
+        """The player's name, safe for Rich markup."""
+        return safe_text(self._name(seat))
+
+    def _whose(self, seat: int | None, start: bool = False) -> str:
+        """Possessive of the player's name: "your" for "You", else "Bot 1's"."""
+        name = self._name(seat)
+        if name == "You":
+            return "Your" if start else "your"
+        return safe_text(name) + "'s"
+
     def _card(self, card_id: str) -> str:
-        name = escape(card_id.rsplit("/", 1)[-1])
-        label = self.labels.get(card_id)
-        if self.show_labels and label:
-            return f"{name} [dim]({escape(label)})[/dim]"
-        return name
+        name = self.card_names.get(card_id) or self.labels.get(card_id) or "a photo"
+        return safe_text(name)
 
     def _say(self, text: str) -> None:
         self.console.print(text, highlight=False)
@@ -313,30 +536,32 @@ class EventPrinter:
     # -- handlers
     def _on_header(self, event: Event) -> None:
         data = event.data
-        self.names = [p["name"] for p in data.get("players", [])]
+        self.names = [str(p.get("name", "")) for p in data.get("players", [])]
+        self.card_names = {str(k): str(v) for k, v in dict(data.get("card_names") or {}).items()}
         parts = [f"seed {data.get('seed')}", f"{len(self.names)} players: {', '.join(self.names)}"]
         for key in ("deck", "perception", "strictness", "level"):
             if data.get(key):
                 parts.append(f"{key} {data[key]}")
-        self._say("[bold]Kiek[/bold] · " + escape(" · ".join(str(p) for p in parts)))
+        self._say("[bold]Kiek[/bold] · " + safe_text(" · ".join(str(p) for p in parts)))
 
     def _on_setup(self, event: Event) -> None:
         data = event.data
-        self.labels = dict(data.get("labels", {}))
+        self.labels = {str(k): str(v) for k, v in dict(data.get("labels", {})).items()}
         how = "chosen by the seed" if data.get("first_active_by") == "seed" else "the first human"
         rounds = data.get("rounds")
         self._say(
             f"Dealt 4 cards to each player, 3 face up on the table, {data.get('aside', 0)} set "
             f"aside. {rounds} round{'s' if rounds != 1 else ''}; first active player: "
-            f"{escape(self._name(data.get('first_active')))} ({how})."
+            f"{self._who(data.get('first_active'))} ({how})."
         )
 
     def _on_turn(self, event: Event) -> None:
         data = event.data
         extra = " (extra round)" if data.get("extra_round") else ""
+        self._revealed = {}
         self.console.rule(
             f"Turn {event.turn + 1} · round {data.get('round')}{extra} · stake x{data.get('stake')}"
-            f" · {escape(self._name(event.player))} {'are' if self._name(event.player) == 'You' else 'is'} active"
+            f" · {self._who(event.player)} {'are' if self._name(event.player) == 'You' else 'is'} active"
         )
 
     def _on_redeal(self, event: Event) -> None:
@@ -351,42 +576,82 @@ class EventPrinter:
 
     def _on_play(self, event: Event) -> None:
         data = event.data
-        who = escape(self._name(event.player))
+        who = self._who(event.player)
         three = ", ".join(self._card(c) for c in data.get("three", []))
         two = ", ".join(self._card(c) for c in data.get("two", []))
-        self._say(f"{who} played {len(data.get('played', []))} cards and split the five:")
+        if data.get("forfeited"):
+            self._say(
+                f"[yellow]{who} chose no cards in the two minutes: the first two cards of "
+                f"{self._whose(event.player)} hand were played for "
+                f"{'you' if self._name(event.player) == 'You' else 'them'} and the five split "
+                "in table order.[/yellow]"
+            )
+        else:
+            self._say(f"{who} played {len(data.get('played', []))} cards and split the five:")
         self._say(f"  three: {three}")
         self._say(f"  two:   {two}")
+        if not data.get("wrote_word"):
+            self._say(
+                f"[yellow]Turn forfeited: {self._whose(event.player)} word was not written in "
+                "time, so there is nothing to guess. The guessers are not asked and nobody "
+                "scores this turn (docs/rules.md, settled reading 11).[/yellow]"
+            )
 
     def _on_time_up(self, event: Event) -> None:
         what = event.data.get("what", "word")
-        self._say(
-            f"[yellow]{escape(self._name(event.player))} ran out of time: no {what} written "
-            "this turn.[/yellow]"
-        )
+        who = self._who(event.player)
+        if what == "word":
+            return  # the play event says what the rulebook reading makes of it
+        if what == "guess":
+            self._say(f"[yellow]{who} ran out of time: no guess written this turn.[/yellow]")
+        elif what == "keep":
+            self._say(
+                f"[yellow]{who} did not choose in time: the first card on offer stays.[/yellow]"
+            )
+        else:
+            self._say(f"[yellow]{who} ran out of time ({safe_text(what)}).[/yellow]")
 
     def _on_reveal(self, event: Event) -> None:
         words = event.data.get("words", [])
+        self._revealed = dict(enumerate(words))
         parts = []
         for seat, word in enumerate(words):
             role = " (active)" if seat == event.player else ""
-            shown = f"'{escape(word)}'" if word else "[dim]nothing[/dim]"
-            parts.append(f"{escape(self._name(seat))}{role}: {shown}")
+            shown = f"'{safe_text(word)}'" if word else "[dim]nothing[/dim]"
+            parts.append(f"{self._who(seat)}{role}: {shown}")
         self._say("Words: " + "; ".join(parts))
+
+    def _on_overrule(self, event: Event) -> None:
+        data = event.data
+        guesser = data.get("guesser")
+        ruling = "a match" if data.get("accepted") else "no match"
+        if data.get("withdrawn"):
+            self._say(
+                f"{self._who(event.player)} withdrew the ruling on {self._whose(guesser)} "
+                f"'{safe_text(data.get('guess', ''))}': the judge's verdict stands."
+            )
+            return
+        self._say(
+            f"[magenta]Overruled by {self._who(event.player)}:[/magenta] "
+            f"{self._whose(guesser)} '{safe_text(data.get('guess', ''))}' for "
+            f"'{safe_text(data.get('secret', ''))}' is {ruling} at this table "
+            "(saved as a house rule)."
+        )
 
     def _on_call(self, event: Event) -> None:
         data = event.data
-        callers = ", ".join(escape(self._name(s)) for s in data.get("callers", []))
+        callers = ", ".join(self._who(s) for s in data.get("callers", []))
         if not data.get("right"):
             self._say(f"Ne bis in idem! called by {callers}: wrong, no word repeats. No points.")
             return
         repeats = "; ".join(
-            f"{escape(self._name(int(s)))}'s word repeats '{escape(w)}'"
+            f"{self._whose(int(s))} word repeats '{safe_text(w)}'"
             for s, w in data.get("repeats", {}).items()
         )
         credited = data.get("credited")
         gain = (
-            f"{escape(self._name(credited))} scores {data.get('points', 1)}"
+            f"{self._who(credited)} {'score' if self._name(credited) == 'You' else 'scores'} "
+            f"{data.get('points', 1)}"
             if credited is not None
             else "nobody scores the call"
         )
@@ -396,19 +661,21 @@ class EventPrinter:
         data = event.data
         mark = "[green]match[/green]" if data.get("accepted") else "[red]no match[/red]"
         gain = f" +{data['scored']} each" if data.get("scored") else ""
+        overruled = " [magenta](the table's ruling)[/magenta]" if data.get("overruled") else ""
         self._say(
-            f"  {escape(self._name(event.player))}: '{escape(str(data.get('guess')))}' vs "
-            f"'{escape(str(data.get('secret')))}': {mark}{gain} "
-            f"[dim]({escape(str(data.get('relation')))}: {escape(str(data.get('reason')))})[/dim]"
+            f"  {self._who(event.player)}: '{safe_text(data.get('guess'))}' vs "
+            f"'{safe_text(data.get('secret'))}': {mark}{gain}{overruled} "
+            f"[dim]({safe_text(data.get('relation'))}: {safe_text(data.get('reason'))})[/dim]"
         )
 
     def _on_score(self, event: Event) -> None:
         data = event.data
-        if data.get("note"):
-            self._say(f"  [dim]{escape(data['note'])}[/dim]")
+        note = str(data.get("note") or "")
+        if note and not note.startswith("no word written"):
+            self._say(f"  [dim]{safe_text(note)}[/dim]")
         points, totals = data.get("points", []), data.get("totals", [])
         parts = [
-            f"{escape(self._name(s))} {totals[s]}" + (f" (+{points[s]})" if points[s] else "")
+            f"{self._who(s)} {totals[s]}" + (f" (+{points[s]})" if points[s] else "")
             for s in range(len(totals))
         ]
         self._say("Scores: " + ", ".join(parts))
@@ -418,13 +685,13 @@ class EventPrinter:
         self._say(f"Kept on the table: {table}")
 
     def _on_aborted(self, event: Event) -> None:
-        self._say(f"[red]Game stopped at turn {event.turn + 1}: {escape(event.data.get('reason', ''))}[/red]")
+        self._say(f"[red]Game stopped at turn {event.turn + 1}: {safe_text(event.data.get('reason', ''))}[/red]")
 
     def _on_game_over(self, event: Event) -> None:
         data = event.data
         scores = data.get("scores", [])
         last = data.get("last_active_turn", [])
-        table = Table(title=f"Final scores ({escape(data.get('reason', ''))})")
+        table = Table(title=f"Final scores ({safe_text(data.get('reason', ''))})")
         table.add_column("Place", justify="right")
         table.add_column("Player")
         table.add_column("Points", justify="right")
@@ -432,7 +699,7 @@ class EventPrinter:
         for place, seat in enumerate(data.get("ranking", []), start=1):
             table.add_row(
                 str(place),
-                escape(self._name(seat)),
+                self._who(seat),
                 str(scores[seat]),
                 str(last[seat] + 1) if seat < len(last) and last[seat] >= 0 else "-",
             )
@@ -441,7 +708,7 @@ class EventPrinter:
         note = " (tie broken in favour of the player who played last)" if data.get(
             "tie_broken_by_last_active"
         ) else ""
-        self._say(f"[bold]{escape(self._name(winner))} wins{note}.[/bold]")
+        self._say(f"[bold]{self._who(winner)} {'win' if self._name(winner) == 'You' else 'wins'}{note}.[/bold]")
 
 
 def replay(log_path: str | os.PathLike[str], console: Console | None = None) -> list[Event]:
@@ -462,7 +729,7 @@ def replay(log_path: str | os.PathLike[str], console: Console | None = None) -> 
             f"{log_path} is not a Kiek game log: the first line should be a 'header' event "
             "written by `kiekai play`"
         )
-    printer = EventPrinter(console, show_labels=True)
+    printer = EventPrinter(console)
     for event in events:
         printer(event)
     if not any(e.type in ("game-over", "aborted") for e in events):

@@ -1,24 +1,78 @@
 """The player protocol for Kiek: the decisions the engine asks of a seat.
 
-Bots (:mod:`kiekai.kiek.bots`) and humans (:mod:`kiekai.ui.kiek_terminal`) implement the
-same protocol; the engine never knows which it has. Each decision receives a *view*: the
+Bots (:mod:`kiekai.kiek.bots`) and people (:mod:`kiekai.ui.kiek_terminal` in the terminal,
+:mod:`kiekai.web` in the browser) implement the same protocol, :class:`KiekPlayer`; the
+engine never knows which it has. People also implement :class:`HumanKiekPlayer` (being told
+why an answer was refused, overruling the judge at the reveal). Each decision receives a *view*: the
 public state of the table plus the player's own hand, never another player's hand.
 Card references are :class:`kiekai.deck.Card` objects; answers name cards by ``Card.id``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from kiekai.clock import Clock
 from kiekai.deck import Card
+from kiekai.judge.verdict import Verdict
 
 
 class TimeUp(Exception):
     """Raised by a player whose time for a decision ran out (rulebook "A Turn": a turn may
     never take more than two minutes). The runner then records that nothing was written.
     """
+
+
+class Hourglass:
+    """The time a player has for one timed decision, started when the cards are on screen.
+
+    Rulebook "A Turn": "First, turn the hourglass. A turn may never take more than two
+    minutes." A person's hourglass is turned when the cards and the prompt are in front of
+    them (:meth:`start`, called by the front end), not while the program is still getting
+    ready; a player that never starts it (a bot) is timed from the moment it was asked.
+    Thread-safe: a front end may start it from another thread.
+
+    Args:
+        clock: the time source (seconds).
+        seconds: the time allowed (>= 0).
+    """
+
+    def __init__(self, clock: Clock, seconds: float) -> None:
+        self.clock = clock
+        self.seconds = max(0.0, float(seconds))
+        self.asked_at = clock.now()
+        self.started_at: float | None = None
+        self._lock = threading.Lock()
+
+    def start(self, at: float | None = None) -> None:
+        """Turn the hourglass now (or at clock time ``at``, no later than now); once only."""
+        with self._lock:
+            if self.started_at is None:
+                now = self.clock.now()
+                self.started_at = now if at is None else min(float(at), now)
+
+    @property
+    def started(self) -> bool:
+        """Whether :meth:`start` was called."""
+        return self.started_at is not None
+
+    def elapsed(self) -> float:
+        """Seconds since it was started (or, if never started, since the player was asked)."""
+        start = self.started_at if self.started_at is not None else self.asked_at
+        return max(0.0, self.clock.now() - start)
+
+    def left(self) -> float:
+        """Seconds left (``seconds`` until started; never negative)."""
+        if self.started_at is None:
+            return self.seconds
+        return max(0.0, self.seconds - self.elapsed())
+
+    def ran_out(self) -> bool:
+        """True once more than ``seconds`` have passed (an answer now is too late)."""
+        return self.elapsed() > self.seconds
 
 
 @dataclass(frozen=True)
@@ -33,6 +87,8 @@ class ActiveView:
         hand: the active player's cards (at least 2).
         used_words: every word written so far in the game (ne bis in idem).
         time_limit: seconds for the whole turn (120 by the rulebook).
+        hourglass: the turn's clock, turned by a front end when the cards are on screen
+            (``None`` outside a timed game).
     """
 
     seat: int
@@ -42,6 +98,7 @@ class ActiveView:
     hand: tuple[Card, ...]
     used_words: tuple[str, ...]
     time_limit: float = 120.0
+    hourglass: Hourglass | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -74,6 +131,8 @@ class GuessView:
         two: the group of two cards.
         used_words: every word written in earlier turns.
         time_limit: seconds left for writing the guess.
+        hourglass: the guesser's clock (``time_limit`` seconds), turned by a front end when
+            the cards are on screen (``None`` outside a timed game).
     """
 
     seat: int
@@ -84,6 +143,7 @@ class GuessView:
     two: tuple[Card, ...]
     used_words: tuple[str, ...]
     time_limit: float = 120.0
+    hourglass: Hourglass | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -96,6 +156,9 @@ class RevealView:
         words: seat -> word written this turn (the active player's secret included).
         active_seat: seat of the active player.
         used_words: words used in earlier turns (what a repeat repeats).
+        verdicts: guesser seat -> the judge's verdict on its word (guessers who wrote one;
+            empty when the active player wrote nothing).
+        rulings: guesser seat -> the table's ruling so far, where it overruled the judge.
     """
 
     seat: int
@@ -103,6 +166,8 @@ class RevealView:
     words: dict[int, str]
     active_seat: int
     used_words: tuple[str, ...]
+    verdicts: Mapping[int, Verdict] = field(default_factory=dict)
+    rulings: Mapping[int, bool] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -152,6 +217,30 @@ class KiekPlayer(Protocol):
 
     def keep_card(self, view: KeepView) -> str:
         """Return the id of the card (from ``view.cards``) that stays on the table."""
+        ...
+
+
+@runtime_checkable
+class HumanKiekPlayer(KiekPlayer, Protocol):
+    """A seat played by a person (terminal or browser): the bot questions plus two of
+    people only.
+
+    The runner asks people at once where the rulebook has players write at the same
+    time (guesses, the reveal), each in its own thread, so a person's decisions may
+    block until the person answers or their hourglass runs out.
+    """
+
+    def tell(self, message: str) -> None:
+        """Show ``message`` to the person (e.g. why an answer was refused)."""
+        ...
+
+    def overrule(self, view: RevealView) -> Mapping[int, bool]:
+        """At the reveal: the verdicts this person wants the table to overrule.
+
+        Returns guesser seat -> the ruling (True = match) for each verdict in
+        ``view.verdicts`` to overrule; empty to accept the judge's verdicts. Not timed
+        (the two minutes are over when the words are read aloud).
+        """
         ...
 
 

@@ -1,17 +1,22 @@
 """A person playing Kiek in the terminal: Rich prompts, contact sheets and a countdown.
 
-:class:`TerminalKiekPlayer` implements :class:`kiekai.kiek.players.KiekPlayer`. It shows the
-cards as a numbered list of file names and as a numbered contact-sheet image (saved to a
-file; opened in an image viewer when a desktop is there; drawn inline in terminals that
-can show images: kitty's graphics protocol, iTerm2's inline images). It never prints the
-deck's labels, which would give answers away.
+:class:`TerminalKiekPlayer` implements :class:`kiekai.kiek.players.HumanKiekPlayer`. It shows
+the cards as a numbered list of their names (the deck's label, or what the perception sees,
+or "photo N": never a file name) and as a numbered contact-sheet image (saved to a file;
+opened in an image viewer when a desktop is there; drawn inline in terminals that can show
+images: kitty's graphics protocol, iTerm2's inline images).
+
+The turn's hourglass (rulebook "A Turn": two minutes) is turned when the cards and the
+first prompt are on screen, not while the program is getting ready. On a terminal the
+prompt and its countdown are one line redrawn in place (Rich ``Live``) while the person
+types; when time is up the runner prints one message saying what the rulebook reading
+makes of it. Piped input (tests, scripts) gets plain prompts with the time left in front.
 
 Answers are typed lines, read through :class:`LineReader`, which works on a TTY and on
-piped stdin alike (so tests and scripts can drive a human seat) and enforces the
-two-minute turn (rulebook "A Turn") with a visible countdown on a terminal. A word must be
-one lexical item (the judge's one-word check); anything else is refused with a request for
-one word, and the person types again. EOF on the input raises :class:`EOFError` and Ctrl-C
-raises :class:`KeyboardInterrupt`; the runner stops the game and keeps the log.
+piped stdin alike. A word must be one lexical item (the judge's one-word check); anything
+else is refused with the reason, and the person types again. EOF on the input raises
+:class:`EOFError` and Ctrl-C raises :class:`KeyboardInterrupt`; the runner stops the game
+and keeps the log.
 """
 
 from __future__ import annotations
@@ -25,21 +30,26 @@ import select
 import shutil
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
 from rich.console import Console
-from rich.markup import escape
+from rich.live import Live
+from rich.text import Text
 
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
+from kiekai.display import printable, safe_text
 from kiekai.kiek.engine import one_word_verdict
 from kiekai.kiek.players import (
     ActivePlay,
     ActiveView,
     GuessView,
+    Hourglass,
     KeepView,
     RevealView,
     TimeUp,
@@ -47,6 +57,8 @@ from kiekai.kiek.players import (
 
 #: Seconds between countdown redraws on a terminal.
 COUNTDOWN_STEP = 1.0
+#: Longest line kept while editing on a terminal (characters); more typing is ignored.
+MAX_TYPED = 200
 
 
 class LineReader:
@@ -66,6 +78,9 @@ class LineReader:
         self._buffer = ""
         self._eof = False
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        #: held by a person's decision from its first line on screen to its answer, so
+        #: that people sharing one terminal are asked one after the other
+        self.lock = threading.RLock()
 
     def _fileno(self) -> int | None:
         if os.name == "nt":
@@ -129,6 +144,71 @@ class LineReader:
         line, _, self._buffer = self._buffer.partition("\n")
         return line.rstrip("\r")
 
+    def edit_line(self, timeout: float | None, render: Callable[[str, float | None], None]) -> str:
+        """Read a line on a terminal, echoing it through ``render`` instead of the TTY.
+
+        The terminal is put in cbreak mode (no echo, characters as typed; Ctrl-C still
+        interrupts) and ``render(typed_so_far, seconds_left)`` is called at once, on every
+        key and about every second, so the prompt, the typed text and the countdown can
+        be one line redrawn in place. Backspace deletes, Ctrl-U clears the line, Ctrl-D on
+        an empty line is end of input; other control keys and escape sequences (arrows)
+        are ignored. Falls back to :meth:`readline` when the input is not a terminal.
+
+        Raises:
+            TimeUp: ``timeout`` seconds passed without Enter (the typed text is discarded).
+            EOFError: the input ended.
+        """
+        fd = self._fileno()
+        if fd is None or not self.is_tty():
+            return self.readline(timeout)
+        import termios
+        import tty
+
+        end = None if timeout is None else time.monotonic() + max(0.0, timeout)
+        typed, _, rest = self._buffer.partition("\n")
+        if _:
+            self._buffer = rest
+            return typed.rstrip("\r")
+        self._buffer = ""
+        saved = termios.tcgetattr(fd)
+        try:
+            tty.setcbreak(fd)
+            escape_seq = False
+            while True:
+                left = None if end is None else max(0.0, end - time.monotonic())
+                render(typed, left)
+                if left is not None and left <= 0:
+                    self._discard_typed(fd)
+                    raise TimeUp()
+                step = COUNTDOWN_STEP if left is None else min(COUNTDOWN_STEP, left)
+                ready, _, _ = select.select([fd], [], [], step)
+                if not ready:
+                    continue
+                chunk = os.read(fd, 4096)
+                if not chunk:
+                    if typed:
+                        return typed
+                    raise EOFError("input ended")
+                for char in self._decoder.decode(chunk):
+                    if escape_seq:
+                        escape_seq = not (char.isalpha() or char == "~")
+                    elif char == "\x1b":
+                        escape_seq = True
+                    elif char in "\r\n":
+                        render(typed, None)
+                        return typed
+                    elif char in "\x7f\x08":
+                        typed = typed[:-1]
+                    elif char == "\x15":
+                        typed = ""
+                    elif char == "\x04":
+                        if not typed:
+                            raise EOFError("input ended")
+                    elif char.isprintable() and len(typed) < MAX_TYPED:
+                        typed += char
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
     def _discard_typed(self, fd: int) -> None:
         self._buffer = ""
         if self.is_tty():
@@ -189,15 +269,17 @@ def viewer_command(env: dict[str, str] | None = None) -> list[str] | None:
 
 
 class TerminalKiekPlayer:
-    """A human seat played at the terminal (implements the ``KiekPlayer`` protocol).
+    """A human seat played at the terminal (implements ``HumanKiekPlayer``).
 
     Args:
         name: shown in the score table and the log.
         judge: its one-word check refuses phrases, emoji and empty answers.
         console: where prompts go (default: a Rich console on stdout).
         reader: where answers come from (default: :class:`LineReader` on stdin).
-        clock: measures the two minutes (default: monotonic).
+        clock: measures the two minutes when the runner gives no hourglass (default:
+            monotonic).
         names: player names by seat, to say who wrote which word.
+        card_names: card id -> the name shown (default: the card's label, else "a photo").
         sheet_dir: folder for contact-sheet images (``None``: no images are saved).
         images: draw sheets inline / open a viewer; ``None`` decides from the terminal
             (only when both input and output are terminals).
@@ -218,6 +300,7 @@ class TerminalKiekPlayer:
         reader: LineReader | None = None,
         clock: Clock | None = None,
         names: Sequence[str] = (),
+        card_names: Mapping[str, str] | None = None,
         sheet_dir: Path | None = None,
         images: bool | None = None,
     ) -> None:
@@ -227,6 +310,7 @@ class TerminalKiekPlayer:
         self.reader = reader or LineReader()
         self.clock = clock or MonotonicClock()
         self.names = list(names)
+        self.card_names = dict(card_names or {})
         self.sheet_dir = sheet_dir
         interactive = self.reader.is_tty() and self.console.is_terminal
         self.images = interactive if images is None else images
@@ -236,82 +320,126 @@ class TerminalKiekPlayer:
 
     def tell(self, message: str) -> None:
         """Show ``message`` to the person (the runner uses it for refused answers)."""
-        self.console.print(f"[yellow]{escape(message)}[/yellow]", highlight=False)
+        with self.reader.lock:
+            self.console.print(f"[yellow]{safe_text(message)}[/yellow]", highlight=False)
 
     def play_turn(self, view: ActiveView) -> ActivePlay:
         """Ask for the 2 cards to play, the group of three and the word (timed).
 
+        The hourglass is turned when the cards and the first prompt are on screen.
+
         Raises:
             TimeUp: time ran out before the cards were chosen.
         """
-        deadline = self.clock.now() + view.time_limit
-        self.console.rule(f"[bold]{escape(self.name)}: your turn[/bold]")
-        self._say(
-            f"Play 2 cards from your hand, split the 5 cards 3 and 2, and write one word that "
-            f"is true of the three and not of the two. Each match scores {view.stake} "
-            f"point{'s' if view.stake > 1 else ''}. You have {format_seconds(view.time_limit)}."
-        )
-        cards = list(view.table) + list(view.hand)
-        self._show_cards(
-            cards,
-            view.turn,
-            "turn",
-            groups=[
-                ("on the table", 1, len(view.table)),
-                ("your hand", len(view.table) + 1, len(cards)),
-            ],
-        )
-        self._show_used(view.used_words)
-        hand_numbers = list(range(len(view.table) + 1, len(cards) + 1))
-        played_numbers = self._ask_numbers(
-            f"Which 2 cards of your hand do you play? (two of {_join(hand_numbers)})",
-            hand_numbers,
-            2,
-            deadline,
-        )
-        five_numbers = list(range(1, len(view.table) + 1)) + played_numbers
-        three_numbers = self._ask_numbers(
-            f"Which 3 of the five cards ({_join(five_numbers)}) does your word describe?",
-            five_numbers,
-            3,
-            deadline,
-        )
-        two_numbers = [n for n in five_numbers if n not in three_numbers]
-        played = tuple(cards[n - 1].id for n in played_numbers)
-        three = tuple(cards[n - 1].id for n in three_numbers)
-        two = tuple(cards[n - 1].id for n in two_numbers)
-        try:
-            word = self._ask_word(
-                f"Your word (true of {_join(three_numbers)}, not of {_join(two_numbers)})",
-                deadline,
+        glass = view.hourglass or Hourglass(self.clock, view.time_limit)
+        with self.reader.lock:
+            self.console.rule(f"[bold]{safe_text(self.name)}: your turn[/bold]")
+            self._say(
+                f"Play 2 cards from your hand, split the 5 cards 3 and 2, and write one word "
+                f"that is true of the three and not of the two. Each match scores {view.stake} "
+                f"point{'s' if view.stake > 1 else ''}. You have {format_seconds(glass.left())}."
             )
-        except TimeUp:
-            self._time_up()
-            return ActivePlay(played, three, two, "")  # type: ignore[arg-type]
-        return ActivePlay(played, three, two, word)  # type: ignore[arg-type]
+            cards = list(view.table) + list(view.hand)
+            self._show_cards(
+                cards,
+                view.turn,
+                "turn",
+                groups=[
+                    ("on the table", 1, len(view.table)),
+                    ("your hand", len(view.table) + 1, len(cards)),
+                ],
+            )
+            self._show_used(view.used_words)
+            hand_numbers = list(range(len(view.table) + 1, len(cards) + 1))
+            glass.start()  # the cards and the prompt are on screen now
+            played_numbers = self._ask_numbers(
+                f"Which 2 cards of your hand do you play? (two of {_join(hand_numbers)})",
+                hand_numbers,
+                2,
+                glass,
+            )
+            five_numbers = list(range(1, len(view.table) + 1)) + played_numbers
+            three_numbers = self._ask_numbers(
+                f"Which 3 of the five cards ({_join(five_numbers)}) does your word describe?",
+                five_numbers,
+                3,
+                glass,
+            )
+            two_numbers = [n for n in five_numbers if n not in three_numbers]
+            played = tuple(cards[n - 1].id for n in played_numbers)
+            three = tuple(cards[n - 1].id for n in three_numbers)
+            two = tuple(cards[n - 1].id for n in two_numbers)
+            try:
+                word = self._ask_word(
+                    f"Your word (true of {_join(three_numbers)}, not of {_join(two_numbers)})",
+                    glass,
+                )
+            except TimeUp:
+                return ActivePlay(played, three, two, "")  # type: ignore[arg-type]
+            return ActivePlay(played, three, two, word)  # type: ignore[arg-type]
 
     def guess(self, view: GuessView) -> str:
-        """Ask for one word that guesses the active player's (timed; ``""`` when time is up)."""
-        deadline = self.clock.now() + view.time_limit
+        """Ask for one word that guesses the active player's (timed; ``""`` when time is up).
+
+        The hourglass is turned when the two groups and the prompt are on screen.
+        """
+        glass = view.hourglass or Hourglass(self.clock, view.time_limit)
         active = self._name(view.active_seat)
-        self.console.rule(f"[bold]{escape(self.name)}: guess {escape(active)}'s word[/bold]")
-        self._say(
-            f"{escape(active)} put cards 1-3 against cards 4-5. What one word is true of the "
-            f"three and not of the two? A match scores {view.stake} point"
-            f"{'s' if view.stake > 1 else ''}. You have {format_seconds(view.time_limit)}."
-        )
-        self._show_cards(
-            list(view.three) + list(view.two),
-            view.turn,
-            "guess",
-            groups=[("the three", 1, len(view.three)), ("the two", len(view.three) + 1, 5)],
-        )
-        self._show_used(view.used_words)
-        try:
-            return self._ask_word("Your guess", deadline)
-        except TimeUp:
-            self._time_up()
-            return ""
+        with self.reader.lock:
+            self.console.rule(f"[bold]{safe_text(self.name)}: guess {self._whose(view.active_seat)} word[/bold]")
+            self._say(
+                f"{safe_text(active)} put cards 1-3 against cards 4-5. What one word is true of "
+                f"the three and not of the two? A match scores {view.stake} point"
+                f"{'s' if view.stake > 1 else ''}. You have {format_seconds(glass.left())}."
+            )
+            self._show_cards(
+                list(view.three) + list(view.two),
+                view.turn,
+                "guess",
+                groups=[("the three", 1, len(view.three)), ("the two", len(view.three) + 1, 5)],
+            )
+            self._show_used(view.used_words)
+            glass.start()  # the cards and the prompt are on screen now
+            try:
+                return self._ask_word("Your guess", glass)
+            except TimeUp:
+                return ""
+
+    def overrule(self, view: RevealView) -> dict[int, bool]:
+        """Show the judge's verdicts numbered; the person may overrule some (not timed).
+
+        Rulebook "Imperfect Guesses": each group decides which guess is correct. Typed
+        numbers flip those verdicts; Enter accepts the judge's verdicts.
+        """
+        seats = sorted(view.verdicts)
+        if not seats:
+            return {}
+        with self.reader.lock:
+            secret = view.words.get(view.active_seat, "")
+            self._say(
+                f"The judge's verdicts on {self._whose(view.active_seat)} word "
+                f"'{safe_text(secret)}':"
+            )
+            for number, seat in enumerate(seats, start=1):
+                verdict = view.verdicts[seat]
+                mark = "[green]match[/green]" if verdict.accepted else "[red]no match[/red]"
+                self._say(
+                    f"  {number}. {self._who(seat)}: '{safe_text(view.words.get(seat, ''))}': "
+                    f"{mark} [dim]({safe_text(verdict.reason)})[/dim]"
+                )
+            numbers = list(range(1, len(seats) + 1))
+            while True:
+                line = self._read(
+                    f"Overrule a verdict? Type its number (or {_join(numbers)}), or press "
+                    "Enter to accept the judge's verdicts",
+                    None,
+                ).strip()
+                if not line:
+                    return {}
+                chosen = [int(x) for x in re.findall(r"\d+", line)]
+                if chosen and set(chosen) <= set(numbers) and not re.search(r"[^\d\s,]", line):
+                    return {seats[n - 1]: not view.verdicts[seats[n - 1]].accepted for n in chosen}
+                self._say(f"Please type numbers out of {_join(numbers)}, or press Enter.")
 
     def call_repeat(self, view: RevealView) -> bool:
         """Show this turn's words and the used ones; ask whether to call "ne bis in idem".
@@ -322,39 +450,53 @@ class TerminalKiekPlayer:
         """
         if not view.used_words:
             return False
-        written = [
-            f"{escape(self._name(seat))}: '{escape(word)}'"
-            for seat, word in sorted(view.words.items())
-            if word
-        ]
-        self._say("Written this turn: " + "; ".join(written))
-        self._show_used(view.used_words)
-        while True:
-            answer = self._read("Does a word repeat a used one? Call ne bis in idem? [y/N]", None)
-            answer = answer.strip().lower()
-            if answer in ("", "n", "no"):
-                return False
-            if answer in ("y", "yes"):
-                return True
-            self._say("Please answer y or n.")
+        with self.reader.lock:
+            written = [
+                f"{self._who(seat)}: '{safe_text(word)}'"
+                for seat, word in sorted(view.words.items())
+                if word
+            ]
+            self._say("Written this turn: " + "; ".join(written))
+            self._show_used(view.used_words)
+            while True:
+                answer = self._read(
+                    "Does a word repeat a used one? Call ne bis in idem? [y/N]", None
+                )
+                answer = answer.strip().lower()
+                if answer in ("", "n", "no"):
+                    return False
+                if answer in ("y", "yes"):
+                    return True
+                self._say("Please answer y or n.")
 
     def keep_card(self, view: KeepView) -> str:
-        """Ask which card stays on the table for the next turn (not timed)."""
-        self.console.rule(f"[bold]{escape(self.name)}: keep a card[/bold]")
-        self._say(
-            f"Choose a card that stays on the table for {escape(self._name(view.new_active_seat))}'s "
-            "turn; the cards nobody keeps are discarded."
-        )
-        cards = list(view.cards)
-        groups = [("on offer", 1, len(cards))]
-        if view.hand:  # shown (not chosen from) so the person can keep cards that suit it
-            groups.append(("your hand (not on offer)", len(cards) + 1, len(cards) + len(view.hand)))
-        self._show_cards(cards + list(view.hand), -1, "keep", groups=groups)
-        numbers = list(range(1, len(cards) + 1))
-        (number,) = self._ask_numbers(
-            f"Keep which card? (one of {_join(numbers)})", numbers, 1, None
-        )
-        return cards[number - 1].id
+        """Ask which card stays on the table for the next turn (not timed).
+
+        Shows the cards already kept by the players before, then the cards on offer.
+        """
+        with self.reader.lock:
+            self.console.rule(f"[bold]{safe_text(self.name)}: keep a card[/bold]")
+            whose = self._whose(view.new_active_seat)
+            self._say(
+                f"Choose a card that stays on the table for {whose} turn; the cards nobody "
+                "keeps are discarded."
+            )
+            if view.kept:
+                self._say(
+                    "Already kept: " + ", ".join(self._card_name(c) for c in view.kept) + "."
+                )
+            else:
+                self._say("Nothing kept yet: you choose first.")
+            cards = list(view.cards)
+            groups = [("on offer", 1, len(cards))]
+            if view.hand:  # shown (not chosen from) so the person can keep cards that suit it
+                groups.append(("your hand (not on offer)", len(cards) + 1, len(cards) + len(view.hand)))
+            self._show_cards(cards + list(view.hand), -1, "keep", groups=groups)
+            numbers = list(range(1, len(cards) + 1))
+            (number,) = self._ask_numbers(
+                f"Keep which card? (one of {_join(numbers)})", numbers, 1, None
+            )
+            return cards[number - 1].id
 
     # ------------------------------------------------------------ prompts
 
@@ -364,51 +506,95 @@ class TerminalKiekPlayer:
     def _name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else f"player {seat + 1}"
 
-    def _time_up(self) -> None:
-        self._say("[red]Time is up: you wrote nothing this turn.[/red]")
+    def _who(self, seat: int) -> str:
+        """The player's name for Rich markup ("you" for this person)."""
+        name = self._name(seat)
+        return "you" if name == self.name else safe_text(name)
 
-    def _read(self, prompt: str, deadline: float | None) -> str:
-        """Print ``prompt`` (with the time left) and read one line.
+    def _whose(self, seat: int) -> str:
+        """Possessive for Rich markup: "your" for this person, else "Bot 1's"."""
+        name = self._name(seat)
+        return "your" if name == self.name else safe_text(name) + "'s"
+
+    def _card_name(self, card: Card) -> str:
+        return safe_text(self.card_names.get(card.id) or card.label or "a photo")
+
+    def _read(self, prompt: str, glass: Hourglass | None) -> str:
+        """Show ``prompt`` (with the time left on ``glass``) and read one line.
+
+        On a terminal the prompt, the typed text and the countdown are one line redrawn in
+        place (Rich ``Live``); the finished line stays as ``prompt: answer``. Piped input
+        gets the prompt with ``[m:ss left]`` in front and the answer echoed.
 
         Raises:
-            TimeUp: the deadline passed.
+            TimeUp: the hourglass ran out.
             EOFError: the input ended.
         """
-        left = None if deadline is None else deadline - self.clock.now()
+        left = None if glass is None else glass.left()
         if left is not None and left <= 0:
             raise TimeUp()
-        countdown = left is not None and self.console.is_terminal and self.reader.is_tty()
+        if self.console.is_terminal and self.reader.is_tty():
+            return self._read_live(prompt, left)
         if left is not None:
-            if countdown:  # a live line above the prompt, redrawn every second
-                self.console.print(f"[cyan]{format_seconds(left)} left[/cyan]", highlight=False)
-            else:
-                prompt = f"[{format_seconds(left)} left] {prompt}"
-        self.console.print(f"[bold]{escape(prompt)}[/bold] ", end="", highlight=False)
-        tick = self._draw_countdown if countdown else None
+            prompt = f"[{format_seconds(left)} left] {prompt}"
+        self.console.print(f"[bold]{safe_text(prompt)}[/bold] ", end="", highlight=False)
         try:
-            line = self.reader.readline(left, tick)
-        except TimeUp:
-            self.console.print()
-            raise
-        except EOFError:
+            line = self.reader.readline(left)
+        except (TimeUp, EOFError):
             self.console.print()
             raise
         if not self.reader.is_tty():
-            self.console.print(line, highlight=False)  # echo piped answers
+            self.console.print(printable(line), highlight=False)  # echo piped answers
         return line
 
-    def _draw_countdown(self, left: float) -> None:
-        """Rewrite the line above the prompt with the seconds left (terminals only)."""
-        out = self.console.file
-        out.write(f"\x1b7\x1b[1A\r\x1b[36m{format_seconds(left)} left\x1b[0m\x1b[K\x1b8")
-        out.flush()
+    def _read_live(self, prompt: str, left: float | None) -> str:
+        """One prompt line redrawn in place while the person types (terminals only)."""
+
+        def line(typed: str, seconds: float | None, cursor: bool = True) -> Text:
+            text = Text()
+            if seconds is not None:
+                text.append(f"{format_seconds(seconds)} left ", style="bold cyan")
+            text.append(printable(prompt), style="bold")
+            text.append(" ")
+            text.append(printable(typed))
+            if cursor:
+                text.append("_", style="blink")
+            return text
+
+        with self._live() as live:
+            answer: list[str] = []
+
+            def render(typed: str, seconds: float | None) -> None:
+                answer[:] = [typed]
+                live.update(line(typed, seconds), refresh=True)
+
+            try:
+                typed = self.reader.edit_line(left, render)
+            except TimeUp:
+                live.update(line(answer[0] if answer else "", 0.0, cursor=False), refresh=True)
+                raise
+            live.update(line(typed, None, cursor=False), refresh=True)
+            return typed
+
+    @contextmanager
+    def _live(self) -> Iterator[Live]:
+        live = Live(
+            Text(""),
+            console=self.console,
+            auto_refresh=False,
+            transient=False,
+            redirect_stdout=False,
+            redirect_stderr=False,
+        )
+        with live:
+            yield live
 
     def _ask_numbers(
-        self, prompt: str, allowed: Sequence[int], count: int, deadline: float | None
+        self, prompt: str, allowed: Sequence[int], count: int, glass: Hourglass | None
     ) -> list[int]:
         """Ask until ``count`` different numbers out of ``allowed`` are typed."""
         while True:
-            line = self._read(prompt, deadline)
+            line = self._read(prompt, glass)
             numbers = [int(x) for x in re.findall(r"\d+", line)]
             if (
                 len(numbers) == count
@@ -422,19 +608,19 @@ class TerminalKiekPlayer:
                 f"e.g. {' '.join(str(n) for n in allowed[:count])}."
             )
 
-    def _ask_word(self, prompt: str, deadline: float | None) -> str:
+    def _ask_word(self, prompt: str, glass: Hourglass | None) -> str:
         """Ask until the judge accepts the answer as one word."""
         while True:
-            line = self._read(prompt, deadline).strip()
+            line = self._read(prompt, glass).strip()
             verdict = one_word_verdict(self.judge, line)
             if verdict.accepted:
                 return line
             why = "nothing was typed" if not line else verdict.reason
-            self._say(f"Please type one word ({escape(why)}).")
+            self._say(f"Please type one word ({safe_text(why)}).")
 
     def _show_used(self, used: Sequence[str]) -> None:
         if used:
-            self._say("Words used so far (ne bis in idem): " + escape(", ".join(used)))
+            self._say("Words used so far (ne bis in idem): " + safe_text(", ".join(used)))
 
     # ------------------------------------------------------------ cards
 
@@ -445,17 +631,17 @@ class TerminalKiekPlayer:
         kind: str,
         groups: Sequence[tuple[str, int, int]],
     ) -> None:
-        """List ``cards`` numbered from 1 by file name (never by label) and show the sheet."""
+        """List ``cards`` numbered from 1 with their names and show the contact sheet."""
         for title, first, last in groups:
-            self._say(f"[bold]{escape(title)}[/bold]:")
+            self._say(f"[bold]{safe_text(title)}[/bold]:")
             for number in range(first, last + 1):
-                self._say(f"  {number}. {escape(Path(cards[number - 1].id).name)}")
+                self._say(f"  {number}. {self._card_name(cards[number - 1])}")
         path = self._save_sheet(
             cards, turn, kind, [(t, last - first + 1) for t, first, last in groups]
         )
         if path is None:
             return
-        self._say(f"Contact sheet: {escape(str(path))}")
+        self._say(f"Contact sheet: {safe_text(str(path))}")
         if not self.images:
             return
         protocol = inline_image_protocol()
@@ -490,7 +676,7 @@ class TerminalKiekPlayer:
             self.sheet_dir.mkdir(parents=True, exist_ok=True)
             contact_sheet(list(cards), path, groups=groups)
         except Exception as exc:  # a photo that cannot be drawn must not stop the game
-            self._say(f"[dim](could not draw the contact sheet: {escape(str(exc))})[/dim]")
+            self._say(f"[dim](could not draw the contact sheet: {safe_text(str(exc))})[/dim]")
             return None
         return path
 

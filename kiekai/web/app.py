@@ -1,0 +1,587 @@
+"""The web server of a Kiek table: pages, answers, live updates and photos (FastAPI).
+
+Routes (``{token}`` is a seat's secret, :class:`kiekai.web.table.WebSeat`):
+
+- ``GET /`` — a page that says this is a Kiek table (no seat links on it).
+- ``GET /seat/{token}`` — the seat's page (server-rendered Jinja2, autoescaped); opening it
+  joins the seat. A reload shows the current state.
+- ``GET /seat/{token}/state`` — JSON ``{version, key, status, decision, state}``: the page's
+  two panels rendered for this seat (its own hand only; nobody's word before the reveal).
+- ``GET /seat/{token}/stream`` — server-sent events: ``version`` whenever the table changes,
+  ``replaced`` when the seat was opened in a newer tab, ``closed`` when the table closes.
+- ``POST /seat/{token}/{action}`` — a form post (``application/x-www-form-urlencoded``, at
+  most :data:`MAX_BODY` bytes and :data:`MAX_FIELDS` fields) answering the seat's question:
+  ``start``, ``shown``, ``play``, ``guess``, ``reveal``, ``keep``. Answers name the question
+  (``request``); an answer to a question no longer asked is refused with 409.
+- ``GET /photo/{sha256}.jpg`` — a deck photo looked up by its content hash (never by a
+  path from the request), decoded with :func:`kiekai.deck.open_rgb` and sent as a JPEG of
+  at most :data:`PHOTO_SIDE` pixels.
+
+Every refusal is a 4xx with a sentence saying what was wrong and what to do (JSON
+``{"error": ...}`` for posts and the state, a small HTML page for pages); no input reaches a
+500. The game itself runs in another thread (:mod:`kiekai.web.server`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from kiekai.kiek.players import ActivePlay
+from kiekai.web.table import MAX_WORD, Pending, WebSeat, WebTable
+
+HERE = Path(__file__).resolve().parent
+#: Largest form post accepted, in bytes (a word and a few card numbers need far less).
+MAX_BODY = 2048
+#: Most fields in one form post.
+MAX_FIELDS = 16
+#: Longer side of the photos sent to browsers, in pixels.
+PHOTO_SIDE = 900
+#: Photos kept encoded in memory (a game shows a few dozen).
+PHOTO_CACHE = 96
+#: Seconds between keep-alive comments on the live connection.
+PING_SECONDS = 15.0
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+_DIGEST = re.compile(r"([0-9a-f]{64})\.jpg")
+_ACTIONS = ("start", "shown", "play", "guess", "reveal", "keep")
+
+
+class Refused(Exception):
+    """An answer the table refuses; ``status`` is the HTTP status, the message says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def create_app(table: WebTable) -> FastAPI:
+    """The FastAPI app serving ``table`` (routes in the module docstring)."""
+    app = FastAPI(title="Kiek table", docs_url=None, redoc_url=None, openapi_url=None)
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(["html"], default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    photos: OrderedDict[str, bytes] = OrderedDict()
+    photo_lock = threading.Lock()
+
+    def page(status: int, title: str, message: str) -> HTMLResponse:
+        html = env.get_template("message.html").render(title=title, message=message)
+        return HTMLResponse(html, status_code=status)
+
+    def seat_or_none(token: str) -> WebSeat | None:
+        if not _TOKEN.fullmatch(token):
+            return None
+        return table.seat_for(token)
+
+    bad_link = (
+        "This seat link is not valid at this table: it may be from an earlier game, or "
+        "mistyped. Use the link the table printed when it started."
+    )
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        if request.method == "GET" and "text/html" in request.headers.get("accept", ""):
+            return page(exc.status_code, "Kiek", str(exc.detail))
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def any_error(request: Request, exc: Exception) -> Response:  # pragma: no cover
+        return JSONResponse(
+            {"error": f"the table could not answer this request ({type(exc).__name__})"},
+            status_code=400,
+        )
+
+    @app.get("/", response_class=HTMLResponse)
+    async def index() -> HTMLResponse:
+        return page(
+            200,
+            "Kiek table",
+            "This is a Kiek table. Open the link printed for your seat when the table started.",
+        )
+
+    @app.get("/seat/{token}", response_class=HTMLResponse)
+    async def seat_page(token: str) -> HTMLResponse:
+        seat = seat_or_none(token)
+        if seat is None:
+            return page(403, "Not a seat at this table", bad_link)
+        table.join(seat)
+        context = seat_context(table, seat)
+        html = env.get_template("page.html").render(
+            **context,
+            status_html=env.get_template("_status.html").render(**context),
+            decision_html=env.get_template("_decision.html").render(**context),
+        )
+        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
+    @app.get("/seat/{token}/state")
+    async def seat_state(token: str) -> JSONResponse:
+        seat = seat_or_none(token)
+        if seat is None:
+            return JSONResponse({"error": bad_link}, status_code=403)
+        context = seat_context(table, seat)
+        return JSONResponse(
+            {
+                "version": context["version"],
+                "key": context["key"],
+                "state": context["state"],
+                "status": env.get_template("_status.html").render(**context),
+                "decision": env.get_template("_decision.html").render(**context),
+            },
+            headers={"Cache-Control": "no-store"},
+        )
+
+    @app.get("/seat/{token}/stream")
+    async def seat_stream(token: str, request: Request) -> Response:
+        seat = seat_or_none(token)
+        if seat is None:
+            return JSONResponse({"error": bad_link}, status_code=403)
+        connection = table.connect(seat)
+
+        async def events():
+            try:
+                yield "retry: 1500\n\n"
+                last, quiet = -1, 0.0
+                while True:
+                    if await request.is_disconnected():
+                        return
+                    if seat.stream_id != connection:
+                        yield "event: replaced\ndata: this seat was opened in another tab\n\n"
+                        return
+                    if table.closing:
+                        yield "event: closed\ndata: the table has closed\n\n"
+                        return
+                    if table.version != last:
+                        last = table.version
+                        quiet = 0.0
+                        yield f"event: version\ndata: {last}\n\n"
+                    elif quiet >= PING_SECONDS:
+                        quiet = 0.0
+                        yield ": ping\n\n"
+                    await asyncio.sleep(0.15)
+                    quiet += 0.15
+            finally:
+                table.disconnect(seat)
+
+        return StreamingResponse(
+            events(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    @app.post("/seat/{token}/{action}")
+    async def seat_post(token: str, action: str, request: Request) -> JSONResponse:
+        seat = seat_or_none(token)
+        if seat is None:
+            return JSONResponse({"error": bad_link}, status_code=403)
+        if action not in _ACTIONS:
+            return JSONResponse(
+                {"error": f"unknown action {action[:40]!r}; the page posts one of {', '.join(_ACTIONS)}"},
+                status_code=404,
+            )
+        try:
+            form = await read_form(request)
+            answer(table, seat, action, form)
+        except Refused as exc:
+            return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"ok": True, "version": table.version})
+
+    @app.get("/photo/{name}")
+    def photo(name: str) -> Response:
+        found = _DIGEST.fullmatch(name)
+        card = table.photos.get(found.group(1)) if found else None
+        if card is None:
+            raise HTTPException(404, "no photo of this table has that name")
+        with photo_lock:
+            data = photos.get(card.sha256)
+        if data is None:
+            try:
+                from kiekai.deck import open_rgb
+
+                image = open_rgb(card, max_side=PHOTO_SIDE)
+                buffer = io.BytesIO()
+                image.save(buffer, "JPEG", quality=86)
+                data = buffer.getvalue()
+            except Exception:  # a photo that cannot be decoded now is a 404, not a 500
+                raise HTTPException(404, "this photo cannot be shown") from None
+            with photo_lock:
+                photos[card.sha256] = data
+                while len(photos) > PHOTO_CACHE:
+                    photos.popitem(last=False)
+        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
+
+    return app
+
+
+async def read_form(request: Request) -> dict[str, list[str]]:
+    """The fields of a small urlencoded form post.
+
+    Raises:
+        Refused: 415 for another content type, 413 for more than :data:`MAX_BODY` bytes,
+            400 for text that is not UTF-8 or more than :data:`MAX_FIELDS` fields.
+    """
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/x-www-form-urlencoded":
+        raise Refused(415, "send the answer as a form (application/x-www-form-urlencoded)")
+    length = request.headers.get("content-length", "")
+    if length and (not length.isdigit() or int(length) > MAX_BODY):
+        raise Refused(413, f"the answer is larger than {MAX_BODY} bytes; a word and card numbers fit in far less")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refused(413, f"the answer is larger than {MAX_BODY} bytes; a word and card numbers fit in far less")
+    try:
+        text = body.decode("utf-8")
+        pairs = parse_qsl(text, keep_blank_values=True, max_num_fields=MAX_FIELDS, errors="strict")
+    except UnicodeDecodeError:
+        raise Refused(400, "the answer is not UTF-8 text") from None
+    except ValueError:
+        raise Refused(400, f"the answer has more than {MAX_FIELDS} fields") from None
+    form: dict[str, list[str]] = {}
+    for key, value in pairs:
+        form.setdefault(key, []).append(value)
+    return form
+
+
+def _one(form: dict[str, list[str]], key: str, default: str | None = None) -> str:
+    values = form.get(key)
+    if not values:
+        if default is not None:
+            return default
+        raise Refused(400, f"the answer has no {key!r} field")
+    if len(values) > 1:
+        raise Refused(400, f"the answer has {len(values)} {key!r} fields; send one")
+    return values[0]
+
+
+def _indices(form: dict[str, list[str]], count: int, size: int, what: str) -> list[int]:
+    raw = form.get("card", [])
+    try:
+        numbers = [int(v) for v in raw]
+    except ValueError:
+        raise Refused(400, "card numbers must be whole numbers") from None
+    if len(numbers) != count or len(set(numbers)) != count or not all(0 <= n < size for n in numbers):
+        raise Refused(422, f"choose {count} different {what}")
+    return numbers
+
+
+def answer(table: WebTable, seat: WebSeat, action: str, form: dict[str, list[str]]) -> None:
+    """Apply a person's post to the table.
+
+    Raises:
+        Refused: 409 for a question no longer asked (a stale page), 422 for an answer the
+            rules refuse (the reason is shown on the page), 400 for a malformed post.
+    """
+    if action == "start":
+        with table.cond:
+            if table.state != "lobby":
+                raise Refused(409, "the game has already started")
+        table.start()
+        return
+    with table.cond:
+        if table.state in ("over", "stopped"):
+            raise Refused(409, "the game is over; nothing more can be answered")
+        pending = seat.pending
+        request_id = _one(form, "request")
+        if pending is None or pending.id != request_id or pending.answered:
+            raise Refused(409, "that question is no longer asked (the page was out of date); it has been refreshed")
+        if action == "shown":
+            if pending.hourglass is not None:
+                pending.hourglass.start()
+            table._bump()
+            return
+        if action != pending.kind:
+            raise Refused(409, f"the table is asking you to {pending.kind}, not to {action}")
+        try:
+            if action == "play":
+                _answer_play(table, pending, form)
+            elif action == "guess":
+                _answer_guess(table, seat, pending, form)
+            elif action == "reveal":
+                _answer_reveal(table, seat, pending, form)
+            elif action == "keep":
+                (index,) = _indices(form, 1, len(pending.view.cards), "card on offer")
+                pending.answer = pending.view.cards[index].id
+        except Refused as exc:
+            if exc.status == 422:
+                pending.error = exc.message
+                table._bump()
+            raise
+        pending.error = ""
+        table._bump()
+
+
+def _answer_play(table: WebTable, pending: Pending, form: dict[str, list[str]]) -> None:
+    view = pending.view
+    step = _one(form, "step")
+    if step == "cards":
+        hand = [c.id for c in view.hand]
+        chosen = _indices(form, 2, len(hand), "cards of your hand to play")
+        pending.played = tuple(hand[i] for i in chosen)
+        pending.step = 2
+        return
+    if step == "back":
+        pending.step, pending.played = 1, ()
+        return
+    if step != "split" or pending.step != 2:
+        raise Refused(409, "choose the two cards of your hand first")
+    five = [c.id for c in view.table] + list(pending.played)
+    three_ix = _indices(form, 3, len(five), "cards for the group of three")
+    word = _one(form, "word", "").strip()
+    why = table.check_word(word)
+    if why:
+        raise Refused(422, f"Please write one word ({why}).")
+    three = tuple(five[i] for i in sorted(three_ix))
+    two = tuple(c for c in five if c not in three)
+    pending.answer = ActivePlay(tuple(pending.played), three, two, word)  # type: ignore[arg-type]
+
+
+def _answer_guess(table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]) -> None:
+    word = _one(form, "word", "").strip()
+    why = table.check_word(word)
+    if why:
+        raise Refused(422, f"Please write one word ({why}).")
+    pending.wrote = word
+    seat.last_guess = word
+    pending.answer = word
+
+
+def _answer_reveal(table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]) -> None:
+    what = _one(form, "do")
+    view = pending.view
+    if what == "call":
+        pending.call = not pending.call
+    elif what == "overrule":
+        try:
+            guesser = int(_one(form, "guesser"))
+        except ValueError:
+            raise Refused(400, "guesser must be a seat number") from None
+        if guesser not in view.verdicts:
+            raise Refused(422, "that word has no verdict to overrule")
+        judged = view.verdicts[guesser].accepted
+        if guesser in table.rulings:
+            del table.rulings[guesser]
+        else:
+            table.rulings[guesser] = (not judged, seat.index)
+    elif what == "done":
+        pending.answer = True
+    else:
+        raise Refused(400, "do must be call, overrule or done")
+
+
+# ---------------------------------------------------------------------- what a seat sees
+
+
+def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
+    """Everything the templates show to ``seat``, as plain values (read under the lock)."""
+    with table.cond:
+        snap = dict(table.snapshot)
+        names = [s.name for s in table.seats]
+
+        def card(card_id: str, index: int = 0) -> dict[str, Any]:
+            c = table.cards[card_id]
+            return {"sha": c.sha256, "name": table.card_names.get(card_id, "a photo"), "index": index}
+
+        scores = snap.get("scores", [0] * len(names))
+        players = [
+            {
+                "name": s.name,
+                "you": s is seat,
+                "bot": not s.human or (table.state != "lobby" and not s.joined),
+                "joined": s.joined,
+                "score": scores[s.index] if s.index < len(scores) else 0,
+                "active": snap.get("active") == s.index and table.state == "playing",
+                "online": s.streams > 0,
+            }
+            for s in table.seats
+        ]
+        hands = snap.get("hands", [])
+        hand = [card(c) for c in hands[seat.index]] if seat.index < len(hands) else []
+        turns = []
+        for record in table.turns[-2:]:
+            turns.append(_turn_context(record, names, card, snap))
+        current = turns[-1] if turns else None
+        previous = turns[-2] if len(turns) > 1 else None
+        context: dict[str, Any] = {
+            "version": table.version,
+            "state": table.state,
+            "token": seat.token,
+            "me": seat.index,
+            "my_name": seat.name,
+            "names": names,
+            "players": players,
+            "snap": snap,
+            "table_cards": [card(c) for c in snap.get("table", [])],
+            "hand": hand,
+            "used_words": snap.get("used_words", []),
+            "log_lines": list(table.log_lines)[-14:],
+            "notices": list(seat.notices),
+            "current": current,
+            "previous": previous,
+            "final": _final_context(table.final, names) if table.final else None,
+            "stop_reason": table.stop_reason,
+            "waiting_for": [names[i] for i in snap.get("waiting_for", [])],
+            "decision": None,
+            "lobby_seats": [
+                {"name": s.name, "joined": s.joined, "you": s is seat} for s in table.seats if s.human
+            ],
+            "bots_in_lobby": [s.name for s in table.seats if not s.human],
+            "log_path": table.log_path,
+        }
+        pending = seat.pending
+        if pending is not None and not pending.answered or (
+            pending is not None and pending.kind == "reveal"
+        ):
+            context["decision"] = _decision_context(table, seat, pending, card, names)
+        key = f"{table.state}:{snap.get('turn')}:{snap.get('phase')}"
+        if context["decision"] is not None:
+            d = context["decision"]
+            key = f"{pending.id}:{pending.step}:{pending.error}:{d.get('reveal_key', '')}:{pending.answered}"
+        elif seat.pending is not None and seat.pending.kind == "guess":
+            key += f":wrote:{seat.pending.wrote}"
+        context["key"] = key
+        return context
+
+
+def _turn_context(record, names, card, snap) -> dict[str, Any]:
+    words = list(record.words)
+    verdicts = []
+    for seat_index, data in sorted(record.verdicts.items()):
+        verdicts.append(
+            {
+                "who": names[seat_index],
+                "guess": data.get("guess", ""),
+                "accepted": bool(data.get("accepted")),
+                "scored": data.get("scored", 0),
+                "reason": data.get("reason", ""),
+                "overruled": bool(data.get("overruled")),
+            }
+        )
+    call = None
+    if record.call:
+        call = {
+            "callers": [names[s] for s in record.call.get("callers", [])],
+            "right": bool(record.call.get("right")),
+            "credited": names[record.call["credited"]] if record.call.get("credited") is not None else None,
+            "repeats": [
+                {"who": names[int(s)], "word": w} for s, w in dict(record.call.get("repeats", {})).items()
+            ],
+        }
+    return {
+        "turn": record.turn + 1,
+        "active": names[record.active],
+        "active_seat": record.active,
+        "stake": record.stake,
+        "three": [card(c) for c in record.three],
+        "two": [card(c) for c in record.two],
+        "forfeited": record.forfeited,
+        "wrote_word": record.wrote_word,
+        "words": [{"who": names[i], "word": w, "active": i == record.active} for i, w in enumerate(words)],
+        "verdicts": verdicts,
+        "rulings": [
+            {"by": names[int(r.get("by") or 0)], "who": names[int(r.get("guesser", 0))],
+             "guess": r.get("guess", ""), "accepted": bool(r.get("accepted")),
+             "withdrawn": bool(r.get("withdrawn"))}
+            for r in record.rulings
+        ],  # fmt: skip
+        "call": call,
+        "points": [{"who": names[i], "points": p} for i, p in enumerate(record.points) if p],
+        "scored": record.scored,
+        "time_ups": [{"who": names[s], "what": w} for s, w in record.time_ups],
+    }
+
+
+def _final_context(final: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    scores = final.get("scores", [])
+    ranking = final.get("ranking", [])
+    return {
+        "reason": final.get("reason", ""),
+        "rows": [
+            {"place": place, "name": names[s], "points": scores[s] if s < len(scores) else 0}
+            for place, s in enumerate(ranking, start=1)
+        ],
+        "winner": names[final["winner"]] if final.get("winner") is not None else "",
+        "tie": bool(final.get("tie_broken_by_last_active")),
+    }
+
+
+def _decision_context(table, seat, pending: Pending, card, names) -> dict[str, Any]:
+    view = pending.view
+    glass = pending.hourglass
+    d: dict[str, Any] = {
+        "id": pending.id,
+        "kind": pending.kind,
+        "step": pending.step,
+        "error": pending.error,
+        "timed": glass is not None,
+        "left": round(glass.left(), 1) if glass is not None else None,
+        "started": bool(glass is not None and glass.started),
+        "limit": glass.seconds if glass is not None else None,
+        "max_word": MAX_WORD,
+        "answered": pending.answered,
+    }
+    if pending.kind == "play":
+        d["stake"] = view.stake
+        d["table"] = [card(c.id, i) for i, c in enumerate(view.table)]
+        d["hand"] = [card(c.id, i) for i, c in enumerate(view.hand)]
+        if pending.step == 2:
+            five = [c.id for c in view.table] + list(pending.played)
+            d["five"] = [card(c, i) for i, c in enumerate(five)]
+    elif pending.kind == "guess":
+        d["stake"] = view.stake
+        d["active"] = names[view.active_seat]
+        d["three"] = [card(c.id) for c in view.three]
+        d["two"] = [card(c.id) for c in view.two]
+        d["wrote"] = pending.wrote
+    elif pending.kind == "keep":
+        d["cards"] = [card(c.id, i) for i, c in enumerate(view.cards)]
+        d["kept"] = [card(c.id) for c in view.kept]
+        d["for"] = names[view.new_active_seat]
+    elif pending.kind == "reveal":
+        secret = view.words.get(view.active_seat, "")
+        rows = []
+        for guesser, verdict in sorted(view.verdicts.items()):
+            ruling = table.rulings.get(guesser)
+            rows.append(
+                {
+                    "guesser": guesser,
+                    "who": names[guesser],
+                    "word": view.words.get(guesser, ""),
+                    "judge": verdict.accepted,
+                    "reason": verdict.reason,
+                    "ruled": ruling is not None,
+                    "ruled_by": names[ruling[1]] if ruling is not None else "",
+                    "now": ruling[0] if ruling is not None else verdict.accepted,
+                }
+            )
+        d["secret"] = secret
+        d["active"] = names[view.active_seat]
+        d["rows"] = rows
+        d["silent"] = [names[s] for s, w in sorted(view.words.items()) if not w and s != view.active_seat]
+        d["used"] = list(view.used_words)
+        d["call"] = pending.call
+        d["done"] = pending.answered
+        waiting = [
+            table.seats[s].name
+            for s in sorted(table.web_seats)
+            if not (s in table.reveals and table.reveals[s].answered and table.reveals[s].view.turn == view.turn)
+        ]
+        d["waiting"] = waiting
+        d["reveal_key"] = f"{sorted(table.rulings.items())}:{pending.call}:{waiting}"
+    return d

@@ -1,0 +1,188 @@
+"""Run a game of Kiek at a table in the browser: the server, the lobby and the game thread.
+
+:func:`run_web_game` starts the web server (uvicorn, in a background thread, on a socket
+bound before it starts so that port 0 gives a free port), gives each person's seat a link
+with a secret token, waits in the lobby until every person has opened their link or one of
+them presses "Start now" (bots take the seats nobody took), then plays the game with the
+same runner, engine, bots and judge as the terminal (:func:`kiekai.kiek.game.play_game`),
+and writes the same event log. The game runs in the calling thread, so Ctrl-C stops it and
+keeps the log.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kiekai.clock import Clock, MonotonicClock
+from kiekai.deck import Card
+from kiekai.events import Event, EventLog
+from kiekai.kiek.game import GameAborted, GameOutcome, play_game
+from kiekai.kiek.players import KiekPlayer
+from kiekai.web.table import WebTable
+
+#: Seconds the server stays up after the game so every page gets the final scores.
+LINGER_SECONDS = 3.0
+
+
+@dataclass
+class TableServer:
+    """A running web server of one table.
+
+    Attributes:
+        table: the table it serves.
+        host: the address it listens on.
+        port: the port it listens on.
+    """
+
+    table: WebTable
+    host: str
+    port: int
+    _server: Any
+    _thread: threading.Thread
+
+    @property
+    def base_url(self) -> str:
+        """``http://HOST:PORT`` for links (the machine's name when bound to every address)."""
+        host = self.host
+        if host in ("0.0.0.0", "::", ""):
+            host = socket.gethostname()
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
+
+    def seat_url(self, seat: int) -> str:
+        """The secret link of a person's seat."""
+        token = self.table.seats[seat].token
+        if token is None:
+            raise ValueError(f"seat {seat} is a bot's seat and has no link")
+        return f"{self.base_url}/seat/{token}"
+
+    def stop(self, linger: float = 0.0) -> None:
+        """Tell the pages the table closes, wait ``linger`` seconds, stop the server."""
+        self.table.closing = True
+        time.sleep(max(0.3, linger))
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+
+
+def start_server(table: WebTable, host: str = "127.0.0.1", port: int = 0) -> TableServer:
+    """Serve ``table`` on ``host:port`` (port 0: a free port) in a background thread.
+
+    Raises:
+        OSError: the address cannot be bound (port in use, unknown host); the message names
+            the address.
+    """
+    import uvicorn
+
+    from kiekai.web.app import create_app
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.listen(64)
+    config = uvicorn.Config(
+        create_app(table),
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        timeout_graceful_shutdown=2,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="kiek-web-server", daemon=True
+    )
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if not server.started:
+        raise OSError(f"the web server did not start on {host}:{sock.getsockname()[1]}")
+    return TableServer(table, host, int(sock.getsockname()[1]), server, thread)
+
+
+def run_web_game(
+    table: WebTable,
+    server: TableServer,
+    make_bot: Callable[[int, str], KiekPlayer],
+    cards: Sequence[Card],
+    *,
+    judge: Any,
+    seed: int,
+    rounds: int = 3,
+    log: EventLog | None = None,
+    header: Mapping[str, Any] | None = None,
+    time_limit: float = 120.0,
+    house_rules: Any = None,
+    ruling_level: str = "standard",
+    on_event: Callable[[Event], None] | None = None,
+    clock: Clock | None = None,
+    linger: float = LINGER_SECONDS,
+) -> GameOutcome:
+    """Wait in the lobby, then play a whole game at ``table``; returns the outcome.
+
+    People's seats nobody opened by the start are played by ``make_bot(seat, name)``
+    (their name gets " (bot)"). Bots play server-side through the same player protocol.
+
+    Raises:
+        GameAborted: Ctrl-C (the log is kept; the pages say the game stopped).
+    """
+    try:
+        while not table.started.wait(0.25):
+            pass
+    except KeyboardInterrupt:
+        table.stop("stopped with Ctrl-C before the game began")
+        server.stop()
+        raise GameAborted("stopped with Ctrl-C before the game began", log.path if log else None) from None
+    players: list[KiekPlayer] = []
+    with table.cond:
+        for seat in table.seats:
+            if seat.human and seat.joined:
+                players.append(table.player(seat.index))
+            else:
+                if seat.human:
+                    seat.name = f"{seat.name} (bot)"
+                players.append(make_bot(seat.index, seat.name))
+        table._bump()
+
+    def both(event: Event) -> None:
+        table.on_event(event)
+        if on_event is not None:
+            on_event(event)
+
+    try:
+        outcome = play_game(
+            players,
+            cards,
+            judge=judge,
+            seed=seed,
+            rounds=rounds,
+            clock=clock or MonotonicClock(),
+            log=log,
+            header={**dict(header or {}), "front_end": "web"},
+            on_event=both,
+            time_limit=time_limit,
+            house_rules=house_rules,
+            ruling_level=ruling_level,
+            card_names=table.card_names,
+            on_engine=table.attach,
+        )
+    except GameAborted as exc:
+        table.stop(exc.reason)
+        server.stop()
+        raise
+    except BaseException:
+        table.stop("the game stopped on an error")
+        server.stop()
+        raise
+    server.stop(linger=linger)
+    return outcome

@@ -1,0 +1,551 @@
+"""The state of a Kiek table played in browsers, and the people's seats at it.
+
+One :class:`WebTable` is shared by the game thread (the runner, :func:`kiekai.kiek.game.play_game`)
+and the web server's threads (:mod:`kiekai.web.app`). The game asks a person's seat, a
+:class:`WebHumanPlayer` (the same :class:`~kiekai.kiek.players.HumanKiekPlayer` protocol as
+the terminal's person), for a decision; the seat posts a :class:`Pending` question on the table
+and waits on the table's condition variable until the person's browser answers through the
+server, or the hourglass runs out. Every change bumps :attr:`WebTable.version`, which the
+server pushes to the browsers (server-sent events) so each page fetches its new state.
+
+What each person sees is decided here (:meth:`WebTable.seat_state`): their own hand only,
+and nobody's word before the words are read aloud (words come from the engine's ``reveal``
+event, never from ``guess`` events). Timing follows the rulebook ("A Turn": two minutes) and
+the runner's hourglass: it is turned when the person's browser reports the cards on screen,
+or :data:`SHOW_GRACE` seconds after the question was posted when no browser reports (a
+closed browser), so a silent seat runs out of time like a silent player. Decisions the
+rulebook does not time (the reveal, keeping a card) wait at most :data:`UNTIMED_WAIT`
+seconds, or :data:`GONE_GRACE` seconds once no browser of the seat is connected; then the
+default answer is taken (no call, no overrule, the first card on offer) and the page says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+import threading
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from io import StringIO
+from typing import Any
+
+from rich.console import Console
+
+from kiekai.clock import Clock, MonotonicClock
+from kiekai.deck import Card
+from kiekai.events import Event
+from kiekai.kiek.engine import KiekEngine, Phase, one_word_verdict
+from kiekai.kiek.players import (
+    ActivePlay,
+    ActiveView,
+    GuessView,
+    Hourglass,
+    KeepView,
+    RevealView,
+    TimeUp,
+)
+
+#: Seconds after a timed question is posted before the hourglass is turned anyway when no
+#: browser of the seat reported the cards on screen (a closed or very slow browser).
+SHOW_GRACE = 10.0
+#: Longest wait, in seconds, for an untimed decision (the reveal, keeping a card).
+UNTIMED_WAIT = 300.0
+#: Seconds an untimed decision still waits once no browser of the seat is connected.
+GONE_GRACE = 20.0
+#: Lines of the table's log kept for the pages.
+LOG_LINES = 60
+#: Longest word a person may type (characters); longer posts are refused.
+MAX_WORD = 64
+
+
+class TableClosed(RuntimeError):
+    """The table closed (the game stopped) while a seat was waiting for its person."""
+
+
+@dataclass
+class Pending:
+    """A question the game waits for a person to answer.
+
+    Attributes:
+        id: short random id; answers must name it (a stale page's answer is refused).
+        kind: ``"play"``, ``"guess"``, ``"reveal"`` or ``"keep"``.
+        view: the engine's view for the decision (ActiveView, GuessView, RevealView, KeepView).
+        hourglass: the timed decisions' hourglass (play, guess), else ``None``.
+        posted: clock time the question was posted.
+        step: for ``play``: 1 = choose two hand cards, 2 = the three and the word.
+        played: for ``play``: the two hand cards chosen in step 1.
+        error: why the last answer was refused (shown on the page), or "".
+        answer: the answer once given (ActivePlay, str, int index, True for reveal).
+        call: for ``reveal``: this person says "ne bis in idem".
+        wrote: for ``guess``: the word written (shown to its writer while waiting).
+        defaulted: the person did not answer in time; the default was taken.
+    """
+
+    id: str
+    kind: str
+    view: Any
+    hourglass: Hourglass | None
+    posted: float
+    step: int = 1
+    played: tuple[str, ...] = ()
+    error: str = ""
+    answer: Any = None
+    call: bool = False
+    wrote: str = ""
+    defaulted: bool = False
+
+    @property
+    def answered(self) -> bool:
+        """Whether an answer (or the default) is in."""
+        return self.answer is not None or self.defaulted
+
+
+@dataclass
+class WebSeat:
+    """One seat at the web table.
+
+    Attributes:
+        index: the seat number (0-based, clockwise; people first, then bots).
+        name: the player's name.
+        token: the secret in the seat's link (``None`` for a bot seat).
+        joined: a person opened the link (only seats with a token can be joined).
+        streams: live connections (open pages) of this seat.
+        stream_id: id of the newest connection; older ones are told to stop.
+        gone_since: clock time the last connection closed, or ``None``.
+        pending: the question the game waits for, or ``None``.
+        notices: recent messages for the person (refused answers, defaults taken).
+    """
+
+    index: int
+    name: str
+    token: str | None
+    joined: bool = False
+    streams: int = 0
+    stream_id: int = 0
+    gone_since: float | None = None
+    pending: Pending | None = None
+    notices: deque[str] = field(default_factory=lambda: deque(maxlen=4))
+    last_guess: str = ""
+
+    @property
+    def human(self) -> bool:
+        """Whether a person may take this seat (it has a link)."""
+        return self.token is not None
+
+
+@dataclass
+class TurnRecord:
+    """What was said aloud in one turn, for the pages (public only)."""
+
+    turn: int
+    active: int
+    stake: int = 1
+    three: tuple[str, ...] = ()
+    two: tuple[str, ...] = ()
+    forfeited: bool = False
+    wrote_word: bool = True
+    words: tuple[str, ...] = ()
+    verdicts: dict[int, dict[str, Any]] = field(default_factory=dict)
+    rulings: list[dict[str, Any]] = field(default_factory=list)
+    call: dict[str, Any] | None = None
+    points: tuple[int, ...] = ()
+    time_ups: list[tuple[int, str]] = field(default_factory=list)
+    scored: bool = False
+
+
+class WebTable:
+    """The shared state of one web game; thread-safe (one condition variable).
+
+    Args:
+        names: player names by seat.
+        human_seats: seats that get a link (people); the others are bots from the start.
+        cards: the deck (photos are served by content hash, only of these cards).
+        card_names: card id -> the name shown.
+        judge: the one-word check for words typed in the browser (the engine checks again).
+        clock: time source for hourglasses and waits.
+        show_grace, untimed_wait, gone_grace: see the module constants.
+    """
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        human_seats: Sequence[int],
+        cards: Sequence[Card],
+        card_names: Mapping[str, str],
+        judge: object,
+        *,
+        clock: Clock | None = None,
+        show_grace: float = SHOW_GRACE,
+        untimed_wait: float = UNTIMED_WAIT,
+        gone_grace: float = GONE_GRACE,
+    ) -> None:
+        if not human_seats:
+            raise ValueError("a web table needs at least one seat for a person")
+        self.clock = clock or MonotonicClock()
+        self.judge = judge
+        self.show_grace = show_grace
+        self.untimed_wait = untimed_wait
+        self.gone_grace = gone_grace
+        self.cond = threading.Condition()
+        self.version = 0
+        self.state = "lobby"  # lobby -> playing -> over | stopped
+        #: set when the server shuts down: live connections say "closed" and end
+        self.closing = False
+        self.seats = [
+            WebSeat(i, str(name), secrets.token_urlsafe(18) if i in set(human_seats) else None)
+            for i, name in enumerate(names)
+        ]
+        self.cards = {card.id: card for card in cards}
+        self.photos = {card.sha256: card for card in cards}
+        self.card_names = dict(card_names)
+        self.started = threading.Event()
+        self.engine: KiekEngine | None = None
+        self.snapshot: dict[str, Any] = {}
+        self.turns: list[TurnRecord] = []
+        self.log_lines: deque[str] = deque(maxlen=LOG_LINES)
+        self.final: dict[str, Any] | None = None
+        self.stop_reason = ""
+        self.rulings: dict[int, tuple[bool, int]] = {}
+        #: seats played by a WebHumanPlayer (asked at every reveal)
+        self.web_seats: set[int] = set()
+        #: this turn's reveal question of each person's seat
+        self.reveals: dict[int, Pending] = {}
+        self.log_path: str | None = None
+        self._ids = itertools.count(1)
+        self._printer_out = StringIO()
+        from kiekai.kiek.game import EventPrinter
+
+        self._printer = EventPrinter(
+            Console(file=self._printer_out, width=100, color_system=None, force_terminal=False)
+        )
+
+    # ------------------------------------------------------------------ seats
+
+    def seat_for(self, token: str) -> WebSeat | None:
+        """The seat whose link holds ``token`` (constant-time comparison), or ``None``."""
+        found = None
+        for seat in self.seats:
+            if seat.token is not None and secrets.compare_digest(seat.token, str(token)):
+                found = seat
+        return found
+
+    def join(self, seat: WebSeat) -> None:
+        """A person opened the seat's link; the game starts when every seat is joined."""
+        with self.cond:
+            if not seat.joined:
+                seat.joined = True
+                self._bump()
+            if self.state == "lobby" and all(s.joined for s in self.seats if s.human):
+                self.start()
+
+    def start(self) -> None:
+        """Start the game now (seats nobody joined are played by bots)."""
+        with self.cond:
+            if self.state != "lobby":
+                return
+            self.state = "playing"
+            self._bump()
+        self.started.set()
+
+    def stop(self, reason: str) -> None:
+        """The game stopped (Ctrl-C, an error): waiting seats give up, pages say why."""
+        with self.cond:
+            if self.state != "over":
+                self.state = "stopped"
+                self.stop_reason = reason
+            self._bump()
+        self.started.set()
+
+    def connect(self, seat: WebSeat) -> int:
+        """A page of ``seat`` opened its live connection; returns the connection id."""
+        with self.cond:
+            seat.streams += 1
+            seat.stream_id += 1
+            seat.gone_since = None
+            self._bump()
+            return seat.stream_id
+
+    def disconnect(self, seat: WebSeat) -> None:
+        """A live connection of ``seat`` closed."""
+        with self.cond:
+            seat.streams = max(0, seat.streams - 1)
+            if seat.streams == 0:
+                seat.gone_since = self.clock.now()
+            self.cond.notify_all()
+
+    def player(self, seat: int) -> WebHumanPlayer:
+        """The :class:`WebHumanPlayer` for a person's seat."""
+        with self.cond:
+            self.web_seats.add(seat)
+        return WebHumanPlayer(self, seat)
+
+    # ------------------------------------------------------------------ the game's side
+
+    def attach(self, engine: KiekEngine) -> None:
+        """Called once by the runner with the engine (read, never acted on)."""
+        with self.cond:
+            self.engine = engine
+            self._take_snapshot()
+            self._bump()
+
+    def on_event(self, event: Event) -> None:
+        """Called by the runner (game thread) with every event as it is logged."""
+        with self.cond:
+            self._printer(event)
+            text = self._printer_out.getvalue()
+            self._printer_out.seek(0)
+            self._printer_out.truncate()
+            for line in text.splitlines():
+                if line.strip():
+                    self.log_lines.append(line.rstrip())
+            self._record(event)
+            if self.engine is not None:
+                self._take_snapshot()
+            self._bump()
+
+    def _record(self, event: Event) -> None:
+        data = event.data
+        if event.type == "turn":
+            self.turns.append(
+                TurnRecord(turn=event.turn, active=int(event.player or 0), stake=int(data.get("stake", 1)))
+            )
+            self.rulings = {}
+            self.reveals = {}
+            return
+        if event.type == "game-over":
+            self.final = dict(data)
+            self.state = "over"
+            return
+        if event.type == "aborted":
+            self.state = "stopped"
+            self.stop_reason = str(data.get("reason", ""))
+            return
+        if not self.turns or self.turns[-1].turn != event.turn:
+            return
+        record = self.turns[-1]
+        if event.type == "play":
+            record.three = tuple(data.get("three", ()))
+            record.two = tuple(data.get("two", ()))
+            record.forfeited = bool(data.get("forfeited"))
+            record.wrote_word = bool(data.get("wrote_word"))
+        elif event.type == "time-up":
+            record.time_ups.append((int(event.player or 0), str(data.get("what", ""))))
+        elif event.type == "reveal":
+            record.words = tuple(str(w) for w in data.get("words", ()))
+        elif event.type == "overrule":
+            record.rulings.append({**data, "by": event.player})
+        elif event.type == "verdict":
+            record.verdicts[int(event.player or 0)] = dict(data)
+        elif event.type == "call":
+            record.call = dict(data)
+        elif event.type == "score":
+            record.points = tuple(data.get("points", ()))
+            record.scored = True
+
+    def _take_snapshot(self) -> None:
+        engine = self.engine
+        assert engine is not None
+        self.snapshot = {
+            "turn": engine.turn,
+            "round": engine.round + 1,
+            "rounds": engine.rounds,
+            "total_turns": engine.total_turns,
+            "stake": engine.stake,
+            "active": engine.active,
+            "phase": engine.phase.value,
+            "table": [c.id for c in engine.table],
+            "hands": [[c.id for c in hand] for hand in engine.hands],
+            "scores": list(engine.scores),
+            "used_words": list(engine.used_words),
+            "time_limit": engine.time_limit,
+            "waiting_for": list(engine.to_move()) if engine.phase is not Phase.OVER else [],
+        }
+
+    def _bump(self) -> None:
+        self.version += 1
+        self.cond.notify_all()
+
+    # ------------------------------------------------------------------ questions
+
+    def post(self, seat: int, kind: str, view: Any, hourglass: Hourglass | None) -> Pending:
+        """Post a question for the person at ``seat`` (game side)."""
+        with self.cond:
+            if self.state == "stopped":
+                raise TableClosed(self.stop_reason or "the game stopped")
+            pending = Pending(
+                id=f"q{next(self._ids)}-{secrets.token_hex(3)}",
+                kind=kind,
+                view=view,
+                hourglass=hourglass,
+                posted=self.clock.now(),
+            )
+            self.seats[seat].pending = pending
+            if kind == "reveal":
+                self.reveals[seat] = pending
+            self._bump()
+            return pending
+
+    def wait_timed(self, seat: int, pending: Pending) -> Any:
+        """Wait for the answer to a timed question; raises TimeUp when the hourglass runs
+        out (turned by the browser, or :attr:`show_grace` seconds after posting)."""
+        glass = pending.hourglass
+        assert glass is not None
+        with self.cond:
+            try:
+                while not pending.answered:
+                    if self.state == "stopped":
+                        raise TableClosed(self.stop_reason or "the game stopped")
+                    now = self.clock.now()
+                    if not glass.started and now - pending.posted >= self.show_grace:
+                        glass.start(at=pending.posted + self.show_grace)
+                    if glass.started and glass.ran_out():
+                        pending.defaulted = True
+                        raise TimeUp()
+                    wait = glass.left() if glass.started else self.show_grace - (now - pending.posted)
+                    self.cond.wait(min(0.5, max(0.01, wait)))
+                return pending.answer
+            finally:
+                self._finish(seat, pending)
+
+    def wait_untimed(self, seat: int, pending: Pending) -> Any:
+        """Wait for an untimed answer; ``None`` when the person is gone or took too long."""
+        person = self.seats[seat]
+        with self.cond:
+            try:
+                while not pending.answered:
+                    if self.state == "stopped":
+                        raise TableClosed(self.stop_reason or "the game stopped")
+                    now = self.clock.now()
+                    gone = person.streams == 0 and (
+                        person.gone_since is None and now - pending.posted >= self.gone_grace
+                        or person.gone_since is not None and now - person.gone_since >= self.gone_grace
+                    )
+                    if gone or now - pending.posted >= self.untimed_wait:
+                        pending.defaulted = True
+                        return None
+                    self.cond.wait(0.5)
+                return pending.answer
+            finally:
+                self._finish(seat, pending)
+
+    def _finish(self, seat: int, pending: Pending) -> None:
+        person = self.seats[seat]
+        if pending.defaulted and pending.kind in ("keep", "reveal"):
+            what = "kept the first card on offer" if pending.kind == "keep" else "went on"
+            person.notices.append(f"You did not answer in time: the table {what} for you.")
+        if person.pending is pending and pending.kind != "reveal":
+            person.pending = None
+        self._bump()
+
+    def reveal_finished(self, turn: int) -> bool:
+        """Whether every person's seat has answered this turn's reveal (or been defaulted)."""
+        return all(
+            seat in self.reveals
+            and self.reveals[seat].view.turn == turn
+            and self.reveals[seat].answered
+            for seat in self.web_seats
+        )
+
+    # ------------------------------------------------------------------ answers (server side)
+
+    def notify(self, seat: WebSeat, message: str) -> None:
+        """Show ``message`` to the person at ``seat``."""
+        with self.cond:
+            seat.notices.append(message)
+            self._bump()
+
+    def check_word(self, word: str) -> str:
+        """Why ``word`` cannot be written ("" when it is one word)."""
+        if len(word) > MAX_WORD:
+            return f"that is {len(word)} characters; one word is at most {MAX_WORD}"
+        verdict = one_word_verdict(self.judge, word)
+        if verdict.accepted:
+            return ""
+        return "nothing was typed" if not word.strip() else verdict.reason
+
+
+class WebHumanPlayer:
+    """A person's seat played in a browser (implements ``HumanKiekPlayer``).
+
+    Each decision posts a question on the :class:`WebTable` and waits for the person's
+    browser. Timed decisions raise :class:`~kiekai.kiek.players.TimeUp` when the hourglass
+    runs out; untimed ones take the default answer when the person is gone.
+    """
+
+    is_human = True
+
+    def __init__(self, table: WebTable, seat: int) -> None:
+        self.table = table
+        self.seat = seat
+        self.name = table.seats[seat].name
+
+    def tell(self, message: str) -> None:
+        """Show ``message`` on the person's page."""
+        self.table.notify(self.table.seats[self.seat], message)
+
+    def play_turn(self, view: ActiveView) -> ActivePlay:
+        """Post the active player's question; the page asks for two cards, then the three
+        and the word. Time up after choosing cards: those cards, split in table order,
+        with no word; before: :class:`TimeUp` (the runner plays the first two cards)."""
+        glass = view.hourglass or Hourglass(self.table.clock, view.time_limit)
+        pending = self.table.post(self.seat, "play", view, glass)
+        try:
+            return self.table.wait_timed(self.seat, pending)
+        except TimeUp:
+            if len(pending.played) == 2:
+                five = [c.id for c in view.table] + list(pending.played)
+                return ActivePlay(tuple(pending.played), tuple(five[:3]), tuple(five[3:]), "")  # type: ignore[arg-type]
+            raise
+
+    def guess(self, view: GuessView) -> str:
+        """Post a guess question; ``""`` when the hourglass runs out."""
+        glass = view.hourglass or Hourglass(self.table.clock, view.time_limit)
+        pending = self.table.post(self.seat, "guess", view, glass)
+        try:
+            return str(self.table.wait_timed(self.seat, pending))
+        except TimeUp:
+            return ""
+
+    def _reveal(self, view: RevealView) -> Pending:
+        """The reveal question of this turn (posted once), answered or defaulted, after
+        every person asked at this reveal is done (so all return the same rulings)."""
+        table = self.table
+        with table.cond:
+            pending = table.reveals.get(self.seat)
+            if pending is not None and pending.view.turn != view.turn:
+                pending = None
+        if pending is None:
+            pending = table.post(self.seat, "reveal", view, None)
+        if not pending.answered:
+            table.wait_untimed(self.seat, pending)
+        with table.cond:
+            while not table.reveal_finished(view.turn):
+                if table.state == "stopped":
+                    raise TableClosed(table.stop_reason or "the game stopped")
+                table.cond.wait(0.5)
+        return pending
+
+    def overrule(self, view: RevealView) -> dict[int, bool]:
+        """The table's rulings at this reveal (the page's overrule buttons, shared by every
+        person at the table), once every person has said they are done."""
+        self._reveal(view)
+        with self.table.cond:
+            return {g: accepted for g, (accepted, _by) in self.table.rulings.items()}
+
+    def call_repeat(self, view: RevealView) -> bool:
+        """Whether this person pressed "ne bis in idem" at the reveal."""
+        pending = self._reveal(view)
+        with self.table.cond:
+            if self.table.seats[self.seat].pending is pending:
+                self.table.seats[self.seat].pending = None
+                self.table._bump()
+        return bool(pending.call) and not pending.defaulted
+
+    def keep_card(self, view: KeepView) -> str:
+        """Post the keep question; the first card on offer when the person is gone."""
+        pending = self.table.post(self.seat, "keep", view, None)
+        answer = self.table.wait_untimed(self.seat, pending)
+        if answer is None:
+            return view.cards[0].id
+        return str(answer)
