@@ -320,7 +320,8 @@ def test_line_reader_times_out_on_a_silent_pipe_and_reads_buffered_lines():
 
 
 def test_terminal_helpers():
-    assert format_seconds(119.9) == "1:59" and format_seconds(-3) == "0:00"
+    assert format_seconds(119.9) == "2:00" and format_seconds(119.0) == "1:59"
+    assert format_seconds(0.2) == "0:01" and format_seconds(-3) == "0:00"
     assert inline_image_protocol({"TERM": "xterm-kitty"}) == "kitty"
     assert inline_image_protocol({"TERM_PROGRAM": "iTerm.app"}) == "iterm"
     assert inline_image_protocol({"TERM": "xterm-256color"}) is None

@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import codecs
 import io
+import math
 import os
 import re
 import select
@@ -221,8 +222,9 @@ class LineReader:
 
 
 def format_seconds(seconds: float) -> str:
-    """``m:ss`` for a number of seconds (rounded down; negative counts as 0)."""
-    whole = max(0, int(seconds))
+    """``m:ss`` for a number of seconds left, rounded up as countdowns are (``2:00`` at the
+    start of two minutes, ``0:01`` until the last second is over); negative counts as 0."""
+    whole = max(0, math.ceil(seconds - 1e-6))
     return f"{whole // 60}:{whole % 60:02d}"
 
 

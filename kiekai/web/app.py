@@ -236,6 +236,8 @@ async def read_form(request: Request) -> dict[str, list[str]]:
             400 for text that is not UTF-8 or more than :data:`MAX_FIELDS` fields.
     """
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if not kind and request.headers.get("content-length", "0") == "0":
+        return {}  # an empty post (a button without fields)
     if kind != "application/x-www-form-urlencoded":
         raise Refused(415, "send the answer as a form (application/x-www-form-urlencoded)")
     length = request.headers.get("content-length", "")
@@ -443,6 +445,7 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
             ],
             "bots_in_lobby": [s.name for s in table.seats if not s.human],
             "log_path": table.log_path,
+            "my_guess": seat.last_guess if snap.get("phase") == "guess" else "",
         }
         pending = seat.pending
         if pending is not None and not pending.answered or (

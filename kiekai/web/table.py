@@ -217,7 +217,7 @@ class WebTable:
         from kiekai.kiek.game import EventPrinter
 
         self._printer = EventPrinter(
-            Console(file=self._printer_out, width=100, color_system=None, force_terminal=False)
+            Console(file=self._printer_out, width=400, color_system=None, force_terminal=False)
         )
 
     # ------------------------------------------------------------------ seats
@@ -297,8 +297,9 @@ class WebTable:
             self._printer_out.seek(0)
             self._printer_out.truncate()
             for line in text.splitlines():
-                if line.strip():
-                    self.log_lines.append(line.rstrip())
+                line = line.strip(" ─")  # the printer's rule lines are drawn with ─
+                if line:
+                    self.log_lines.append(line)
             self._record(event)
             if self.engine is not None:
                 self._take_snapshot()
@@ -312,6 +313,8 @@ class WebTable:
             )
             self.rulings = {}
             self.reveals = {}
+            for seat in self.seats:
+                seat.last_guess = ""
             return
         if event.type == "game-over":
             self.final = dict(data)

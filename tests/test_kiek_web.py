@@ -1,0 +1,412 @@
+"""The browser table's server (issue 12), tested over HTTP against a real uvicorn server:
+seat links, answers, live updates, photos by content hash, and every kind of bad input
+(stale or forged tokens, a second tab, a closed browser, a reload, oversized or malformed
+posts, path tricks): a clear 4xx or a clean state, never a 500, and the log keeps every turn.
+
+These tests use scripted bots and a table judge for speed; tests/test_kiek_browser.py plays
+whole games in a real headless Chromium with the real bots and judge."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from kiek_helpers import ScriptedPlayer, TableJudge
+from PIL import Image
+
+from kiekai.deck import load_deck
+from kiekai.display import card_names
+from kiekai.events import EventLog, read_log
+from kiekai.kiek.game import replay
+from kiekai.web.server import run_web_game, start_server
+from kiekai.web.table import WebTable
+
+
+@pytest.fixture
+def deck(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("deck")
+    for i in range(24):
+        Image.new("RGB", (80, 60), (i * 37 % 256, i * 91 % 256, 120)).save(folder / f"p{i:02d}.png")
+    (folder / "labels.csv").write_text(
+        "file,label\n" + "".join(f"p{i:02d}.png,thing {i}\n" for i in range(24)), encoding="utf-8"
+    )
+    return list(load_deck(folder).cards)
+
+
+class Table:
+    """A web table with one or two people and scripted bots, served on a free port."""
+
+    def __init__(self, cards, tmp_path, people=1, time_limit=60.0, **waits):
+        names = [f"Player {i + 1}" for i in range(people)] + [f"Bot {i + 1}" for i in range(4 - people)]
+        self.cards = cards
+        self.table = WebTable(names, list(range(people)), cards, card_names(cards), TableJudge(), **waits)
+        self.server = start_server(self.table)
+        self.client = httpx.Client(base_url=self.server.base_url, timeout=10)
+        self.log_path = tmp_path / "web.jsonl"
+        self.outcome = None
+        self.error: BaseException | None = None
+        self.time_limit = time_limit
+
+    def url(self, seat=0, path=""):
+        return f"/seat/{self.table.seats[seat].token}{path}"
+
+    def play(self, rounds=1, linger=0.3):
+        def make_bot(seat, name):
+            return ScriptedPlayer(name, ["dog", "red", "people", "sea", "sky"][seat % 5 :] + ["cat"])
+
+        def run():
+            try:
+                with EventLog(self.log_path) as log:
+                    self.outcome = run_web_game(
+                        self.table, self.server, make_bot, self.cards, judge=TableJudge(),
+                        seed=3, rounds=rounds, log=log, time_limit=self.time_limit, linger=linger,
+                    )  # fmt: skip
+            except BaseException as exc:  # reported by the test
+                self.error = exc
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+
+    def state(self, seat=0):
+        response = self.client.get(self.url(seat, "/state"))
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def pending(self, seat=0, kind=None, timeout=20.0):
+        """Wait until the seat is asked something (of ``kind``); returns the Pending."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            pending = self.table.seats[seat].pending
+            if pending is not None and not pending.answered and (kind is None or pending.kind == kind):
+                return pending
+            if not self.thread.is_alive():
+                raise AssertionError(f"the game ended while waiting for {kind}: {self.error!r}")
+            time.sleep(0.02)
+        raise AssertionError(f"seat {seat} was not asked {kind} in {timeout} s")
+
+    def post(self, seat, action, **fields):
+        data = fields.pop("data", None) or fields
+        return self.client.post(self.url(seat, f"/{action}"), data=data)
+
+    def close(self):
+        if hasattr(self, "thread") and self.thread.is_alive():
+            self.table.stop("test over")
+        if hasattr(self, "thread"):
+            self.thread.join(timeout=20)
+        self.client.close()
+        if self.server._thread.is_alive():
+            self.server.stop()
+
+
+def answer_everything(t: Table, seat: int = 0, word: str = "dog", join=True, timeout=60.0):
+    """Answer every question of ``seat`` as a person would, until the game ends."""
+    end = time.monotonic() + timeout
+    while t.thread.is_alive() and t.table.state != "over" and time.monotonic() < end:
+        pending = t.table.seats[seat].pending
+        if pending is None or pending.answered:
+            time.sleep(0.02)
+            continue
+        if pending.kind == "play" and pending.step == 1:
+            r = t.post(seat, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
+        elif pending.kind == "play":
+            r = t.post(seat, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": word})
+        elif pending.kind == "guess":
+            r = t.post(seat, "guess", request=pending.id, word=word)
+        elif pending.kind == "reveal":
+            r = t.post(seat, "reveal", request=pending.id, do="done")
+        else:
+            r = t.post(seat, "keep", request=pending.id, card="0")
+        assert r.status_code in (200, 409), r.text  # 409: the question moved on meanwhile
+    if join:
+        t.thread.join(timeout=20)
+
+
+def test_a_person_plays_a_whole_web_game_and_the_log_replays(deck, tmp_path):
+    """Every decision over HTTP; the log is the same EventLog as the terminal's and
+    `replay` prints it; the page never shows a file name."""
+    t = Table(deck, tmp_path)
+    try:
+        assert t.client.get(t.url()).status_code == 200  # opening the link joins and starts
+        t.play(rounds=1, linger=5)
+        answer_everything(t, join=False)
+        final = t.state()
+        assert final["state"] == "over" and "wins" in final["decision"]
+        assert "p0" not in final["status"] + final["decision"]  # names, never file names
+        t.thread.join(timeout=20)
+        assert t.error is None and t.outcome is not None and t.outcome.turns == 4
+        events = list(read_log(t.log_path))
+        assert events[0].data["front_end"] == "web"
+        assert events[0].data["players"][0] == {"seat": 0, "name": "Player 1", "human": True}
+        assert events[-1].type == "game-over"
+        assert [e.data["word"] for e in events if e.type == "guess" and e.player == 0] == ["dog"] * 3
+        from rich.console import Console
+
+        console = Console(record=True, width=120)
+        replay(t.log_path, console)
+        assert "Final scores" in console.export_text()
+    finally:
+        t.close()
+
+
+def test_forged_stale_and_malformed_tokens_are_refused(deck, tmp_path):
+    t = Table(deck, tmp_path)
+    try:
+        for token in ("x" * 24, "short", "../../etc/passwd", "a" * 65, "%00" * 8):
+            for path in ("", "/state", "/stream"):
+                r = t.client.get(f"/seat/{token}{path}")
+                assert r.status_code in (403, 404), (token, path, r.status_code)
+                assert r.status_code != 500
+        r = t.client.get("/seat/" + "A" * 24, headers={"accept": "text/html"})
+        assert r.status_code == 403 and "not valid at this table" in r.text
+        other = Table(deck, tmp_path)  # a link of another (earlier) table
+        try:
+            r = t.client.get(other.url(0))
+            assert r.status_code == 403
+            r = t.client.post(other.url(0, "/guess"), data={"request": "q1", "word": "dog"})
+            assert r.status_code == 403 and "not valid" in r.json()["error"]
+        finally:
+            other.client.close()
+            other.server.stop()
+        assert t.client.get("/").status_code == 200
+        assert t.table.seats[0].token not in t.client.get("/").text
+    finally:
+        t.server.stop()
+        t.client.close()
+
+
+def test_photos_by_content_hash_only(deck, tmp_path):
+    t = Table(deck, tmp_path)
+    try:
+        good = t.client.get(f"/photo/{deck[0].sha256}.jpg")
+        assert good.status_code == 200 and good.headers["content-type"] == "image/jpeg"
+        assert good.content[:2] == b"\xff\xd8"
+        for path in (
+            "/photo/../../etc/passwd",
+            "/photo/..%2F..%2Fetc%2Fpasswd",
+            "/photo/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+            f"/photo/{'0' * 64}.jpg",
+            f"/photo/{deck[0].sha256}",
+            f"/photo/{deck[0].sha256.upper()}.jpg",
+            "/photo/" + str(deck[0].path).replace("/", "%2F"),
+            "/photo/p00.png",
+            "/static/../table.py",
+            "/static/%2e%2e/table.py",
+        ):
+            r = t.client.get(path)
+            assert r.status_code == 404, (path, r.status_code)
+    finally:
+        t.server.stop()
+        t.client.close()
+
+
+def test_bad_posts_get_a_clear_4xx_and_the_game_goes_on(deck, tmp_path):
+    t = Table(deck, tmp_path)
+    try:
+        t.client.get(t.url())
+        t.play(rounds=1)
+        pending = t.pending(0, "play")
+        url = t.url(0, "/play")
+        cases = [
+            (dict(content=b"x" * 5000, headers={"content-type": "application/x-www-form-urlencoded"}), 413),
+            (dict(json={"request": pending.id}), 415),
+            (dict(content=b"request=\xff\xfe", headers={"content-type": "application/x-www-form-urlencoded"}), 400),
+            (dict(content=("&".join(f"f{i}=1" for i in range(40))).encode(), headers={"content-type": "application/x-www-form-urlencoded"}), 400),
+            (dict(data={"step": "cards"}), 400),  # no request id
+            (dict(data={"request": "q999-abc", "step": "cards", "card": ["0", "1"]}), 409),  # stale
+            (dict(data={"request": pending.id, "step": "cards", "card": ["0", "0"]}), 422),
+            (dict(data={"request": pending.id, "step": "cards", "card": ["0", "9"]}), 422),
+            (dict(data={"request": pending.id, "step": "cards", "card": ["x", "1"]}), 400),
+            (dict(data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "dog"}), 409),
+            (dict(data={"request": pending.id, "step": ["cards", "split"]}), 400),
+        ]
+        for kwargs, status in cases:
+            r = t.client.post(url, **kwargs)
+            assert r.status_code == status, (kwargs, r.status_code, r.text)
+            assert "error" in r.json() and r.json()["error"]
+        assert t.client.post(t.url(0, "/nonsense"), data={"request": pending.id}).status_code == 404
+        assert t.client.post(t.url(0, "/guess"), data={"request": pending.id, "word": "x"}).status_code == 409
+        r = t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
+        assert r.status_code == 200
+        for word, why in (("two words", "one word"), ("", "nothing was typed"), ("x" * 80, "at most")):
+            r = t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": word})
+            assert r.status_code == 422 and why in r.json()["error"], r.text
+            assert why in t.state()["decision"]  # the page says why, as the terminal does
+        answer_everything(t)
+        assert t.error is None and t.outcome is not None
+        assert sum(1 for e in read_log(t.log_path) if e.type == "score") == 4
+    finally:
+        t.close()
+
+
+def test_reload_shows_the_current_question(deck, tmp_path):
+    t = Table(deck, tmp_path)
+    try:
+        t.client.get(t.url())
+        t.play(rounds=1)
+        pending = t.pending(0, "play")
+        t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["1", "2"]})
+        page = t.client.get(t.url())  # a reload, mid-turn
+        assert page.status_code == 200
+        assert pending.id in page.text and "click the three your word describes" in page.text
+        assert t.state()["key"].startswith(pending.id)
+    finally:
+        t.close()
+
+
+def read_events(lines, count, timeout=5.0):
+    """The next ``count`` server-sent event names from an open stream's line iterator."""
+    names = []
+    end = time.monotonic() + timeout
+    for line in lines:
+        if line.startswith("event: "):
+            names.append(line[7:])
+            if len(names) >= count or "replaced" in names:
+                break
+        if time.monotonic() > end:
+            break
+    return names
+
+
+def test_a_second_tab_takes_the_seat_and_the_first_is_told(deck, tmp_path):
+    t = Table(deck, tmp_path)
+    try:
+        with t.client.stream("GET", t.url(0, "/stream")) as first:
+            first_lines = first.iter_lines()
+            assert read_events(first_lines, 1) == ["version"]
+            with httpx.Client(base_url=t.server.base_url, timeout=10) as other:
+                with other.stream("GET", t.url(0, "/stream")) as second:
+                    assert read_events(second.iter_lines(), 1) == ["version"]
+                    assert "replaced" in read_events(first_lines, 3)
+        assert t.table.seats[0].streams == 0 or t.table.seats[0].streams <= 1
+    finally:
+        t.server.stop()
+        t.client.close()
+
+
+def test_a_closed_browser_runs_out_of_time_like_a_silent_player(deck, tmp_path):
+    """Nobody answers at seat 0 (the browser was closed): the hourglass is turned after
+    the grace, the turn is forfeited as for a silent player, untimed questions take the
+    default, and the game still finishes with every turn in the log."""
+    t = Table(deck, tmp_path, time_limit=0.6, show_grace=0.2, gone_grace=0.3, untimed_wait=5)
+    try:
+        t.client.get(t.url())  # joined, then the browser is closed: no live connection
+        t.play(rounds=1)
+        t.thread.join(timeout=60)
+        assert t.error is None and t.outcome is not None, t.error
+        events = list(read_log(t.log_path))
+        time_ups = [(e.player, e.data["what"]) for e in events if e.type == "time-up"]
+        assert (0, "word") in time_ups and (0, "guess") in time_ups
+        plays = [e for e in events if e.type == "play" and e.player == 0]
+        assert plays and plays[0].data["forfeited"] is True
+        assert sum(1 for e in events if e.type == "score") == 4 and events[-1].type == "game-over"
+    finally:
+        t.close()
+
+
+def test_two_people_never_see_each_others_hand_or_word_before_the_reveal(deck, tmp_path):
+    t = Table(deck, tmp_path, people=2)
+    try:
+        t.client.get(t.url(0))
+        t.client.get(t.url(1))  # both joined: the game starts
+        t.play(rounds=1)
+        pending = t.pending(0, "play")
+        hand_1 = {t.table.card_names[c.id] for c in t.table.engine.hands[1]}
+        state_0 = t.state(0)
+        assert not any(f">{name}<" in state_0["status"].split("Your hand")[1] for name in hand_1 - {
+            t.table.card_names[c.id] for c in t.table.engine.hands[0]})  # fmt: skip
+        t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
+        t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "zebra"})
+        guess = t.pending(1, "guess")
+        for seat in (0, 1):
+            view = t.state(seat)
+            assert "zebra" not in json.dumps(view)  # the secret is not shown before the reveal
+        t.post(1, "guess", request=guess.id, word="okapi")
+        reveal = t.pending(0, "reveal")
+        assert "zebra" in t.state(1)["decision"] and "okapi" in t.state(0)["decision"]
+        # the table's overrule button: seat 1 overrules its own verdict, both see it
+        r = t.post(1, "reveal", request=t.pending(1, "reveal").id, do="overrule", guesser="1")
+        assert r.status_code == 200
+        assert "overruled by Player 2" in t.state(0)["decision"]
+        t.post(0, "reveal", request=reveal.id, do="done")
+        threading.Thread(target=answer_everything, args=(t, 1), daemon=True).start()
+        answer_everything(t, 0)
+        events = list(read_log(t.log_path))
+        overrule = next(e for e in events if e.type == "overrule")
+        assert overrule.player == 1 and overrule.data["guess"] == "okapi" and overrule.data["accepted"]
+        verdict = next(e for e in events if e.type == "verdict" and e.player == 1)
+        assert verdict.data["overruled"] and verdict.data["scored"] == 1
+    finally:
+        t.close()
+
+
+def test_start_now_gives_the_empty_seats_to_bots(deck, tmp_path):
+    t = Table(deck, tmp_path, people=2)
+    try:
+        t.client.get(t.url(0))
+        assert t.state(0)["state"] == "lobby"
+        assert t.post(0, "start").status_code == 200
+        assert t.post(0, "start").status_code == 409
+        t.play(rounds=1)
+        answer_everything(t, 0)
+        events = list(read_log(t.log_path))
+        players = events[0].data["players"]
+        assert players[1] == {"seat": 1, "name": "Player 2 (bot)", "human": False}
+        assert t.outcome is not None
+    finally:
+        t.close()
+
+
+def test_web_seat_links_and_host(deck, tmp_path):
+    t = Table(deck, tmp_path)
+    try:
+        assert t.server.base_url.startswith("http://127.0.0.1:")
+        assert t.server.seat_url(0).endswith(t.table.seats[0].token)
+        with pytest.raises(ValueError, match="bot"):
+            t.server.seat_url(1)
+        assert len(t.table.seats[0].token) >= 24
+    finally:
+        t.server.stop()
+        t.client.close()
+
+
+def test_templates_escape_what_people_type(deck, tmp_path):
+    """HTML typed as a word or put in a label is shown as text, never as markup."""
+    cards = [deck[0].__class__(**{**deck[0].__dict__, "label": "<script>alert(1)</script>"})] + deck[1:]
+    t = Table(cards, tmp_path)
+    try:
+        t.client.get(t.url())
+        t.play(rounds=1)
+        pending = t.pending(0, "play")
+        state = t.state()
+        assert "<script>alert" not in state["status"] + state["decision"]
+        t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
+    finally:
+        t.close()
+
+
+def test_play_command_refuses_bad_web_options():
+    from typer.testing import CliRunner
+
+    from kiekai.cli import app
+
+    runner = CliRunner()
+    for args, message in (
+        (["--web", "--seats", "0"], "at least one seat"),
+        (["--seats", "2"], "add --web"),
+        (["--web", "--port", "70000"], "--port"),
+        (["--turn-seconds", "0"], "--turn-seconds"),
+    ):
+        result = runner.invoke(app, ["play", *args])
+        assert result.exit_code == 2, result.output
+        assert message in result.output
+
+
+def test_package_ships_the_templates_and_scripts():
+    web = Path(__file__).resolve().parents[1] / "kiekai" / "web"
+    for name in ("templates/page.html", "templates/_decision.html", "static/table.js", "static/table.css"):
+        assert (web / name).is_file()
+    assert "cdn" not in (web / "templates" / "page.html").read_text().lower()  # works offline
