@@ -459,3 +459,73 @@ def test_real_judge_refuses_phrases(real_judge):
         with pytest.raises(IllegalAction, match="one word"):
             engine.play(simple_play(engine, bad))
     engine.play(simple_play(engine, "ice cream"))
+
+
+# ---------------------------------------------------------------- Imperfect Guesses: the table overrules
+
+
+def reveal_turn(engine: KiekEngine, secret: str, guesses: list[str]) -> None:
+    engine.play(simple_play(engine, secret))
+    for seat, word in zip(engine.guessers, guesses, strict=True):
+        engine.guess(seat, word)
+    assert engine.phase is Phase.CALL
+
+
+def test_verdicts_are_shown_at_the_reveal_before_scoring():
+    """Imperfect Guesses: the words are read aloud with the judge's verdicts, then scored."""
+    engine = new_game(n=4, first_active=0)
+    reveal_turn(engine, "dog", ["hound", "cat", ""])
+    view = engine.reveal_view(2)
+    assert {s: v.accepted for s, v in view.verdicts.items()} == {1: True, 2: False}
+    assert engine.scores == [0, 0, 0, 0]  # nothing scored yet
+
+
+def test_the_table_overrules_a_verdict_and_the_turn_is_scored_by_its_ruling():
+    """Imperfect Guesses: "Each group of players should define for themselves which guess is
+    correct": an overruled rejection scores the stake for both; an overruled match scores
+    nothing; both are logged (settled reading 14)."""
+    engine = new_game(n=4, first_active=0)
+    reveal_turn(engine, "dog", ["hound", "puppy", "cat"])
+    engine.overrule(2, True, by=0)  # puppy counts for this table
+    engine.overrule(1, False, by=3)  # and hound does not
+    result = engine.call(())
+    assert result.points == (1, 0, 1, 0)
+    assert result.matches[2].accepted and result.matches[2].relation == "table-ruling"
+    events = engine.log.events
+    overrules = [e for e in events if e.type == "overrule"]
+    assert [(e.player, e.data["guesser"], e.data["accepted"]) for e in overrules] == [(0, 2, True), (3, 1, False)]
+    verdicts = {e.player: e.data for e in events if e.type == "verdict"}
+    assert verdicts[2]["overruled"] and verdicts[2]["scored"] == 1
+    assert verdicts[1]["overruled"] and verdicts[1]["scored"] == 0
+    assert not verdicts[3]["overruled"]
+
+
+def test_an_overrule_can_be_withdrawn_and_bad_overrules_are_refused():
+    engine = new_game(n=4, first_active=0)
+    with pytest.raises(IllegalAction, match="phase"):
+        engine.overrule(1, True, by=0)
+    reveal_turn(engine, "dog", ["hound", "cat", ""])
+    with pytest.raises(IllegalAction, match="nothing to overrule"):
+        engine.overrule(1, True, by=0)  # the judge already said match
+    with pytest.raises(IllegalAction, match="no verdict"):
+        engine.overrule(3, True, by=0)  # seat 3 wrote nothing
+    with pytest.raises(IllegalAction, match="not at the table"):
+        engine.overrule(2, True, by=9)
+    engine.overrule(2, True, by=0)
+    engine.overrule(2, False, by=0)  # back to the judge's verdict: withdrawn
+    result = engine.call(())
+    assert result.points == (1, 1, 0, 0)
+    assert [e.data["withdrawn"] for e in engine.log.events if e.type == "overrule"] == [False, True]
+
+
+def test_an_overruled_match_of_a_called_repeater_still_scores_nothing():
+    """Ne Bis in Idem: the repeater "cannot score points that turn", whatever the table rules."""
+    engine = new_game(n=4, first_active=0)
+    play_turn(engine, "red", ["crimson", "", ""])
+    assert engine.active == 1
+    reveal_turn(engine, "sea", ["crimson", "ocean", ""])  # seats 2, 3, 0
+    engine.overrule(2, True, by=0)  # crimson for sea: a match here, but crimson repeats red
+    engine.overrule(3, True, by=0)  # ocean for sea: a match
+    result = engine.call((0,))
+    assert result.penalised == frozenset({2})
+    assert result.points == (1, 1, 0, 1)

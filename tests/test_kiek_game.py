@@ -376,3 +376,106 @@ def test_ctrl_c_stops_the_game_and_keeps_the_log(tmp_path):
     events = list(read_log(path))
     assert events[-1].type == "aborted" and events[-1].data["reason"] == "stopped with Ctrl-C"
     assert any(e.type == "score" for e in events)  # the turn played before the stop is kept
+
+
+# ---------------------------------------------------------------- house rules (issue 10, item 4)
+
+
+class OverrulingHuman(ScriptedPlayer):
+    """A person who overrules the judge once: at the first reveal where ``guesser`` wrote a
+    word, the table rules it a match."""
+
+    def __init__(self, *a, guesser: int, **kw):
+        super().__init__(*a, human=True, **kw)
+        self.guesser = guesser
+        self.done = False
+
+    def overrule(self, view):
+        if not self.done and self.guesser in view.verdicts and not view.verdicts[self.guesser].accepted:
+            self.done = True
+            return {self.guesser: True}
+        return {}
+
+
+def test_a_person_overrules_a_verdict_and_the_next_game_applies_it(tmp_path):
+    """Issue 10 item 4: at the reveal a person overrules the judge ('puppy' for 'dog'); the
+    ruling is logged, scores in this game, is saved to the table's house-rules file, and the
+    next game (a new process would read the same file) applies it before the judge."""
+    from kiekai.judge.house_rules import HouseRules
+
+    path = tmp_path / "house-rules.tsv"
+
+    def game(rules, human):
+        players = [human, ScriptedPlayer("Bot 1", ["cat"], guesses=["puppy"]), ScriptedPlayer("Bot 2", ["sea"])]
+        return play_game(
+            players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1,
+            house_rules=rules, ruling_level="standard",
+        )  # fmt: skip
+
+    first = game(HouseRules.load(path, missing_ok=True), OverrulingHuman("You", ["dog"], guesser=1))
+    overrule = next(e for e in first.events if e.type == "overrule")
+    assert overrule.player == 0 and overrule.data["guess"] == "puppy" and overrule.data["secret"] == "dog"
+    verdict = next(e for e in first.events if e.type == "verdict" and e.data["guess"] == "puppy")
+    assert verdict.data["overruled"] and verdict.data["scored"] == 1
+    assert "dog\tpuppy\tyes\tstandard" in path.read_text(encoding="utf-8")
+    assert first.events[0].data["house_rules"] == str(path)
+
+    second = game(HouseRules.load(path), ScriptedPlayer("You", ["dog"], human=True))
+    assert not [e for e in second.events if e.type == "overrule"]
+    verdict = next(e for e in second.events if e.type == "verdict" and e.data["guess"] == "puppy")
+    assert verdict.data["accepted"] and verdict.data["relation"] == "house-rule"
+    assert "House rule" in verdict.data["reason"] and verdict.data["scored"] == 1
+
+
+def test_a_house_rule_also_decides_ne_bis_in_idem():
+    from kiekai.judge.house_rules import HouseRules, HouseRuling
+    from kiekai.kiek.game import HouseRulesJudge
+
+    rules = HouseRules([HouseRuling("sofa", "couch", True), HouseRuling("dog", "hound", False)])
+    judge = HouseRulesJudge(TableJudge(), rules, "standard")
+    repeat = judge.is_repeat("couch", ["red", "sofa"])
+    assert repeat.accepted and repeat.matched == "sofa" and repeat.relation == "house-rule"
+    assert not judge.is_repeat("hound", ["dog"]).accepted  # the table said: different
+    assert judge.is_repeat("crimson", ["red"]).accepted  # no ruling: the judge decides
+    assert not judge.match("dog", "hound").accepted and judge.match("dog", "dogs").accepted
+    assert judge.match("dog", "hound").relation == "house-rule"
+    assert judge.is_one_word("two words").accepted is False
+
+
+class SlowGuesser(ScriptedPlayer):
+    """A person who takes ``seconds`` of real time to guess, and notes when asked."""
+
+    def __init__(self, *a, seconds=0.5, **kw):
+        super().__init__(*a, human=True, **kw)
+        self.seconds = seconds
+        self.asked_at: list[float] = []
+
+    def guess(self, view):
+        import time
+
+        self.asked_at.append(time.monotonic())
+        time.sleep(self.seconds)
+        return super().guess(view)
+
+
+def test_people_guess_at_the_same_time():
+    """A Turn: the guessers write at the same time; two people are asked at once (not one
+    after the other), and the words are written to the engine in seating order."""
+    import time
+
+    from kiekai.clock import MonotonicClock
+
+    a, b = SlowGuesser("Ann", ["dog"], seconds=0.6), SlowGuesser("Ben", ["red"], seconds=0.6)
+    players = [ScriptedPlayer("Bot 1", ["cat"]), a, b, ScriptedPlayer("Bot 2", ["sea"])]
+    started = time.monotonic()
+    outcome = play_game(players, make_cards(40), judge=TableJudge(), seed=1, clock=MonotonicClock(), rounds=1)
+    took = time.monotonic() - started
+    # Ann (seat 1, the first person) is active first, then Ben; in the last two turns (the
+    # bots active) both guess: they are asked together, not one after the other.
+    assert len(a.asked_at) == len(b.asked_at) == 3
+    assert all(abs(x - y) < 0.3 for x, y in zip(a.asked_at[-2:], b.asked_at[-2:], strict=True))
+    assert took < 0.6 * 6
+    for turn in range(outcome.turns):
+        order = [e.player for e in outcome.events if e.type == "guess" and e.turn == turn]
+        active = next(e.player for e in outcome.events if e.type == "turn" and e.turn == turn)
+        assert order == [(active + k) % 4 for k in range(1, 4)]

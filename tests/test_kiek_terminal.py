@@ -1,0 +1,305 @@
+"""A fairer terminal (issue 12), on a real pseudo-terminal rendered by a terminal emulator
+(pyte): the clock starts when the cards and prompt are on screen, cards have names next to
+their numbers, the countdown redraws in place, one message when time is up, a forfeited turn
+says so plainly with the rulebook reading, and wording with names ("your word repeats").
+
+In-process tests drive a :class:`TerminalKiekPlayer` on a pty (a scripted person types into
+it); one test drives the real `kiekai play` program with pexpect."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import struct
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+import pytest
+from kiek_helpers import ScriptedPlayer, TableJudge, make_cards
+from rich.console import Console
+
+from kiekai.clock import MonotonicClock
+from kiekai.display import card_names
+from kiekai.kiek.game import EventPrinter, play_game
+from kiekai.ui.kiek_terminal import LineReader, TerminalKiekPlayer
+
+REPO = Path(__file__).resolve().parents[1]
+COLS, ROWS = 140, 60
+
+
+class Pty:
+    """A pseudo-terminal: the program side is a Rich console and a LineReader on the slave;
+    the person's side types into the master and reads the screen through pyte."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+        self.out = open(self.slave, "w", encoding="utf-8", buffering=1, closefd=False)  # noqa: SIM115
+        self.inp = open(self.slave, encoding="utf-8", closefd=False)  # noqa: SIM115
+        self.console = Console(file=self.out, force_terminal=True, width=COLS, height=ROWS, color_system="standard")
+        self.reader = LineReader(self.inp)
+        self.screen = pyte.HistoryScreen(COLS, ROWS, history=5000)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = b""
+        self.lock = threading.Lock()
+        self._stop = False
+        self.thread = threading.Thread(target=self._pump, daemon=True)
+        self.thread.start()
+
+    def _pump(self) -> None:
+        import select
+
+        while not self._stop:
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:
+                    return
+                with self.lock:
+                    self.raw += data
+                    self.stream.feed(data)
+
+    def type(self, text: str) -> None:
+        os.write(self.master, text.encode())
+
+    def lines(self) -> list[str]:
+        """Every line of the emulated terminal: scrolled-off history, then the screen."""
+        with self.lock:
+            history = ["".join(ch.data for ch in row.values()).rstrip() for row in self.screen.history.top]
+            return history + [line.rstrip() for line in self.screen.display]
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    def wait_for(self, pattern: str, timeout: float = 10.0) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            screen = self.text()
+            if re.search(pattern, screen):
+                return screen
+            time.sleep(0.05)
+        raise AssertionError(f"{pattern!r} did not appear on the terminal:\n{self.text()[-3000:]}")
+
+    def close(self) -> None:
+        self._stop = True
+        self.thread.join(timeout=2)
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+@pytest.fixture
+def pty():
+    terminal = Pty()
+    yield terminal
+    terminal.close()
+
+
+def person(pty: Pty, cards, names=("You", "Bot 1", "Bot 2")) -> TerminalKiekPlayer:
+    return TerminalKiekPlayer(
+        "You", judge=TableJudge(), console=pty.console, reader=pty.reader, clock=MonotonicClock(),
+        names=list(names), card_names=card_names(cards),
+    )  # fmt: skip
+
+
+def run_game(pty: Pty, players, cards, **kw):
+    result: dict = {}
+
+    def run():
+        try:
+            result["outcome"] = play_game(
+                players, cards, judge=TableJudge(), seed=2, clock=MonotonicClock(), rounds=1,
+                on_event=EventPrinter(pty.console), **kw,
+            )  # fmt: skip
+        except BaseException as exc:
+            result["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, result
+
+
+def answer_untimed(pty: Pty, thread: threading.Thread, overrule: str = "") -> None:
+    """Answer the untimed prompts (overrule, ne bis in idem, keep) until the game ends."""
+    answered = 0
+    while thread.is_alive():
+        lines = [line for line in pty.lines() if line.strip()]
+        last = lines[-1] if lines else ""
+        count = pty.text().count("Overrule a verdict?") + pty.text().count("ne bis in idem?") + pty.text().count("Keep which")
+        if count > answered and last.rstrip("_ ").endswith((")", "verdicts", "[y/N]")):
+            answered = count
+            if "Overrule" in last:
+                pty.type(overrule + "\r")
+            elif "Keep which" in last:
+                pty.type("1\r")
+            else:
+                pty.type("\r")
+        time.sleep(0.05)
+
+
+def test_cards_have_names_and_the_countdown_redraws_in_place_and_time_up_is_said_once(pty):
+    """The person types nothing as active player: the prompt line counts down in place
+    (one line on screen, not one per second), then one plain message says the turn is
+    forfeited and what the rulebook reading makes of it."""
+    cards = make_cards(30)
+    players = [person(pty, cards), ScriptedPlayer("Bot 1", ["red"]), ScriptedPlayer("Bot 2", ["dog"])]
+    thread, result = run_game(pty, players, cards, time_limit=2.5)
+    first = pty.wait_for(r"left Which 2 cards of your hand")
+    assert re.search(r"^\s+1\. thing\d+$", first, re.M)  # the cards' names next to their numbers
+    assert "c0" not in first  # never the file names (c00, c01, ...)
+    assert "0:03 left" in first or "0:02 left" in first  # the clock started when shown
+    time.sleep(1.2)
+    later = pty.text()
+    countdown_lines = [line for line in later.splitlines() if re.search(r"\d:\d\d left", line)]
+    assert len(countdown_lines) == 1, countdown_lines  # redrawn in place, not piled up
+    guess_answers = threading.Thread(target=answer_untimed, args=(pty, thread), daemon=True)
+    guess_answers.start()
+    pty.wait_for(r"Turn forfeited", timeout=10)
+    thread.join(timeout=60)
+    assert not thread.is_alive() and "error" not in result, result.get("error")
+    screen = " ".join(pty.text().split())  # lines joined: messages wrap
+    assert screen.count("Turn forfeited") == 1
+    assert "chose no cards in the two minutes: the first two cards of your hand were played for you" in screen
+    assert "nobody scores this turn (docs/rules.md, settled reading 11)" in screen
+    assert "Time is up" not in screen and "ran out of time: no word" not in screen
+    outcome = result["outcome"]
+    first_play = next(e for e in outcome.events if e.type == "play")
+    assert first_play.player == 0 and first_play.data["forfeited"]
+
+
+def test_the_clock_starts_when_the_cards_and_prompt_are_on_screen(pty, monkeypatch):
+    """Drawing the cards takes 1.5 s; the person answers 1.5 s after the prompt shows: in
+    time on a 2.5 s turn, because the hourglass is turned when the prompt is on screen."""
+    cards = make_cards(30)
+    me = person(pty, cards)
+    real_show = me._show_cards
+
+    def slow_show(*args, **kwargs):
+        real_show(*args, **kwargs)
+        time.sleep(1.5)  # a slow contact sheet
+
+    monkeypatch.setattr(me, "_show_cards", slow_show)
+    players = [me, ScriptedPlayer("Bot 1", ["red"]), ScriptedPlayer("Bot 2", ["dog"])]
+    thread, result = run_game(pty, players, cards, time_limit=2.5)
+    pty.wait_for(r"left Which 2 cards")
+    time.sleep(0.5)
+    pty.type("4 5\r")
+    pty.wait_for(r"left Which 3 of the five")
+    time.sleep(0.3)
+    pty.type("1 2 3\r")
+    pty.wait_for(r"left Your word")
+    time.sleep(0.3)
+    pty.type("dog\r")
+    untimed = threading.Thread(target=answer_untimed, args=(pty, thread), daemon=True)
+    untimed.start()
+    thread.join(timeout=60)
+    outcome = result["outcome"]
+    play = next(e for e in outcome.events if e.type == "play" and e.player == 0)
+    assert play.data["wrote_word"] is True and not play.data["forfeited"]
+    reveal = next(e for e in outcome.events if e.type == "reveal")
+    assert reveal.data["secret"] == "dog"
+
+
+def test_typing_is_shown_in_the_prompt_line_and_backspace_works(pty):
+    """The typed text is drawn in the live prompt line (the terminal's own echo is off)."""
+    reader = pty.reader
+    box: dict = {}
+
+    def read():
+        me = person(pty, make_cards(5))
+        box["line"] = me._read("Your guess", None)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    pty.wait_for("Your guess")
+    pty.type("dogz")
+    pty.wait_for("Your guess dogz")
+    pty.type("\x7f\r")
+    thread.join(timeout=5)
+    assert box["line"] == "dog"
+    assert reader.is_tty()
+    assert "Your guess dog" in pty.text() and "dogz" not in pty.text().split("\n")[-5:]
+
+
+def test_a_person_overrules_at_the_terminal_and_wording_uses_names(pty, tmp_path):
+    """At the reveal the person overrules the first verdict (typing 1); the ruling is logged
+    and saved as a house rule. A called repeat of the person's word reads "your word"."""
+    from kiekai.judge.house_rules import HouseRules
+
+    cards = make_cards(30)
+    rules = HouseRules.load(tmp_path / "rules.tsv", missing_ok=True)
+    me = person(pty, cards)
+    players = [me, ScriptedPlayer("Bot 1", ["red"], calls=True), ScriptedPlayer("Bot 2", ["sea"], calls=True)]
+    thread, result = run_game(pty, players, cards, time_limit=30, house_rules=rules)
+    pty.wait_for(r"left Which 2 cards")
+    pty.type("4 5\r")
+    pty.wait_for(r"left Which 3 of the five")
+    pty.type("1 2 3\r")
+    pty.wait_for(r"left Your word")
+    pty.type("red\r")
+
+    def guesses():
+        done = 0
+        while thread.is_alive():
+            lines = [line for line in pty.lines() if line.strip()]
+            if lines and "left Your guess" in lines[-1] and pty.text().count("left Your guess") > done:
+                done = pty.text().count("left Your guess")
+                pty.type("red\r")  # repeats the person's own earlier word
+            time.sleep(0.05)
+
+    threading.Thread(target=guesses, daemon=True).start()
+    answer_untimed(pty, thread, overrule="1")
+    assert "error" not in result, result.get("error")
+    screen = " ".join(pty.text().split())
+    outcome = result["outcome"]
+    overrules = [e for e in outcome.events if e.type == "overrule"]
+    assert overrules and overrules[0].player == 0
+    assert "Overruled by You:" in screen
+    assert "your word repeats 'red'" in screen
+    assert "You's" not in screen
+    assert len(rules) >= 1 and (tmp_path / "rules.tsv").read_text().count("\t") >= 3
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+def test_the_real_program_starts_the_clock_when_the_cards_are_on_screen(tmp_path):
+    """`kiekai play` in a real terminal (pexpect): the first prompt shows the whole two
+    minutes, the countdown is one line redrawn in place, and Ctrl-C stops with the log."""
+    log = tmp_path / "g.jsonl"
+    env = {**os.environ, "COLUMNS": str(COLS), "LINES": str(ROWS), "TERM": "xterm-256color"}
+    env.pop("DISPLAY", None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "kiekai", "play", "--bots", "2", "--seed", "4", "--rounds", "1", "--level", "easy",
+         "--log", str(log), "--house-rules", str(tmp_path / "rules.tsv")],
+        cwd=str(REPO), env=env, dimensions=(ROWS, COLS), timeout=240,
+    )  # fmt: skip
+    screen = pyte.Screen(COLS, ROWS)
+    stream = pyte.ByteStream(screen)
+    try:
+        child.expect("Which 2 cards of your hand", timeout=240)
+        stream.feed(child.before + child.after)
+        time.sleep(2.5)
+        try:
+            stream.feed(child.read_nonblocking(65536, timeout=1))
+        except pexpect.TIMEOUT:
+            pass
+        text = "\n".join(screen.display)
+        assert re.search(r"2:00 left|1:5\d left", text), text
+        assert len(re.findall(r"\d:\d\d left", text)) == 1, text
+        assert re.search(r"^\s+\d\. (rocket|cat|pagoda|astronaut|moon|coins|grass|[a-z ]+)$", text, re.M)
+        child.sendintr()
+        child.expect(pexpect.EOF, timeout=30)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130 or child.signalstatus is not None
+    assert log.read_text(encoding="utf-8").splitlines()[0].startswith('{"type": "header"')
