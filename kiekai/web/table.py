@@ -298,7 +298,7 @@ class WebTable:
             self._printer_out.truncate()
             for line in text.splitlines():
                 line = line.strip(" ─")  # the printer's rule lines are drawn with ─
-                if line:
+                if line and line[0] not in "┏┃┡│└┗╇━┛┓┌├╭╰":  # the final table has its panel
                     self.log_lines.append(line)
             self._record(event)
             if self.engine is not None:
