@@ -131,7 +131,7 @@ def test_a_person_plays_a_whole_web_game_and_the_log_replays(deck, tmp_path):
     t = Table(deck, tmp_path)
     try:
         assert t.client.get(t.url()).status_code == 200  # opening the link joins and starts
-        t.play(rounds=1, linger=5)
+        t.play(rounds=1, linger=2)
         answer_everything(t, join=False)
         final = t.state()
         assert final["state"] == "over" and "wins" in final["decision"]
@@ -368,6 +368,13 @@ def test_web_seat_links_and_host(deck, tmp_path):
         with pytest.raises(ValueError, match="bot"):
             t.server.seat_url(1)
         assert len(t.table.seats[0].token) >= 24
+        everywhere = start_server(t.table, host="0.0.0.0")
+        try:
+            import socket
+
+            assert everywhere.base_url == f"http://{socket.gethostname()}:{everywhere.port}"
+        finally:
+            everywhere.stop()
     finally:
         t.server.stop()
         t.client.close()

@@ -104,8 +104,10 @@ def human_answers(players: int = 4, rounds: int = 3) -> str:
     """The lines a person at seat 0 types in a game of ``players`` (seat 0 starts).
 
     As active player: two hand cards ("4 5"), the three ("1 2 3") and a word; as guesser: a
-    word; from the second turn on "n" to the ne bis in idem question; "1" when keeping a
-    card (every turn but the last, unless seat 0 is the next active player).
+    word; an empty line to the overrule question at the reveal (every turn: the active
+    player and the guessers always write); from the second turn on "n" to the ne bis in
+    idem question; "1" when keeping a card (every turn but the last, unless seat 0 is the
+    next active player).
     """
     words = iter(
         ["animal", "outdoors", "blue", "food", "water", "metal", "round", "green",
@@ -118,6 +120,7 @@ def human_answers(players: int = 4, rounds: int = 3) -> str:
             lines += ["4 5", "1 2 3", next(words)]
         else:
             lines.append(next(words))
+        lines.append("")
         if turn >= 1:
             lines.append("n")
         if turn < total - 1 and (turn + 1) % players != 0:

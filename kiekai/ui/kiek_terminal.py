@@ -98,14 +98,11 @@ class LineReader:
         except (AttributeError, ValueError):
             return False
 
-    def readline(
-        self, timeout: float | None = None, tick: Callable[[float], None] | None = None
-    ) -> str:
+    def readline(self, timeout: float | None = None) -> str:
         """Return the next line without its line ending.
 
         Args:
             timeout: seconds to wait (``None`` = no limit).
-            tick: called about every second with the seconds left (for a countdown).
 
         Raises:
             TimeUp: ``timeout`` seconds passed without a whole line (typed input so far is
@@ -129,12 +126,7 @@ class LineReader:
             if left is not None and left <= 0:
                 self._discard_typed(fd)
                 raise TimeUp()
-            step = left
-            if tick is not None:
-                step = COUNTDOWN_STEP if left is None else min(COUNTDOWN_STEP, left)
-            ready, _, _ = select.select([fd], [], [], step)
-            if tick is not None and left is not None:
-                tick(max(0.0, end - time.monotonic()))  # type: ignore[operator]
+            ready, _, _ = select.select([fd], [], [], left)
             if ready:
                 chunk = os.read(fd, 4096)
                 if not chunk:
