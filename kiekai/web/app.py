@@ -100,13 +100,6 @@ def create_app(table: WebTable) -> FastAPI:
             return page(exc.status_code, "Kiek", str(exc.detail))
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
-    @app.exception_handler(Exception)
-    async def any_error(request: Request, exc: Exception) -> Response:  # pragma: no cover
-        return JSONResponse(
-            {"error": f"the table could not answer this request ({type(exc).__name__})"},
-            status_code=400,
-        )
-
     @app.get("/", response_class=HTMLResponse)
     async def index() -> HTMLResponse:
         return page(
