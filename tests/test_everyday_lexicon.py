@@ -81,7 +81,8 @@ REVIEWED_DIFFERENT_SHARING_A_SYNSET = {
     # lavender.s.01 is the pale purple colour; as flowers they are different plants
     frozenset(("lavender", "lilac")),
     # boodle.n.01 (money) has "cabbage", "lettuce", "kale" as slang; the vegetables differ
-    frozenset(("cabbage", "lettuce")), frozenset(("cabbage", "kale")),
+    frozenset(("cabbage", "lettuce")),
+    frozenset(("cabbage", "kale")),
     frozenset(("lettuce", "kale")),
     # piquant.s.01 "savory, spicy": British "savoury" is "not sweet", a different taste
     frozenset(("spicy", "savoury")),
@@ -181,7 +182,10 @@ def test_cached_and_light() -> None:
 # -------------------------------------------------------------------------- consistency
 def test_sizes(lexicon: EverydayLexicon) -> None:
     counts = lexicon.counts()
-    print(f"\neveryday lexicon v{lexicon.version}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    print(
+        f"\neveryday lexicon v{lexicon.version}: "
+        + ", ".join(f"{k} {v}" for k, v in counts.items())
+    )
     assert counts["headwords"] == len(lexicon) >= 3000
     for kind in ("same", "near", "hyponym", "different", "opposite"):
         assert counts[kind] >= 100, kind
@@ -340,9 +344,7 @@ def test_wordnet_review(lexicon: EverydayLexicon) -> None:
         """The word's first two senses per part of speech (WordNet lists senses most
         frequent first): a synset shared only in rarer senses (harp = harmonica,
         cabbage = money) is not taken as evidence against a "different" pair."""
-        return {
-            s for form in forms(word) for pos in "nvasr" for s in wn.synsets(form, pos=pos)[:2]
-        }
+        return {s for form in forms(word) for pos in "nvasr" for s in wn.synsets(form, pos=pos)[:2]}
 
     def antonyms(word: str) -> set[str]:
         return {
@@ -389,3 +391,10 @@ def test_kinds_counted_per_file(lexicon: EverydayLexicon) -> None:
     counts = lexicon.counts()
     for kind in ("near", "hyponym", "different", "opposite"):
         assert counts[kind] == tally[kind]
+
+
+def test_bad_arguments(lexicon: EverydayLexicon) -> None:
+    with pytest.raises(TypeError, match="b is int"):
+        lexicon.relation("dog", 3)
+    assert lexicon.relation("", "") is None
+    assert lexicon.relation("dog", "") is None

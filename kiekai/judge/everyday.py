@@ -250,7 +250,9 @@ class EverydayLexicon:
     def _words(self, text: str, sep: str, where: str) -> list[str]:
         parts = text.split(sep)
         if any(not p.strip() for p in parts):
-            raise LexiconError(f"{where}: empty word in {text.strip()!r} (a doubled or trailing '{sep}')")
+            raise LexiconError(
+                f"{where}: empty word in {text.strip()!r} (a doubled or trailing '{sep}')"
+            )
         keys = [self._word(p, where) for p in parts]
         if len(set(keys)) != len(keys):
             raise LexiconError(f"{where}: a word is repeated in {text.strip()!r}")
@@ -295,8 +297,7 @@ class EverydayLexicon:
                     self._declare(head, key, _Declared(kind, broader=broader, where=where))
                 return
         raise LexiconError(
-            f"{where}: expected 'a ~ b, c' (near) or 'a > b, c' (b, c are kinds of a), "
-            f"got {line!r}"
+            f"{where}: expected 'a ~ b, c' (near) or 'a > b, c' (b, c are kinds of a), got {line!r}"
         )
 
     def _parse_different(self, line: str, where: str) -> None:
@@ -372,14 +373,22 @@ class EverydayLexicon:
                 word). A word that is not a headword is also tried as a simple inflection
                 of one (``dogs``, ``puppies``, ``mice``, ``stair``).
 
+        Raises:
+            TypeError: ``a`` or ``b`` is not a ``str``.
+
         Returns:
             ``same`` when the two share a same-set; else the relation declared between the
             two words; else one declared between words of their same-sets (``opposite``
             before ``different`` before ``hyponym`` before ``near``); else ``None``. Two
             equal words are ``same``.
         """
-        a_in = " ".join(str(a).split()).lower()
-        b_in = " ".join(str(b).split()).lower()
+        for name, value in (("a", a), ("b", b)):
+            if not isinstance(value, str):
+                raise TypeError(
+                    f"relation() takes two words as str; {name} is {type(value).__name__}"
+                )
+        a_in = " ".join(a.split()).lower()
+        b_in = " ".join(b.split()).lower()
         for fa in self._forms(a_in):
             for fb in self._forms(b_in):
                 found = self._between(fa, fb, a_in, b_in)
@@ -451,18 +460,22 @@ class EverydayLexicon:
                 f"'{dx}' is the same word" if x == y else f"'{dx}' and '{dy}' name the same thing"
             )
         elif kind == "near":
-            text = f"'{dx}' and '{dy}' are near in meaning (a degree or near-synonym), not the same thing"
+            text = f"'{dx}' and '{dy}' are near in meaning, not the same thing"
         elif kind == "hyponym":
             broad, narrow = (dx, dy) if rel.broader == x else (dy, dx)
             text = f"a '{narrow}' is a kind of '{broad}'"
         elif kind == "different":
-            what = f"different kinds of {rel.group}" if rel.group else "different things of one kind"
+            what = (
+                f"different kinds of {rel.group}" if rel.group else "different things of one kind"
+            )
             text = f"'{dx}' and '{dy}' are {what}"
         else:
             text = f"'{dx}' and '{dy}' are opposites"
         if via is not None:
             notes = [
-                f"'{self._display[v]}' = '{d}'" for v, d in zip(via, (dx, dy), strict=True) if self._display[v] != d
+                f"'{self._display[v]}' = '{d}'"
+                for v, d in zip(via, (dx, dy), strict=True)
+                if self._display[v] != d
             ]
             text += f" ({', '.join(notes)})"
         broader = ""
@@ -658,10 +671,14 @@ def everyday_lexicon() -> EverydayLexicon:
 
 def main() -> None:  # pragma: no cover - a reporting command
     """Print the lexicon's version, sizes and reading time (``python -m kiekai.judge.everyday``)."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     lexicon = EverydayLexicon()
     elapsed = (time.perf_counter() - start) * 1000
-    print(f"everyday lexicon v{lexicon.version} from {lexicon.folder}: read in {elapsed:.1f} ms")
+    cpu = (time.process_time() - cpu) * 1000
+    print(
+        f"everyday lexicon v{lexicon.version} from {lexicon.folder}: read in {elapsed:.1f} ms "
+        f"({cpu:.1f} ms of CPU time)"
+    )
     for name, count in lexicon.counts().items():
         print(f"  {name:17s} {count:6d}")
 
