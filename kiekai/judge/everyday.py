@@ -380,7 +380,8 @@ class EverydayLexicon:
             ``same`` when the two share a same-set; else the relation declared between the
             two words; else one declared between words of their same-sets (``opposite``
             before ``different`` before ``hyponym`` before ``near``); else ``None``. Two
-            equal words are ``same``.
+            equal headwords are ``same``; a word the lexicon does not know gives ``None``
+            even paired with itself.
         """
         for name, value in (("a", a), ("b", b)):
             if not isinstance(value, str):
@@ -398,8 +399,6 @@ class EverydayLexicon:
 
     def _between(self, x: str, y: str, a_in: str, b_in: str) -> EverydayRelation | None:
         if x not in self._display or y not in self._display:
-            if x == y and x:
-                return self._make("same", x, y, a_in, b_in)
             return None
         if x == y or self._shared_set(x, y):
             return self._make("same", x, y, a_in, b_in)
