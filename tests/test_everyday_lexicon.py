@@ -1,0 +1,402 @@
+"""The everyday lexicon (data/everyday-*.txt, kiekai/judge/everyday.py): its lookups, its
+consistency, and a WordNet cross-check that lists pairs for review.
+
+Run with ``-s`` to see the sizes and the review lists printed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from kiekai import paths
+from kiekai.judge.everyday import (
+    FILES,
+    KINDS,
+    EverydayLexicon,
+    LexiconError,
+    consistency_problems,
+    everyday_lexicon,
+)
+from kiekai.judge.normalize import normalise
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: Pairs a table rules on, by kind, from the rulebook ("Imperfect Guesses") and the
+#: misses named in issue 10 (not from any labelled file).
+EXPECTED = {
+    "same": [
+        ("people", "humans"), ("people", "persons"), ("people", "human beings"),
+        ("photo", "picture"), ("picture", "photograph"), ("garbage", "trash"),
+        ("trash", "rubbish"), ("plane", "aircraft"), ("airplane", "aeroplane"),
+        ("sofa", "couch"), ("candy", "sweets"), ("kid", "child"), ("stairs", "staircase"),
+        ("glasses", "spectacles"), ("monochrome", "black-and-white"),
+        ("monochrome", "black and white"), ("sad", "unhappy"), ("many", "lots"),
+        ("dog", "canine"), ("truck", "lorry"), ("colour", "color"), ("grey", "gray"),
+        ("bike", "bicycle"), ("tv", "television"), ("mum", "mother"), ("sea", "ocean"),
+        ("house", "home"), ("road", "street"), ("money", "cash"), ("rock", "stone"),
+        ("boat", "ship"), ("many", "multiple"),
+        ("autumn", "fall"), ("fries", "chips"), ("crisps", "chips"),
+        ("man-made", "artificial"), ("living thing", "organism"),
+    ],
+    "near": [
+        ("hot", "warm"), ("small", "tiny"), ("wet", "damp"), ("big", "huge"),
+        ("cold", "freezing"), ("river", "stream"), ("cup", "mug"),
+        ("hill", "mountain"), ("forest", "trees"), ("lawn", "grass"), ("red", "reddish"),
+    ],
+    "hyponym": [
+        ("dog", "puppy"), ("dogs", "puppies"), ("flower", "rose"), ("tree", "oak"),
+        ("bird", "parrot"), ("car", "taxi"), ("lion", "lioness"), ("canine", "poodle"),
+    ],
+    "different": [
+        ("car", "truck"), ("car", "bus"), ("cat", "dog"), ("morning", "evening"),
+        ("automobile", "lorry"), ("apple", "pear"), ("rose", "tulip"), ("shirt", "dress"),
+        ("rabbit", "mouse"), ("breakfast", "dinner"), ("spring", "winter"),
+    ],
+    "opposite": [
+        ("black", "white"), ("hot", "cold"), ("day", "night"), ("big", "small"),
+        ("huge", "tiny"), ("wet", "dry"), ("happy", "sad"), ("indoors", "outdoors"),
+        ("man", "woman"),
+    ],
+}  # fmt: skip
+
+#: Different/opposite pairs that share a WordNet 3.0 synset, each reviewed by hand and
+#: kept as an everyday choice (the reason is the comment). A new entry that shares a synset
+#: fails ``test_wordnet_review`` until it is fixed or added here with its reason.
+REVIEWED_DIFFERENT_SHARING_A_SYNSET = {
+    # a verb sense: "to mother"/"to father" both mean to beget; as people, opposites
+    frozenset(("mother", "father")),
+    # porcupine.n.01 lists "hedgehog" (a US name for the porcupine); the photos' animals differ
+    frozenset(("hedgehog", "porcupine")),
+    # worm.n.02 is "any of various insects whose larvae resemble worms"; an insect is not
+    # what people call a worm
+    frozenset(("insect", "worm")),
+    # fathead.n.01 (a fool) has both as slang; the birds differ
+    frozenset(("goose", "cuckoo")),
+    # lavender.s.01 is the pale purple colour; as flowers they are different plants
+    frozenset(("lavender", "lilac")),
+    # boodle.n.01 (money) has "cabbage", "lettuce", "kale" as slang; the vegetables differ
+    frozenset(("cabbage", "lettuce")),
+    frozenset(("cabbage", "kale")),
+    frozenset(("lettuce", "kale")),
+    # piquant.s.01 "savory, spicy": British "savoury" is "not sweet", a different taste
+    frozenset(("spicy", "savoury")),
+}
+
+
+@pytest.fixture(scope="module")
+def lexicon() -> EverydayLexicon:
+    return everyday_lexicon()
+
+
+def _file_lines() -> list[tuple[str, int, str]]:
+    out = []
+    for name in FILES.values():
+        text = (paths.data_dir() / name).read_text(encoding="utf-8")
+        for number, line in enumerate(text.splitlines(), start=1):
+            out.append((name, number, line))
+    return out
+
+
+# ------------------------------------------------------------------------------ lookups
+@pytest.mark.parametrize(
+    ("kind", "a", "b"), [(k, a, b) for k, pairs in EXPECTED.items() for a, b in pairs]
+)
+def test_expected_relation(lexicon: EverydayLexicon, kind: str, a: str, b: str) -> None:
+    rel = lexicon.relation(a, b)
+    assert rel is not None, f"{a}/{b}: no relation"
+    assert rel.kind == kind, rel
+    assert rel.a == a and rel.b == b
+    assert rel.evidence.startswith(f"everyday lexicon v{lexicon.version}: ")
+    back = lexicon.relation(b, a)
+    assert back is not None and back.kind == kind
+
+
+def test_reason_names_the_evidence(lexicon: EverydayLexicon) -> None:
+    rel = lexicon.relation("photo", "picture")
+    assert "'photo' and 'picture' name the same thing" in rel.evidence
+    rel = lexicon.relation("puppies", "dogs")
+    assert rel.kind == "hyponym" and rel.broader == "dog"
+    assert "a 'puppy' is a kind of 'dog'" in rel.evidence
+    assert (rel.entry_a, rel.entry_b) == ("puppy", "dog")
+    rel = lexicon.relation("automobile", "truck")  # reached through the head of car's set
+    assert rel.kind == "different" and rel.group == "vehicle"
+    assert "'automobile' = 'car'" in rel.evidence and rel.entry_a == "car"
+    rel = lexicon.relation("hot", "cold")
+    assert rel.kind == "opposite" and "opposites" in rel.evidence
+
+
+def test_polysemous_word_does_not_leak_through_a_set_it_does_not_head(
+    lexicon: EverydayLexicon,
+) -> None:
+    # "rocket" is near "missile" (the vehicle) and also a salad leaf (arugula, rocket).
+    assert lexicon.relation("rocket", "missile").kind == "near"
+    assert lexicon.relation("arugula", "rocket").kind == "same"
+    assert lexicon.relation("arugula", "missile") is None
+    # "chips" is both crisps and fries; crisps and fries stay apart.
+    assert lexicon.relation("crisps", "fries") is None or (
+        lexicon.relation("crisps", "fries").kind != "same"
+    )
+
+
+def test_unknown_words_and_inflections(lexicon: EverydayLexicon) -> None:
+    assert lexicon.relation("dog", "xylograph") is None
+    assert lexicon.relation("qwzx", "qwzx") is None  # the lexicon says nothing about it
+    assert lexicon.relation("dogs", "dog").kind == "same"
+    assert lexicon.knows("dogs") and lexicon.knows("mice") and lexicon.knows("stair")
+    assert not lexicon.knows("xylograph")
+    assert lexicon.relation("mice", "rats").kind == "different"
+    assert lexicon.relation("Glasses", "SPECTACLES").kind == "same"  # case is folded
+
+
+def test_same_as(lexicon: EverydayLexicon) -> None:
+    photo = lexicon.same_as("photo")
+    assert {"picture", "photograph", "snapshot"} <= photo and "photo" not in photo
+    assert "sofa" in lexicon.same_as("couches")
+    assert lexicon.same_as("xylograph") == frozenset()
+    # sets are not merged through a shared word: crisps and fries both hold "chips"
+    assert "fries" not in lexicon.same_as("crisps")
+
+
+def test_cached_and_light() -> None:
+    assert everyday_lexicon() is everyday_lexicon()
+    code = (
+        "import sys, json\n"
+        "from kiekai.judge.everyday import everyday_lexicon\n"
+        "lx = everyday_lexicon()\n"
+        "assert lx.relation('photo', 'picture').kind == 'same'\n"
+        "print(json.dumps(sorted(m for m in ('nltk', 'torch', 'sentence_transformers') "
+        "if m in sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+
+
+# -------------------------------------------------------------------------- consistency
+def test_sizes(lexicon: EverydayLexicon) -> None:
+    counts = lexicon.counts()
+    print(
+        f"\neveryday lexicon v{lexicon.version}: "
+        + ", ".join(f"{k} {v}" for k, v in counts.items())
+    )
+    assert counts["headwords"] == len(lexicon) >= 3000
+    for kind in ("same", "near", "hyponym", "different", "opposite"):
+        assert counts[kind] >= 100, kind
+
+
+def test_consistent(lexicon: EverydayLexicon) -> None:
+    problems = consistency_problems(lexicon)
+    assert problems == [], "\n".join(problems[:50])
+
+
+def test_symmetric_and_declared_kinds_hold(lexicon: EverydayLexicon) -> None:
+    """Every pair written in the files comes back with its kind, in both orders (a same-set
+    never shadows it: that would be a same/near or same/different clash)."""
+    wrong = []
+    for kind, a, b, where in lexicon.declared():
+        forward, backward = lexicon.relation(a, b), lexicon.relation(b, a)
+        if forward is None or backward is None or forward.kind != backward.kind:
+            wrong.append(f"{where}: {a}/{b} not symmetric: {forward} / {backward}")
+        elif forward.kind != kind and (kind, forward.kind) != ("different", "opposite"):
+            wrong.append(f"{where}: {a}/{b} declared {kind}, looked up {forward.kind}")
+    for words in lexicon.same_sets():
+        for x in words:
+            for y in words:
+                rel = lexicon.relation(x, y)
+                if rel is None or rel.kind != "same":
+                    wrong.append(f"{x}/{y} in one same-set, looked up {rel}")
+    assert wrong == [], "\n".join(wrong[:50])
+    assert all(kind in KINDS for kind, *_ in lexicon.declared())
+
+
+def test_words_are_clean_lemmas(lexicon: EverydayLexicon) -> None:
+    """Each headword is its own judge normalisation (lower case, no articles, no stray
+    spaces or punctuation) and no same-set lists a word next to its own plural."""
+    unclean = [w for w in lexicon.words() if normalise(w) != w or w != w.strip() or "  " in w]
+    assert unclean == []
+    plural_pairs = []
+    # different words that differ by an -s: "woods" is a forest as "wood" is; "outdoors"
+    # and "indoors" are nouns and adverbs beside the adjectives; "lots" is "a lot".
+    allowed = {
+        ("wood", "woods"), ("outdoor", "outdoors"), ("indoor", "indoors"), ("lot", "lots"),
+        ("ruin", "ruins"),
+    }  # fmt: skip
+    for words in lexicon.same_sets():
+        present = set(words)
+        for w in words:
+            for plural in (w + "s", w + "es", w[:-1] + "ies" if w.endswith("y") else ""):
+                if plural and plural in present and (w, plural) not in allowed:
+                    plural_pairs.append(f"{w}/{plural} in {', '.join(words)}")
+    assert plural_pairs == []
+
+
+def test_no_duplicated_lines() -> None:
+    seen: dict[str, str] = {}
+    dups = []
+    for name, number, line in _file_lines():
+        text = " ".join(line.split())
+        if not text or text.startswith("#"):
+            continue
+        if text in seen:
+            dups.append(f"{name}:{number} repeats {seen[text]}")
+        seen[text] = f"{name}:{number}"
+    assert dups == []
+
+
+def test_versions_agree(lexicon: EverydayLexicon) -> None:
+    versions = set()
+    for name, _number, line in _file_lines():
+        match = re.fullmatch(r"#\s*version\s*:\s*(\S+)\s*", line)
+        if match:
+            versions.add((name, match.group(1)))
+    assert {v for _, v in versions} == {lexicon.version}
+    assert {n for n, _ in versions} == set(FILES.values())
+
+
+# ----------------------------------------------------------------------- bad files
+def _write(folder: Path, same: str = "", near: str = "", different: str = "", version="1"):
+    for key, body in (("same", same), ("near", near), ("different", different)):
+        (folder / FILES[key]).write_text(f"# version: {version}\n{body}", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("same", "near", "different", "message"),
+    [
+        ("photo; picture\n", "", "", "everyday-same.txt:2"),
+        ("Photo, picture\n", "", "", "not a lexicon word"),
+        ("photo\n", "", "", "at least two words"),
+        ("photo, , picture\n", "", "", "empty word"),
+        ("", "hot - warm\n", "", "everyday-near.txt:2"),
+        ("", "hot ~ warm\nwarm ~ hot\n", "", "already related at everyday-near.txt:2"),
+        ("", "", "black <> white | grey\n", "everyday-different.txt:2"),
+        ("", "", "car truck\n", "expected 'label: a | b | c'"),
+        ("ice cream, gelato\nicecream, sorbet\n", "", "", "is written 'ice cream' elsewhere"),
+    ],
+)
+def test_malformed_file_names_the_line(tmp_path, same, near, different, message) -> None:
+    _write(tmp_path, same, near, different)
+    with pytest.raises(LexiconError, match=re.escape(message)):
+        EverydayLexicon(tmp_path)
+
+
+def test_missing_file_and_version_mismatch(tmp_path) -> None:
+    _write(tmp_path, "photo, picture\n")
+    (tmp_path / FILES["near"]).unlink()
+    with pytest.raises(LexiconError, match="not found"):
+        EverydayLexicon(tmp_path)
+    _write(tmp_path, "photo, picture\n")
+    (tmp_path / FILES["near"]).write_text("# version: 2\n", encoding="utf-8")
+    with pytest.raises(LexiconError, match="disagree on their version"):
+        EverydayLexicon(tmp_path)
+    (tmp_path / FILES["near"]).write_text("hot ~ warm\n", encoding="utf-8")
+    with pytest.raises(LexiconError, match="no '# version: N' line"):
+        EverydayLexicon(tmp_path)
+
+
+def test_consistency_checker_finds_contradictions(tmp_path) -> None:
+    """The checker behind test_consistent catches each kind of clash it documents."""
+    lx = EverydayLexicon(
+        _write(
+            tmp_path,
+            same="car, automobile\nsofa, couch\nsofa, couch, settee\nboat, vessel\n",
+            near="car ~ truck\nsofa ~ couch\nboat ~ ship\n",
+            different="vehicle: car | truck | bus\nvessel | ship\n",
+        )
+    )
+    problems = "\n".join(consistency_problems(lx))
+    assert "'car' and 'truck' are declared both different/near" in problems
+    assert "'couch' and 'sofa' share a same-set but are declared near" in problems
+    assert "is contained in" in problems
+    assert "'ship' and 'vessel'" not in problems  # declared directly: the literal wins
+    assert "'boat' and 'vessel'" not in problems
+
+
+# ------------------------------------------------------------------ WordNet review aid
+def test_wordnet_review(lexicon: EverydayLexicon) -> None:
+    """Cross-check against WordNet 3.0 as a review aid: prints the "same" pairs that share
+    no synset (expected: informal, British/American and everyday choices WordNet files
+    apart) and the near pairs that do share one; fails on a same pair that WordNet lists as
+    antonyms, and on a different/opposite pair that
+    shares a synset in one of the first two senses of both words unless it was reviewed (REVIEWED_DIFFERENT_SHARING_A_SYNSET)."""
+    try:
+        from kiekai.judge.resources import wordnet
+
+        wn = wordnet()
+        wn.synsets("dog")
+    except Exception as exc:  # noqa: BLE001 - WordNet is optional for this review
+        pytest.skip(f"WordNet is not installed here ({exc}); the review needs it")
+
+    def forms(word: str) -> tuple[str, ...]:
+        return (word.replace(" ", "_").replace("-", "_"), word.replace(" ", "").replace("-", ""))
+
+    def synsets(word: str) -> set:
+        return {s for form in forms(word) for s in wn.synsets(form)}
+
+    def common_synsets(word: str) -> set:
+        """The word's first two senses per part of speech (WordNet lists senses most
+        frequent first): a synset shared only in rarer senses (harp = harmonica,
+        cabbage = money) is not taken as evidence against a "different" pair."""
+        return {s for form in forms(word) for pos in "nvasr" for s in wn.synsets(form, pos=pos)[:2]}
+
+    def antonyms(word: str) -> set[str]:
+        return {
+            a.name().replace("_", " ") for s in synsets(word) for lemma in s.lemmas()
+            for a in lemma.antonyms()
+        }  # fmt: skip
+
+    same_apart, same_both_known, clashes = [], 0, []
+    for words in lexicon.same_sets():
+        for i, x in enumerate(words):
+            for y in words[i + 1 :]:
+                if y in antonyms(x) or x in antonyms(y):
+                    clashes.append(f"same {x}/{y} are WordNet antonyms")
+                sx, sy = synsets(x), synsets(y)
+                if sx and sy:
+                    same_both_known += 1
+                    if not sx & sy:
+                        same_apart.append(f"{x}/{y}")
+    near_sharing = []
+    for kind, a, b, where in lexicon.declared():
+        if kind in ("different", "opposite"):
+            shared = common_synsets(a) & common_synsets(b)
+        else:
+            shared = synsets(a) & synsets(b)
+        if not shared:
+            continue
+        if kind in ("different", "opposite"):
+            if frozenset((a, b)) not in REVIEWED_DIFFERENT_SHARING_A_SYNSET:
+                names = ", ".join(sorted(s.name() for s in shared))
+                clashes.append(f"{where}: {kind} {a}/{b} share {names}")
+        else:
+            near_sharing.append(f"{a}/{b}")
+    print(
+        f"\nWordNet review: {len(same_apart)} of {same_both_known} same pairs with both words in "
+        f"WordNet share no synset, e.g. {', '.join(same_apart[:40])}"
+    )
+    print(f"near/hyponym pairs sharing a synset ({len(near_sharing)}): {', '.join(near_sharing)}")
+    assert clashes == [], "\n".join(clashes)
+
+
+def test_kinds_counted_per_file(lexicon: EverydayLexicon) -> None:
+    """counts() agrees with a plain count of the declared pairs."""
+    tally = Counter(kind for kind, *_ in lexicon.declared())
+    counts = lexicon.counts()
+    for kind in ("near", "hyponym", "different", "opposite"):
+        assert counts[kind] == tally[kind]
+
+
+def test_bad_arguments(lexicon: EverydayLexicon) -> None:
+    with pytest.raises(TypeError, match="b is int"):
+        lexicon.relation("dog", 3)
+    assert lexicon.relation("", "") is None
+    assert lexicon.relation("dog", "") is None
