@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from typer.testing import CliRunner
 
@@ -20,7 +22,7 @@ def test_bots_only_game_prints_the_game_and_results(variant):
     assert result.exit_code == 0, result.output
     out = result.output
     assert "seed 1" in out and "results" in out and "winner:" in out
-    assert ("knocks" in out or "lays" in out) if variant else ("covers slot" in out)
+    assert ("knocks" in out or "lays" in out) if variant else ("covers card" in out)
     for seat in range(3):
         assert f"bot{seat}" in out
 
@@ -65,7 +67,7 @@ def test_rules_file_and_log_file(tmp_path):
     assert result.exit_code == 0, result.output
     lines = log.read_text().splitlines()
     assert lines and '"type": "setup"' in lines[0]
-    assert "(+10)" in result.output  # a 7 taken is now worth 10
+    assert "takes the 7 (" in result.output and "+10 points" in result.output  # a 7 is worth 10
 
 
 def test_playing_needs_a_terminal():
@@ -121,3 +123,98 @@ def test_a_log_that_cannot_be_written_mid_game_is_reported_not_a_traceback():
     assert "writing the log /dev/full failed after 0 events" in result.output
     assert "No space left on device" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# --- issue 11, point 9 ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("humans", ["0", "1"])
+def test_negative_bots_is_a_clear_error(humans):
+    result = kismet("--bots", "-1", "--humans", humans)
+    assert result.exit_code == 2
+    low = 2 - int(humans)
+    assert f"--bots must be {low} to {8 - int(humans)} with --humans {humans} (got -1)" in (
+        result.output
+    )
+    assert "bot(s)" not in result.output and "-1 players" not in result.output
+
+
+def test_level_is_case_insensitive():
+    result = kismet("--bots", "2", "--humans", "0", "--seed", "1", "--level", "EXPERT")
+    assert result.exit_code == 0, result.output
+    assert "2 expert bots" in result.output
+
+
+# --- issue 13, point 11: a printed game can be checked against the rules ----------------
+
+DICE = re.compile(r"(?:roll|rolls) (\d(?:, \d)* and \d) -> values")
+
+
+def dice_of(line: str) -> tuple[int, ...] | None:
+    m = DICE.search(line)
+    return tuple(int(x) for x in re.findall(r"\d", m.group(1))) if m else None
+
+
+def sums(dice: tuple[int, ...]) -> set[int]:
+    return {a + b for i, a in enumerate(dice) for b in dice[i + 1 :]}
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_11_the_printed_base_game_shows_circle_and_dice_and_obeys_the_rules(seed):
+    result = kismet("--bots", "4", "--humans", "0", "--seed", str(seed), "--level", "easy")
+    assert result.exit_code == 0, result.output
+    values: set[int] = set()
+    circle: dict[str, int] = {}
+    checked = {"takes": 0, "wrong": 0, "clear": 0}
+    for line in result.output.splitlines():
+        if (dice := dice_of(line)) is not None:
+            values, circle = sums(dice), {}
+        elif line.strip().startswith("circle:"):
+            pairs = re.findall(r"([a-k]) +(\d+|-)", line.split("circle:")[1])
+            circle = {k: int(v) for k, v in pairs if v != "-"}
+            assert len(pairs) == 11
+        elif m := re.search(r"takes the (\d+) \(([a-k])\)", line):
+            assert int(m[1]) in values and circle[m[2]] == int(m[1]), line
+            checked["takes"] += 1
+        elif m := re.search(r"covered the (\d+) \(([a-k])\): wrong", line):
+            assert int(m[1]) not in values and circle[m[2]] == int(m[1]), line
+            checked["wrong"] += 1
+        elif "no card could be taken" in line:
+            assert not values & set(circle.values()), line
+            checked["clear"] += 1
+    assert checked["takes"] > 10 and checked["wrong"] > 0, checked
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_11_the_printed_variant_shows_the_cards_in_front_and_obeys_the_rules(seed):
+    result = kismet(
+        "--bots", "4", "--humans", "0", "--seed", str(seed), "--variant", "--rounds", "2",
+        "--level", "easy",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    fronts: dict[str, list[int]] = {}
+    roller, values = "", set()
+    laid_now: list[int] = []
+    checked = {"lay": 0, "knock_lay": 0, "wrong_knock": 0, "tables": 0}
+    for line in result.output.splitlines():
+        if (dice := dice_of(line)) is not None:
+            roller, values, fronts, laid_now = line.split()[1], sums(dice), {}, []
+        elif m := re.match(r"\s+(\S+) +in front: ([\d ]*|\(none\))  \(", line):
+            fronts[m[1]] = [int(v) for v in m[2].split()] if m[2] != "(none)" else []
+        elif m := re.match(r"\s+[\d.]+s +(\S+) lays the (\d+)( \(the joker throw's extra card\))?", line):
+            who, value = m[1], int(m[2])
+            assert who == roller and value in fronts[who] and value not in laid_now, line
+            if not m[3]:
+                assert value in values and not laid_now, line
+            laid_now.append(value)
+            checked["lay"] += 1
+        elif m := re.search(r"(\S+) knocks first and lays the (\d+)", line):
+            assert int(m[2]) in values and int(m[2]) in fronts[m[1]], line
+            checked["knock_lay"] += 1
+        elif m := re.search(r"(\S+) knocks wrongly", line):
+            roller_left = set(fronts[roller]) - set(laid_now)
+            assert roller_left & values or not set(fronts[m[1]]) & values, line
+            checked["wrong_knock"] += 1
+        elif line.split() == ["player", "minus", "points", "place", "total"]:
+            checked["tables"] += 1
+    assert checked["lay"] > 5 and checked["knock_lay"] > 0 and checked["tables"] == 2, checked

@@ -17,6 +17,7 @@ from kiekai.kismet.engine import (
     KismetCard,
     VariantGame,
     placements,
+    replay,
 )
 from kiekai.kismet.rules import (
     DEFAULT_RULES,
@@ -153,7 +154,7 @@ def test_one_card_per_player():
     game.rng = LoadedDice(2, 3, 5)
     game.roll()
     game.cover(0, 0, t=1.0)
-    with pytest.raises(IllegalAction, match="only one card"):
+    with pytest.raises(IllegalAction, match="already on card a: one card per player"):
         game.cover(0, 1, t=1.1)
 
 
@@ -162,7 +163,7 @@ def test_first_hand_wins_the_card_and_ties_go_by_time_stamp():
     game.rng = LoadedDice(2, 3, 5)
     game.roll()
     game.cover(1, 0, t=2.0)
-    with pytest.raises(IllegalAction, match="already covers"):
+    with pytest.raises(IllegalAction, match="already covers card a"):
         game.cover(2, 0, t=2.5)  # later hand: refused
     outcome = game.cover(0, 0, t=1.5)  # earlier stamp arriving late: wins the card
     assert outcome.displaced == 1
@@ -500,3 +501,70 @@ def test_rules_object_changes_the_pre_lay_limit():
     game.start_round()
     game.pre_lay(0, (2, 12))
     assert game.laid[0] == [2, 12]
+
+
+# --- issue 13: what the engine tells a front end ---------------------------------------
+
+
+def test_a_turn_that_times_out_is_not_an_overlook_and_replays():
+    """Reading 18: a player who sat idle has not "passed on his turn", so the front end's
+    time limit ends the turn without an overlook and nobody gets a free knock."""
+    game = variant(dice=(2, 3, 5))
+    game.roll(0)  # seat 0 could lay the 5, 7 or 8
+    game.pass_turn(0, t=30.0, timed_out=True)
+    assert game.overlooked is False and game.phase == "pass"
+    knock = game.knock(1, t=30.5)  # the roller still has a match: a wrong knock
+    assert not knock.valid
+    passed = next(e for e in game.log.events if e.type == "pass")
+    assert passed.data["timed_out"] is True and passed.data["overlooked"] is False
+    seeded = VariantGame(3, seed=0)  # seeded dice (a log replays from its seed)
+    seeded.start_round()
+    for p in range(3):
+        seeded.pre_lay(p, ())
+    seeded.roll(0)
+    seeded.pass_turn(0, t=30.0, timed_out=True)
+    again = replay(seeded.log.events)
+    assert [e.to_json() for e in again.log.events] == [e.to_json() for e in seeded.log.events]
+    assert again.overlooked is False and again.phase == "pass"
+
+
+def test_a_real_pass_over_a_match_is_still_an_overlook():
+    game = variant(dice=(2, 3, 5))
+    game.roll(0)
+    game.pass_turn(0, t=3.0)
+    assert game.overlooked is True
+
+
+def test_reveals_name_the_place_and_logs_carry_the_circle_and_fronts():
+    game = base_table(players=2)
+    game.rng = LoadedDice(2, 3, 5)
+    game.roll(t=0.0)
+    roll = next(e for e in game.log.events if e.type == "roll")
+    assert [KismetCard.from_id(c).value for c in roll.data["circle"]] == [
+        5, 7, 8, 2, 3, 4, 6, 9, 10, 11, 12
+    ]  # fmt: skip
+    game.cover(0, 2, t=1.0)
+    (reveal,) = game.end_round(t=2.0)
+    assert reveal.slot == 2 and reveal.card.value == 8
+    assert next(e for e in game.log.events if e.type == "reveal").data["slot"] == 2
+    vgame = variant(players=2, prelays={0: (2,)}, dice=(2, 3, 5))
+    vgame.roll(0)
+    vroll = next(e for e in vgame.log.events if e.type == "roll")
+    assert vroll.data["fronts"] == [list(range(3, 13)), list(range(2, 13))]
+
+
+def test_card_ids_read_back_and_bad_ids_are_named():
+    assert KismetCard.from_id("12/3") == KismetCard(12, 3)
+    for bad in ("13/0", "7", "x/1", "7/-1"):
+        with pytest.raises(ValueError, match="not a Kismet card id"):
+            KismetCard.from_id(bad)
+
+
+def test_engine_messages_name_circle_places_by_letter_not_number():
+    game = base_table()
+    game.rng = LoadedDice(2, 3, 5)
+    game.roll()
+    game.cover(1, 10, t=1.0)
+    with pytest.raises(IllegalAction) as info:
+        game.cover(2, 10, t=2.0)
+    assert "card k" in str(info.value) and "10" not in str(info.value)

@@ -8,7 +8,7 @@ import pytest
 
 from kiekai.clock import VirtualClock
 from kiekai.events import Event, EventLog, read_log
-from kiekai.kismet.bots import ReflexBot
+from kiekai.kismet.bots import CHOICE_RT_FLOOR_S, ReflexBot
 from kiekai.kismet.engine import BaseGame, replay
 from kiekai.kismet.table import BaseTable, Scheduler, describe, make_table, run_headless
 
@@ -74,7 +74,7 @@ def test_covers_and_knocks_come_at_human_reaction_times():
             rolls[e["turn"]] = e["data"]["t"]
         elif e["type"] == "cover":
             covers.append(e["data"]["t"] - rolls[e["turn"]])
-    assert covers and min(covers) >= 0.15  # never faster than a human can be
+    assert covers and min(covers) >= CHOICE_RT_FLOOR_S  # never faster than a person
 
 
 def test_event_log_file_replays_the_printed_game(tmp_path):
@@ -143,3 +143,54 @@ def test_an_edited_log_does_not_replay():
     events[roll] = Event("roll", events[roll].turn, None, {**events[roll].data, "dice": [9, 9, 9]})
     with pytest.raises(ValueError, match="other dice"):
         replay(events)
+
+
+# --- issue 13, point 4: no bot action faster than a person ------------------------------
+
+
+@pytest.mark.parametrize("level", ["easy", "expert"])
+@pytest.mark.parametrize("variant", [False, True])
+def test_no_bot_action_comes_faster_than_its_floor(level, variant):
+    reactions = []
+    for seed in range(6):
+        clock = VirtualClock()
+        table = make_table(4, variant=variant, seed=seed, clock=clock, level=level, rounds=2)
+        run_headless(table, clock)
+        reactions += table.reactions
+    kinds = {r.kind for r in reactions}
+    assert kinds == ({"lay", "knock", "pass", "take_dice"} if variant else {"cover"})
+    slow = [r for r in reactions if r.seconds < r.floor - 1e-9]
+    assert not slow, slow[:5]
+
+
+def test_knocks_after_a_lay_or_an_overlooked_pass_respect_the_choice_floor():
+    """Measured from the log alone: a knock reacts to the roll, to the roller's lay or to
+    his pass over a card; none comes sooner after the latest of these than a choice
+    reaction (the first version had knocks 0.18 s after a lay)."""
+    from kiekai.kismet.bots import CHOICE_RT_FLOOR_S
+
+    gaps = []
+    for seed in range(20):
+        clock = VirtualClock()
+        table = make_table(5, variant=True, seed=seed, clock=clock, level="expert", rounds=2)
+        run_headless(table, clock)
+        trigger = 0.0
+        for e in table.game.log.events:
+            if e.type in ("roll", "lay") or (e.type == "pass" and e.data["overlooked"]):
+                trigger = e.data["t"]
+            elif e.type == "knock":
+                gaps.append(e.data["t"] - trigger)
+    assert len(gaps) > 50
+    assert min(gaps) >= CHOICE_RT_FLOOR_S
+
+
+def test_expert_bots_cover_a_wrong_card_now_and_then():
+    wrong = total = 0
+    for seed in range(30):
+        clock = VirtualClock()
+        table = make_table(4, variant=False, seed=seed, clock=clock, level="expert")
+        run_headless(table, clock)
+        reveals = [e for e in table.game.log.events if e.type == "reveal"]
+        wrong += sum(not e.data["correct"] for e in reveals)
+        total += len(reveals)
+    assert 0 < wrong / total < 0.06

@@ -69,39 +69,50 @@ class GuardedLog(EventLog):
 
 
 def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
-    """The results of a finished (or interrupted) table as printable lines.
+    """The results of a finished (or interrupted) table as printable lines (small tables).
 
-    Base game: cards won and plus points per seat and the winner(s). Variant: minus points
-    per round with placements, the tallies and the match winner(s) (fewest minus points);
-    a match stopped before its last round names the leader(s) instead.
+    Base game: cards won and plus points per player and the winner(s). Variant: the place in
+    each round (for up to 8 rounds; longer matches show rounds won), the minus points summed
+    over the rounds and the match winner(s) (fewest minus points); a match stopped before
+    its last round names the leader(s) instead.
     """
+    from kiekai.kismet.table import plural, table_lines
+
     lines = ["", "results"]
     if isinstance(table, BaseTable):
         game = table.game
         scores = game.scores()
-        for seat in range(game.players):
-            lines.append(
-                f"  {names[seat]:>6}: {len(game.piles[seat]):2d} card(s), {scores[seat]:3d} points"
-            )
+        rows = [
+            (names[s], plural(len(game.piles[s]), "card"), scores[s]) for s in range(game.players)
+        ]
+        lines += ["  " + r for r in table_lines(("player", "won", "points"), rows)]
         if game.over:
             lines.append("  winner: " + ", ".join(names[s] for s in game.winners()))
         else:
             lines.append("  game not finished")
         return "\n".join(lines)
     game = table.game
-    for number, places in enumerate(game.history, start=1):
-        lines.append(
-            f"  round {number}: placements "
-            + ", ".join(f"{names[s]} {p}" for s, p in enumerate(places))
+    history = game.history
+    if history:
+        per_round = len(history) <= 8
+        header = ["player"] + (
+            [f"round {n} place" for n in range(1, len(history) + 1)]
+            if per_round
+            else ["rounds won"]
         )
-    for seat in range(game.players):
-        lines.append(f"  {names[seat]:>6}: {game.tallies[seat]:3d} minus points in total")
-    leaders = ", ".join(names[s] for s in game.match_winners()) if game.history else ""
-    if game.history and table.done:
-        lines.append("  winner: " + leaders)
-    elif game.history:
+        header.append("minus points")
+        rows = []
+        for seat in range(game.players):
+            places = [h[seat] for h in history]
+            middle = places if per_round else [sum(p == 1 for p in places)]
+            rows.append([names[seat], *middle, game.tallies[seat]])
+        lines += ["  " + r for r in table_lines(header, rows)]
+    leaders = ", ".join(names[s] for s in game.match_winners()) if history else ""
+    if history and table.done:
+        lines.append("  winner: " + leaders + " (fewest minus points)")
+    elif history:
         lines.append(
-            f"  match not finished after {len(game.history)} of {table.rounds} rounds; "
+            f"  match not finished after {len(history)} of {table.rounds} rounds; "
             f"leading: {leaders}"
         )
     else:
@@ -114,7 +125,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("kismet")
     def kismet(
-        bots: int = typer.Option(3, "--bots", help="Number of reflex bots (2-8 players in all)."),
+        bots: int = typer.Option(
+            3, "--bots", help="Number of reflex bots: 1-7 with you, 2-8 with --humans 0."
+        ),
         humans: int = typer.Option(
             1, "--humans", help="1: you play in the terminal UI; 0: bots only, printed."
         ),
@@ -122,7 +135,7 @@ def register(app: typer.Typer) -> None:
             False, "--variant", help="Play the variant (own 11 cards, knocking)."
         ),
         level: str = typer.Option(
-            "normal", "--level", help="Bot level: easy, normal, hard or expert."
+            "normal", "--level", help="Bot level: easy, normal, hard or expert (any case)."
         ),
         seed: int | None = typer.Option(
             None, "--seed", help="Seed for cards, dice and bots (random if omitted)."
@@ -141,7 +154,7 @@ def register(app: typer.Typer) -> None:
         from kiekai.clock import MonotonicClock, VirtualClock
         from kiekai.kismet.engine import MAX_PLAYERS, MIN_PLAYERS
         from kiekai.kismet.rules import DEFAULT_RULES, RulesFileError, load_rules
-        from kiekai.kismet.table import describe, make_table, run_headless, seat_names
+        from kiekai.kismet.table import make_table, printout, run_headless, seat_names
 
         def fail(message: str) -> None:
             """Print a user error (no traceback) and exit with status 2."""
@@ -150,13 +163,17 @@ def register(app: typer.Typer) -> None:
 
         if humans not in (0, 1):
             fail(f"--humans must be 0 or 1 (got {humans})")
+        level = level.strip().lower()  # --level EXPERT works too
         if level not in LEVELS:
             fail(f"--level {level!r} is unknown; choose one of {', '.join(LEVELS)}")
         players = bots + humans
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            low, high = MIN_PLAYERS - humans, MAX_PLAYERS - humans
+            people = "you and " if humans else ""
             fail(
-                f"{bots} bot(s) and {humans} human(s) make {players} players; Kismet seats "
-                f"{MIN_PLAYERS} to {MAX_PLAYERS} (one card set each), so change --bots"
+                f"--bots must be {low} to {high} with --humans {humans} (got {bots}): Kismet "
+                f"seats {MIN_PLAYERS} to {MAX_PLAYERS} players, {people}the bots, one card "
+                "set each; change --bots"
             )
         if rounds < 1:
             fail(f"--rounds must be at least 1 (got {rounds})")
@@ -215,10 +232,8 @@ def register(app: typer.Typer) -> None:
                     typer.echo(results_text(table, names))
                     check_log()
                     raise typer.Exit(130) from None
-                for event in event_log.events:
-                    line = describe(event, names)
-                    if line is not None:
-                        typer.echo(line)
+                for line in printout(event_log.events, names, chosen_rules):
+                    typer.echo(line)
                 typer.echo(results_text(table, names))
                 check_log()
                 return

@@ -24,10 +24,26 @@ several hundred ms, ``sigma`` 30–100 ms, ``tau`` 100–400 ms in choice tasks)
   comparison per extra candidate, so a greedy bot is a little slower.
 
 The level parameters below are chosen inside those published ranges so that an expert is
-fast but human (about 1 s to cover a card of an 11-card circle) and an easy bot is slow
-enough to beat (about 2.5–3 s). ``scripts/measure_kismet.py`` prints the resulting medians
-and spreads (``docs/kismet.md``). All randomness comes from the bot's own seeded
-``random.Random``, so headless games repeat exactly.
+fast but human and beatable (about 1.5 s to cover a card of an 11-card circle, a few wrong
+covers in a hundred) and an easy bot is slow enough to beat (about 3 s).
+
+**Floors.** No bot acts on something it sees faster than a person can: every sample is
+drawn from the ex-Gaussian *truncated* at a floor (redrawn below it, so the distribution has
+no spike at the floor):
+
+* :data:`SIMPLE_RT_FLOOR_S` (0.20 s) for responses whose choice is already made (passing
+  after one's own lay, reaching for the dice): the fast end of simple visual reaction times,
+  which average about 0.2–0.25 s in healthy young adults (Luce 1986, ch. 2);
+* :data:`CHOICE_RT_FLOOR_S` (0.35 s) for every decision about something new on the table
+  (covering a card after a roll, laying after one's own roll, knocking after a roll, a lay
+  or a pass): a simple reaction plus one bit of choice at about 0.15 s per bit, the slope of
+  Hick's law (Hick 1952; Hyman 1953 finds similar slopes), i.e. the fastest two-choice
+  reaction. Every real decision in Kismet is harder than one bit, so the models lie well
+  above this floor; it catches the tail and any future parameter slip.
+
+``scripts/measure_kismet.py`` prints the resulting medians, fastest 1 %, wrong-cover shares
+and the fastest action of each kind against its floor (``docs/kismet.md``). All randomness
+comes from the bot's own seeded ``random.Random``, so headless games repeat exactly.
 """
 
 from __future__ import annotations
@@ -47,9 +63,32 @@ from kiekai.kismet.rules import (
     reachable_values,
 )
 
-#: Fastest possible human response (seconds): simple visual reaction times rarely fall
-#: below ~0.15 s (Luce 1986, ch. 2); samples are clipped here.
-MIN_REACTION_S = 0.15
+#: Fastest simple visual reaction of a person (seconds): simple reaction times to a visual
+#: onset average about 0.2–0.25 s in healthy young adults, and the fast end of a practised
+#: observer's distribution lies near 0.2 s (Luce, R. D. 1986, *Response Times*, ch. 2).
+#: No bot responds to anything faster than this.
+SIMPLE_RT_FLOOR_S = 0.20
+#: Extra time per bit of choice (seconds): Hick (1952) found reaction time rising by about
+#: 0.15 s per bit of stimulus information (``log2(n + 1)`` for n equally likely choices);
+#: Hyman (1953) found slopes of the same size.
+HICK_S_PER_BIT = 0.15
+#: Fastest choice reaction (seconds): a simple reaction plus one bit of choice (knock or
+#: not; this card or another). No bot decision about something new comes faster.
+CHOICE_RT_FLOOR_S = SIMPLE_RT_FLOOR_S + HICK_S_PER_BIT
+#: The floor of each kind of bot action, measured from what it reacts to (the roll, a lay, a
+#: pass, a hand on the card it wanted, the call to roll). ``scripts/measure_kismet.py``
+#: checks every action of headless games against these.
+FLOORS: dict[str, float] = {
+    "cover": CHOICE_RT_FLOOR_S,
+    "lay": CHOICE_RT_FLOOR_S,
+    "knock": CHOICE_RT_FLOOR_S,
+    "pass": SIMPLE_RT_FLOOR_S,
+    "take_dice": SIMPLE_RT_FLOOR_S,
+}
+#: Kept for callers of the first version: the lowest any sample can be.
+MIN_REACTION_S = SIMPLE_RT_FLOOR_S
+#: Seconds a bot needs to reach for and pick up the dice after it has seen it is called.
+REACH_FOR_DICE_S = 1.5
 
 
 @dataclass(frozen=True)
@@ -76,9 +115,23 @@ class ExGaussian:
         """Standard deviation in seconds (``sqrt(sigma² + tau²)``)."""
         return math.sqrt(self.sigma**2 + self.tau**2)
 
-    def sample(self, rng: random.Random) -> float:
-        """One reaction time in seconds, clipped below at :data:`MIN_REACTION_S`."""
-        return max(MIN_REACTION_S, rng.gauss(self.mu, self.sigma) + rng.expovariate(1.0 / self.tau))
+    def scaled(self, factor: float) -> ExGaussian:
+        """The same shape with every time multiplied by ``factor`` (> 0), e.g. 0.85 for a
+        hasty slip."""
+        return ExGaussian(self.mu * factor, self.sigma * factor, self.tau * factor)
+
+    def sample(self, rng: random.Random, floor: float = SIMPLE_RT_FLOOR_S) -> float:
+        """One reaction time in seconds from the distribution truncated below at ``floor``.
+
+        Draws below the floor are redrawn (up to 1000 times; a distribution that almost
+        never reaches the floor then gives ``floor`` plus an exponential tail), so the result
+        is always >= ``floor`` and there is no pile-up at the floor.
+        """
+        for _ in range(1000):
+            x = rng.gauss(self.mu, self.sigma) + rng.expovariate(1.0 / self.tau)
+            if x >= floor:
+                return x
+        return floor + rng.expovariate(1.0 / self.tau)
 
 
 @dataclass(frozen=True)
@@ -108,24 +161,26 @@ class Level:
     error_rate: float
 
 
-#: The four levels; see the module docstring for where the ranges come from.
+#: The four levels; see the module docstring for where the ranges come from. Even the
+#: expert makes mistakes (2 % of decisions): a fast person can beat it now and then.
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 0.45, 0.16, 0.40, 0.12, 0.60, 0.25, 0.50, 0.10),
-    "normal": Level("normal", 0.40, 0.13, 0.30, 0.09, 0.35, 0.18, 0.75, 0.05),
-    "hard": Level("hard", 0.35, 0.10, 0.22, 0.07, 0.20, 0.12, 0.90, 0.02),
-    "expert": Level("expert", 0.30, 0.08, 0.15, 0.05, 0.10, 0.08, 1.00, 0.00),
+    "normal": Level("normal", 0.45, 0.13, 0.30, 0.10, 0.35, 0.18, 0.75, 0.07),
+    "hard": Level("hard", 0.42, 0.12, 0.26, 0.09, 0.22, 0.13, 0.85, 0.05),
+    "expert": Level("expert", 0.40, 0.10, 0.20, 0.08, 0.15, 0.10, 0.90, 0.02),
 }
 
 
 def get_level(name: str) -> Level:
-    """The :class:`Level` called ``name``.
+    """The :class:`Level` called ``name`` (case and surrounding spaces ignored: ``"EXPERT"``).
 
     Raises:
         ValueError: unknown level; the message lists the known ones.
     """
+    key = name.strip().lower() if isinstance(name, str) else name
     try:
-        return LEVELS[name]
-    except KeyError:
+        return LEVELS[key]
+    except (KeyError, TypeError):
         raise ValueError(f"unknown bot level {name!r}; choose one of {', '.join(LEVELS)}") from None
 
 
@@ -155,9 +210,20 @@ class ReactionTimeModel:
         tau = lv.tau * (1.0 + 0.15 * max(0, n_sums - 1))
         return ExGaussian(mu, lv.sigma, tau)
 
-    def sample(self, rng: random.Random, n_cards: int, n_sums: int, n_compared: int = 1) -> float:
-        """One reaction time in seconds for that load (see :meth:`distribution`)."""
-        return self.distribution(n_cards, n_sums, n_compared).sample(rng)
+    def sample(
+        self,
+        rng: random.Random,
+        n_cards: int,
+        n_sums: int,
+        n_compared: int = 1,
+        floor: float = CHOICE_RT_FLOOR_S,
+        factor: float = 1.0,
+    ) -> float:
+        """One reaction time in seconds for that load (see :meth:`distribution`), never
+        below ``floor`` (default: a choice reaction, :data:`CHOICE_RT_FLOOR_S`); ``factor``
+        scales the distribution (0.85 for a hasty slip)."""
+        dist = self.distribution(n_cards, n_sums, n_compared)
+        return (dist.scaled(factor) if factor != 1.0 else dist).sample(rng, floor)
 
 
 @dataclass(frozen=True)
@@ -176,11 +242,13 @@ class TurnPlan:
         delay: seconds from the roll until the first card is laid (or the pass, if none).
         lay: values to lay in order (empty, one card, or two after a joker throw).
         pass_delay: seconds after the last lay (or after ``delay``) until he passes.
+        extra_delay: seconds from the first lay to the joker throw's extra card (0 without).
     """
 
     delay: float
     lay: tuple[int, ...]
     pass_delay: float
+    extra_delay: float = 0.0
 
 
 class ReflexBot:
@@ -239,7 +307,7 @@ class ReflexBot:
             ]
             if near:
                 slot = self.rng.choice(near)[0]
-                return CoverPlan(self.model.sample(self.rng, n_cards, n_sums) * 0.85, slot)
+                return CoverPlan(self.model.sample(self.rng, n_cards, n_sums, factor=0.85), slot)
         if self.rng.random() < self.level.prefer_value:
             best = max(self.rules.points(v) for _, v in matches)
             slot = self.rng.choice([s for s, v in matches if self.rules.points(v) == best])
@@ -273,22 +341,27 @@ class ReflexBot:
 
         Lays the matching card that is hardest to roll (lowest reach probability, i.e. most
         minus points); after a joker throw also the hardest remaining card. With probability
-        ``error_rate`` it overlooks its match and passes.
+        ``error_rate`` it overlooks its match and passes. ``delay`` is a choice reaction
+        (>= :data:`CHOICE_RT_FLOOR_S` after the roll); ``extra_delay`` (joker throw: choosing
+        the second card among the rest) too; ``pass_delay`` a simple reaction
+        (>= :data:`SIMPLE_RT_FLOOR_S`).
         """
         values = reachable_values(dice)
         matches = [v for v in front if v in values]
         n_sums = len(values)
         delay = self.model.sample(self.rng, len(front), n_sums, max(1, len(matches)))
-        pass_delay = self.model.sample(self.rng, 0, 0)
+        pass_delay = self.model.sample(self.rng, 0, 0, floor=SIMPLE_RT_FLOOR_S)
         if not matches or self._mistake():
             return TurnPlan(delay, (), pass_delay)
         first = min(matches, key=lambda v: (reach_probability(v), -v))
         lay: tuple[int, ...] = (first,)
+        extra_delay = 0.0
         if is_joker_throw(dice):
             rest = [v for v in front if v != first]
             if rest:
                 lay += (min(rest, key=lambda v: (reach_probability(v), -v)),)
-        return TurnPlan(delay, lay, pass_delay)
+                extra_delay = self.model.sample(self.rng, len(rest), 0)
+        return TurnPlan(delay, lay, pass_delay, extra_delay)
 
     def plan_knock(
         self,
@@ -305,7 +378,8 @@ class ReflexBot:
         bot misses a chance, and with half that probability it knocks wrongly.
 
         Returns:
-            Seconds until the knock, or ``None`` for no knock.
+            Seconds until the knock (a choice reaction, >= :data:`CHOICE_RT_FLOOR_S`), or
+            ``None`` for no knock.
         """
         values = reachable_values(dice)
         mine = any(v in values for v in own_front)
@@ -315,13 +389,13 @@ class ReflexBot:
         if should and not self._mistake():
             return self.model.sample(self.rng, n_cards, len(values))
         if not should and self.rng.random() < self.level.error_rate / 2:
-            return self.model.sample(self.rng, n_cards, len(values)) * 0.9
+            return self.model.sample(self.rng, n_cards, len(values), factor=0.9)
         return None
 
     def take_dice_delay(self) -> float:
-        """Seconds until the bot, called to roll, takes the dice: reaching for them is a
-        simple reaction plus about 1.5 s to reach for and pick up the dice."""
-        return 1.5 + self.model.sample(self.rng, 0, 0)
+        """Seconds until the bot, called to roll, takes the dice: a simple reaction
+        (>= :data:`SIMPLE_RT_FLOOR_S`) plus :data:`REACH_FOR_DICE_S` to reach for them."""
+        return REACH_FOR_DICE_S + self.model.sample(self.rng, 0, 0, floor=SIMPLE_RT_FLOOR_S)
 
 
 @lru_cache(maxsize=64)

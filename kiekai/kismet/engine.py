@@ -28,6 +28,7 @@ from kiekai.kismet.rules import (
     Rules,
     is_joker_throw,
     reachable_values,
+    slot_name,
 )
 
 MIN_PLAYERS = 2
@@ -59,13 +60,26 @@ class KismetCard:
 
     @property
     def id(self) -> str:
-        """Stable text id ``"<value>/<set>"``, e.g. ``"7/2"``."""
+        """Stable text id ``"<value>/<set>"``, e.g. ``"7/2"`` (used in the event log)."""
         return f"{self.value}/{self.set}"
+
+    @classmethod
+    def from_id(cls, card_id: str) -> KismetCard:
+        """The card of an id written by :attr:`id` (``"7/2"`` → value 7, set 2).
+
+        Raises:
+            ValueError: ``card_id`` is not ``"<value>/<set>"`` with a value 2..12 and a set >= 0.
+        """
+        value, _, set_ = str(card_id).partition("/")
+        if not (value.isdigit() and set_.isdigit() and int(value) in VALUES):
+            raise ValueError(f"not a Kismet card id (value/set, e.g. '7/2'): {card_id!r}")
+        return cls(int(value), int(set_))
 
 
 @dataclass(frozen=True)
 class Cover:
-    """A hand on a card of the circle: which player, which slot (0..10), when (seconds)."""
+    """A hand on a card of the circle: which player, which slot (0..10; shown to players as
+    the letters a..k, :func:`~kiekai.kismet.rules.slot_name`), when (seconds)."""
 
     player: int
     slot: int
@@ -92,6 +106,7 @@ class Reveal:
 
     Attributes:
         player: who covered it.
+        slot: where the card lay in the circle (0..10).
         card: the covered card.
         correct: whether its value could be made from the dice.
         handed_back: for a wrong card, the top card of the player's laid-down pile that was
@@ -99,6 +114,7 @@ class Reveal:
     """
 
     player: int
+    slot: int
     card: KismetCard
     correct: bool
     handed_back: KismetCard | None = None
@@ -227,7 +243,15 @@ class BaseGame(_Logged):
         self.dice = (self.rng.randint(1, 6), self.rng.randint(1, 6), self.rng.randint(1, 6))
         self.covers = {}
         self.phase = "cover"
-        self._emit("roll", self.round, None, dice=list(self.dice), values=sorted(self.values), t=t)
+        self._emit(
+            "roll",
+            self.round,
+            None,
+            dice=list(self.dice),
+            values=sorted(self.values),
+            circle=self._circle_ids(),
+            t=t,
+        )
         return self.dice
 
     def cover(self, player: int, slot: int, t: float) -> CoverOutcome:
@@ -245,15 +269,22 @@ class BaseGame(_Logged):
             raise IllegalAction("cards are covered only after the dice are rolled")
         if not 0 <= player < self.players:
             raise IllegalAction(f"no seat {player} at this table of {self.players}")
-        if not 0 <= slot < CIRCLE_SIZE or self.circle[slot] is None:
-            raise IllegalAction(f"slot {slot} holds no card")
+        if not isinstance(slot, int) or not 0 <= slot < CIRCLE_SIZE:
+            raise IllegalAction(f"the circle has places a..k (0..10), not {slot!r}")
+        if self.circle[slot] is None:
+            raise IllegalAction(f"no card lies at {slot_name(slot)}")
         if player in self.covers:
-            raise IllegalAction("each player covers only one card per round")
+            raise IllegalAction(
+                f"your hand is already on card {slot_name(self.covers[player].slot)}: "
+                "one card per player and round"
+            )
         holder = next((c for c in self.covers.values() if c.slot == slot), None)
         displaced = None
         if holder is not None:
             if holder.t <= t:
-                raise IllegalAction(f"another hand already covers slot {slot}")
+                raise IllegalAction(
+                    f"another hand already covers card {slot_name(slot)} (it was there first)"
+                )
             displaced = holder.player
             del self.covers[holder.player]
             self._emit("displaced", self.round, displaced, slot=slot, by=player, t=t)
@@ -289,18 +320,19 @@ class BaseGame(_Logged):
             if card.value in vals:
                 self.piles[cover.player].append(card)
                 self.circle[cover.slot] = None
-                reveals.append(Reveal(cover.player, card, True))
+                reveals.append(Reveal(cover.player, cover.slot, card, True))
             else:
                 pile = self.piles[cover.player]
                 back = pile.pop() if pile else None
                 if back is not None:
                     self.draw_pile.append(back)
-                reveals.append(Reveal(cover.player, card, False, back))
+                reveals.append(Reveal(cover.player, cover.slot, card, False, back))
             r = reveals[-1]
             self._emit(
                 "reveal",
                 self.round,
                 r.player,
+                slot=cover.slot,
                 card=card.id,
                 value=card.value,
                 correct=r.correct,
@@ -357,7 +389,8 @@ class KnockOutcome:
             knocker had no matching card, so the roller turned ``card`` back face up),
             ``"too_slow"`` (valid, but another player knocked first), ``"penalty"`` (wrong
             knock: the knocker turned ``card`` back face up) or ``"no_penalty"`` (wrong knock
-            with nothing laid down: nothing to turn back; a reading, see docs/kismet.md).
+            by a player with no laid-down card: there is nothing to turn face up, so it costs
+            nothing, as an empty pile costs nothing in the base game; Reading 13).
         card: the card value laid or turned back, or ``None``.
     """
 
@@ -555,6 +588,7 @@ class VariantGame(_Logged):
             dice=list(self.dice),
             values=sorted(self.values),
             joker=is_joker_throw(self.dice),
+            fronts=[list(f) for f in self.fronts],
             t=t,
         )
         return self.dice
@@ -575,9 +609,8 @@ class VariantGame(_Logged):
         joker = self.dice is not None and is_joker_throw(self.dice)
         if not self.laid_this_turn:
             if value not in self.values:
-                raise IllegalAction(
-                    f"the dice cannot make {value} (they make {sorted(self.values)})"
-                )
+                dice = ", ".join(map(str, self.dice or ()))
+                raise IllegalAction(f"the dice {dice} cannot make {value}")
         elif not (joker and len(self.laid_this_turn) == 1):
             raise IllegalAction("only one card may be laid per turn (two after a joker throw)")
         self.fronts[player].remove(value)
@@ -586,21 +619,31 @@ class VariantGame(_Logged):
         self._emit("lay", self.turn, player, value=value, extra=len(self.laid_this_turn) == 2, t=t)
         self._check_round_end(t)
 
-    def pass_turn(self, player: int, t: float = 0.0) -> None:
+    def pass_turn(self, player: int, t: float = 0.0, timed_out: bool = False) -> None:
         """The roller calls the next player to roll (Variant, "Passing the turn").
 
         If he laid nothing though he had a matching card, he *overlooked* it, and the others
         may knock until the neighbour rolls.
+
+        Args:
+            player: the roller.
+            t: time stamp in seconds.
+            timed_out: the turn ends because a front end's time limit ran out, not because
+                the player called the next player (Reading 18, docs/kismet.md). The rulebook
+                lets the others knock when the player "passes on his turn and overlooks that
+                he could lay down a card"; a player who sat idle has not passed, so a
+                timed-out turn is never an overlook.
 
         Raises:
             IllegalAction: ``player`` is not the roller or the turn is already passed.
         """
         if self.phase != "turn" or player != self.roller:
             raise IllegalAction("only the roller passes, during his turn")
-        self.overlooked = not self.laid_this_turn and bool(self.matching(player))
+        self.overlooked = not timed_out and not self.laid_this_turn and bool(self.matching(player))
         self.phase = "pass"
         self.next_roller = (player + 1) % self.players
-        self._emit("pass", self.turn, player, overlooked=self.overlooked, t=t)
+        extra = {"timed_out": True} if timed_out else {}
+        self._emit("pass", self.turn, player, overlooked=self.overlooked, **extra, t=t)
 
     def knock(self, player: int, t: float = 0.0, value: int | None = None) -> KnockOutcome:
         """``player`` knocks into the roller's turn (Variant, "Knocking").
@@ -765,7 +808,7 @@ def replay(events: Iterable[Event], rules: Rules = DEFAULT_RULES) -> BaseGame | 
             elif e.type == "lay":
                 game.lay(int(e.player), int(d["value"]), t)
             elif e.type == "pass":
-                game.pass_turn(int(e.player), t)
+                game.pass_turn(int(e.player), t, bool(d.get("timed_out", False)))
             elif e.type == "knock":
                 game.knock(int(e.player), t, d.get("card") if d.get("result") == "lay" else None)
     except IllegalAction as exc:

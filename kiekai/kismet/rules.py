@@ -34,6 +34,21 @@ CIRCLE_SIZE = 11
 DICE = 3
 #: Card sets in the box (88 cards / 11 per set): the most players the base game can seat.
 MAX_SETS = 8
+#: Names of the 11 places of the circle, clockwise from the top left (the rulebook lays the
+#: cards "out in a circle" without naming places; kiekai names them by letter so that a
+#: player, the terminal UI's keys and the printed game all say the same).
+SLOT_NAMES = "abcdefghijk"
+
+
+def slot_name(slot: int) -> str:
+    """The letter of circle place ``slot`` (0..10 → ``"a"``..``"k"``).
+
+    Raises:
+        ValueError: ``slot`` is not 0..10.
+    """
+    if not isinstance(slot, int) or not 0 <= slot < CIRCLE_SIZE:
+        raise ValueError(f"the circle has places 0..{CIRCLE_SIZE - 1}, not {slot!r}")
+    return SLOT_NAMES[slot]
 
 
 def two_dice_ways(value: int) -> int:

@@ -7,6 +7,17 @@ bots-only game on a :class:`~kiekai.clock.VirtualClock` (a seed repeats exactly)
 :func:`run_realtime` drives a table on a real clock inside an asyncio loop (the Textual app
 and ``scripts/measure_kismet.py`` use it) and records the timing error of every scheduled
 action (actual minus scheduled time, seconds) in :attr:`Scheduler.lags`.
+
+A table can be started with a countdown (:meth:`_Table.start`) and paused (:meth:`_Table.pause`,
+e.g. while the terminal is too small to show the board): while paused nothing runs and no
+human move is taken; on :meth:`_Table.resume` every pending action moves on by the time the
+table stood still, so nobody gains or loses reaction time.
+
+The second half of the module turns events into text: :func:`describe` (one line, for the
+terminal UI's event list) and :func:`printout` (the printed game of ``kiekai kismet --humans
+0``: the circle and the dice at every roll, the cards in front of every player in the
+variant, round results as small tables), so a printed game can be checked against the
+rulebook line by line.
 """
 
 from __future__ import annotations
@@ -14,14 +25,21 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from kiekai.clock import Clock, VirtualClock
 from kiekai.events import Event, EventLog
-from kiekai.kismet.bots import ReflexBot
-from kiekai.kismet.engine import BaseGame, IllegalAction, KnockOutcome, VariantGame
-from kiekai.kismet.rules import DEFAULT_RULES, Rules
+from kiekai.kismet.bots import FLOORS, ReflexBot
+from kiekai.kismet.engine import (
+    BaseGame,
+    IllegalAction,
+    KismetCard,
+    KnockOutcome,
+    Reveal,
+    VariantGame,
+)
+from kiekai.kismet.rules import DEFAULT_RULES, Rules, is_joker_throw, slot_name
 
 
 @dataclass(order=True)
@@ -39,6 +57,8 @@ class Scheduler:
 
     Equal due times are therefore decided by seat and then by order, which keeps headless
     games deterministic. :attr:`lags` collects ``actual - due`` (seconds) of every job run.
+    A paused scheduler runs nothing and reports nothing due; :meth:`resume` moves every
+    pending job on by the paused time.
     """
 
     def __init__(self) -> None:
@@ -47,6 +67,8 @@ class Scheduler:
         self.lags: list[float] = []
         #: due time (s) of the job being run, ``None`` outside :meth:`run_due`.
         self.running: float | None = None
+        #: clock reading (s) when :meth:`pause` was called, ``None`` while running.
+        self.paused_at: float | None = None
 
     def at(self, due: float, fn: Callable[[], None], tag: str = "", seat: int = -1) -> _Job:
         """Schedule ``fn`` to run at time ``due`` (seconds); returns a handle for :meth:`cancel`."""
@@ -64,15 +86,47 @@ class Scheduler:
         """True when a job tagged exactly ``tag`` is waiting to run."""
         return any(job.tag == tag and not job.cancelled for job in self._heap)
 
+    def due_of(self, tag: str) -> float | None:
+        """Due time (s) of the earliest pending job tagged exactly ``tag``, or ``None``."""
+        dues = [job.due for job in self._heap if job.tag == tag and not job.cancelled]
+        return min(dues) if dues else None
+
+    @property
+    def paused(self) -> bool:
+        """True between :meth:`pause` and :meth:`resume`."""
+        return self.paused_at is not None
+
+    def pause(self, now: float) -> None:
+        """Stop running jobs from ``now`` (seconds) on; a second call changes nothing."""
+        if self.paused_at is None:
+            self.paused_at = now
+
+    def resume(self, now: float) -> float:
+        """Run again from ``now``: every pending job is due later by the paused time.
+
+        Returns:
+            The seconds the scheduler stood still (0 when it was not paused).
+        """
+        if self.paused_at is None:
+            return 0.0
+        still = max(0.0, now - self.paused_at)
+        for job in self._heap:  # the same shift for all keeps the heap ordered
+            job.due += still
+        self.paused_at = None
+        return still
+
     def next_due(self) -> float | None:
-        """Due time of the earliest pending job, or ``None`` when nothing is pending."""
+        """Due time of the earliest pending job, or ``None`` when nothing is pending (or the
+        scheduler is paused)."""
         while self._heap and self._heap[0].cancelled:
             heapq.heappop(self._heap)
+        if self.paused_at is not None:
+            return None
         return self._heap[0].due if self._heap else None
 
     def run_due(self, now: float) -> int:
         """Run every job due at or before ``now`` (including ones they schedule); returns the
-        number run."""
+        number run (0 while paused)."""
         ran = 0
         while (due := self.next_due()) is not None and due <= now:
             job = heapq.heappop(self._heap)
@@ -86,8 +140,31 @@ class Scheduler:
         return ran
 
 
+@dataclass(frozen=True)
+class Reaction:
+    """One bot action and how long after its trigger it came.
+
+    Attributes:
+        kind: ``cover``, ``lay``, ``knock``, ``pass`` or ``take_dice`` (keys of
+            :data:`kiekai.kismet.bots.FLOORS`).
+        seat: the bot's seat.
+        seconds: time from what the bot reacted to (the roll, a lay, a pass, a hand on the
+            card it wanted, the call to roll) to the action.
+    """
+
+    kind: str
+    seat: int
+    seconds: float
+
+    @property
+    def floor(self) -> float:
+        """The least time a person needs for this kind of action (seconds)."""
+        return FLOORS[self.kind]
+
+
 class _Table:
-    """Shared plumbing of the two tables (clock, scheduler, bots, listeners)."""
+    """Shared plumbing of the two tables (clock, scheduler, bots, names, listeners, start,
+    pause)."""
 
     def __init__(
         self,
@@ -95,18 +172,26 @@ class _Table:
         clock: Clock,
         bots: Mapping[int, ReflexBot],
         humans: frozenset[int],
-        pause: float,
+        between_rounds: float,
+        names: Mapping[int, str] | None = None,
     ) -> None:
         if set(bots) & set(humans) or set(bots) | set(humans) != set(range(players)):
             raise ValueError("every seat must be exactly one of: a bot, a human")
         self.clock = clock
         self.bots = dict(bots)
         self.humans = humans
-        self.pause = pause
+        #: seconds between a round's end and the next (the reveal stays on screen).
+        self.between_rounds = between_rounds
+        self.names = dict(names) if names is not None else seat_names(players, len(humans))
         self.scheduler = Scheduler()
         self.message = ""
         self.done = False
+        self.started = False
+        #: when the first action of the game is due (s, table clock), set by :meth:`start`.
+        self.start_at: float | None = None
         self.listeners: list[Callable[[], None]] = []
+        #: every bot action that took effect, with its reaction time (see :class:`Reaction`).
+        self.reactions: list[Reaction] = []
 
     def now(self) -> float:
         """The time stamp for what happens now (seconds): inside a scheduled job its due time,
@@ -119,9 +204,109 @@ class _Table:
         """Run the jobs due by ``now`` (default: the clock's time)."""
         return self.scheduler.run_due(self.clock.now() if now is None else now)
 
+    def start(self, delay: float = 0.0) -> None:
+        """Schedule the game's first action ``delay`` seconds from now (a countdown).
+
+        Raises:
+            RuntimeError: the table was started before.
+        """
+        if self.started:
+            raise RuntimeError("this table has already been started")
+        self.started = True
+        self.start_at = self.clock.now() + max(0.0, delay)
+        self._first(self.start_at)
+        self._changed()
+
+    def _first(self, at: float) -> None:
+        raise NotImplementedError
+
+    def countdown(self) -> float | None:
+        """Seconds until the first action while a started game waits for it, else ``None``
+        (while paused: the seconds that will be left when the game goes on)."""
+        if not self.started or self.start_at is None or self.game_begun():
+            return None
+        now = self.clock.now() if self.scheduler.paused_at is None else self.scheduler.paused_at
+        return max(0.0, self.start_at - now)
+
+    def game_begun(self) -> bool:
+        """True once the first action after :meth:`start` has happened."""
+        raise NotImplementedError
+
+    @property
+    def paused(self) -> bool:
+        """True while :meth:`pause` holds the table."""
+        return self.scheduler.paused
+
+    def pause(self) -> None:
+        """Stop the game now: no scheduled action runs and no human move is taken until
+        :meth:`resume`. Used while the board cannot be shown (terminal too small)."""
+        if not self.done:
+            self.scheduler.pause(self.clock.now())
+            self._changed()
+
+    def resume(self) -> float:
+        """Go on after :meth:`pause`; every pending action moves on by the held time.
+
+        Returns:
+            The seconds the table stood still.
+        """
+        still = self.scheduler.resume(self.clock.now())
+        if still and self.start_at is not None and not self.game_begun():
+            self.start_at += still
+        self._changed()
+        return still
+
+    def _refusal(self) -> str | None:
+        """Why a human move cannot be taken now, or ``None`` when it can."""
+        if self.done:
+            return "the game is over: press q to leave"
+        if not self.started:
+            return "the game has not started yet"
+        if self.paused:
+            return "the game is paused"
+        if not self.game_begun():
+            return "get ready: the game starts in a moment"
+        return None
+
+    def _bot_job(
+        self,
+        seat: int,
+        kind: str,
+        stimulus: float,
+        delay: float,
+        action: Callable[[], bool],
+        tag: str,
+    ) -> None:
+        """Schedule a bot's ``action`` ``delay`` s after ``stimulus`` (its trigger, s); when
+        it takes effect (returns True) its reaction time is recorded in :attr:`reactions`."""
+
+        def run() -> None:
+            if action():
+                self.reactions.append(Reaction(kind, seat, self.now() - stimulus))
+
+        self.scheduler.at(stimulus + delay, run, tag, seat)
+
     def _changed(self) -> None:
         for listener in self.listeners:
             listener()
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """What a finished base-game round showed, kept for the pause after it (the reveal).
+
+    Attributes:
+        dice: the round's three dice.
+        circle: the circle as it lay at the reveal, before the covered cards left it and
+            before it was refilled (slot 0..10 → card or ``None``).
+        reveals: one :class:`~kiekai.kismet.engine.Reveal` per covered card (with its slot).
+        cleared: True when no card could be taken and the 11 cards left the game.
+    """
+
+    dice: tuple[int, int, int]
+    circle: tuple[KismetCard | None, ...]
+    reveals: tuple[Reveal, ...]
+    cleared: bool
 
 
 class BaseTable(_Table):
@@ -133,9 +318,11 @@ class BaseTable(_Table):
         bots: seat → bot for every bot seat.
         clock: the time source.
         humans: seats played by people (their covers come from :meth:`human_cover`).
-        pause: seconds between a reveal and the next roll (the short pause between rounds).
+        between_rounds: seconds between a reveal and the next roll; the round's dice and
+            results stay in :attr:`last_round` meanwhile, for a front end to show.
         round_limit: seconds after the roll when a round ends even if a human has not
             covered (a front-end rule so a game cannot hang; see docs/kismet.md).
+        names: seat → display name (default :func:`seat_names`).
 
     Raises:
         ValueError: a seat is both human and bot, or a seat has neither.
@@ -147,17 +334,28 @@ class BaseTable(_Table):
         bots: Mapping[int, ReflexBot],
         clock: Clock,
         humans: frozenset[int] = frozenset(),
-        pause: float = 1.5,
+        between_rounds: float = 2.0,
         round_limit: float = 12.0,
+        names: Mapping[int, str] | None = None,
     ) -> None:
-        super().__init__(game.players, clock, bots, humans, pause)
+        super().__init__(game.players, clock, bots, humans, between_rounds, names)
         self.game = game
         self.round_limit = round_limit
-        self.last_reveals: list = []
+        #: the last finished round (dice, circle at the reveal, reveals), until the next roll.
+        self.last_round: RoundView | None = None
 
-    def start(self) -> None:
-        """Schedule the first roll now."""
-        self.scheduler.at(self.now(), self._roll, "roll")
+    @property
+    def last_reveals(self) -> list[Reveal]:
+        """The reveals of the last finished round (empty once the next round is rolled)."""
+        return list(self.last_round.reveals) if self.last_round is not None else []
+
+    def _first(self, at: float) -> None:
+        self.scheduler.at(at, self._roll, "roll")
+
+    def game_begun(self) -> bool:
+        """True once the first roll has happened."""
+        g = self.game
+        return g.round > 0 or g.phase != "roll"
 
     def _roll(self) -> None:
         g = self.game
@@ -165,6 +363,7 @@ class BaseTable(_Table):
             return
         t = self.now()
         g.roll(t)
+        self.last_round = None
         self.message = ""  # the sums are the players' job: only the dice are shown
         for seat in self.bots:
             self._plan_bot(seat, t)
@@ -177,19 +376,20 @@ class BaseTable(_Table):
         circle = [c.value if c is not None else None for c in g.circle]
         plan = self.bots[seat].plan_cover(circle, g.open_slots(), g.dice or (1, 1, 1))
         if plan is not None:
-            self.scheduler.at(
-                t + plan.delay, lambda: self._bot_cover(seat, plan.slot), f"bot{seat}", seat
+            self._bot_job(
+                seat, "cover", t, plan.delay, lambda: self._bot_cover(seat, plan.slot), f"bot{seat}"
             )
 
-    def _bot_cover(self, seat: int, slot: int) -> None:
+    def _bot_cover(self, seat: int, slot: int) -> bool:
         g = self.game
         if g.phase != "cover" or seat in g.covers:
-            return
+            return False
         t = self.now()
         if slot not in g.open_slots():
-            self._plan_bot(seat, t)  # beaten to it: look again
-            return
+            self._plan_bot(seat, t)  # beaten to it: look again, a new reaction from now
+            return False
         self._apply_cover(seat, slot, t)
+        return True
 
     def _apply_cover(self, seat: int, slot: int, t: float) -> None:
         outcome = self.game.cover(seat, slot, t)
@@ -199,20 +399,29 @@ class BaseTable(_Table):
         self._changed()
 
     def human_cover(self, seat: int, slot: int, t: float | None = None) -> str:
-        """A human's hand on ``slot`` (time stamp ``t``, default now).
+        """A human's hand on ``slot`` (0..10; time stamp ``t``, default now).
 
         Returns:
-            A short message for the player; never raises for moves at the wrong moment.
+            A short message for the player (also kept in :attr:`message`); never raises
+            for moves at the wrong moment.
         """
-        if self.done or seat not in self.humans:
+        if seat not in self.humans:
             return "no game to play"
+        refusal = self._refusal()
+        if refusal is None and self.game.phase != "cover":
+            refusal = "wait for the roll: cards are covered after the dice are rolled"
+        if refusal is not None:
+            self.message = refusal
+            self._changed()
+            return self.message
         t = self.now() if t is None else min(t, self.now())
         try:
             self._apply_cover(seat, slot, t)
         except IllegalAction as exc:
             self.message = str(exc)
+            self._changed()
             return self.message
-        self.message = f"you cover {chr(ord('a') + slot)}"
+        self.message = f"your hand is on card {slot_name(slot)}"
         return self.message
 
     def _check_end(self) -> None:
@@ -222,23 +431,30 @@ class BaseTable(_Table):
 
     def _end_round(self) -> None:
         g = self.game
-        if g.phase != "cover":
+        if g.phase != "cover" or g.dice is None:
             return
         for seat in self.bots:
             self.scheduler.cancel(f"bot{seat}")
         self.scheduler.cancel("round")
-        self.last_reveals = g.end_round(self.now())
+        dice, circle, cleared = g.dice, tuple(g.circle), not g.matching_slots()
+        reveals = g.end_round(self.now())
+        self.last_round = RoundView(dice, circle, tuple(reveals), cleared)
         self.message = ""
         if g.over:
             self.done = True
             self.message = "game over"
         else:
-            self.scheduler.at(self.now() + self.pause, self._roll, "roll")
+            self.scheduler.at(self.now() + self.between_rounds, self._roll, "roll")
         self._changed()
 
 
 class VariantTable(_Table):
     """The variant in time: pre-lay, rolls, lays, passes and knocks with reaction times.
+
+    Bots react to what they see: a bot's knock is planned when the dice are rolled, planned
+    again when the roller lays a card (his row changed) and when he passes over a card he
+    could have laid; so no knock comes sooner after the lay or pass it reacts to than a
+    choice reaction (:data:`~kiekai.kismet.bots.CHOICE_RT_FLOOR_S`).
 
     Args:
         game: the engine state (rounds are started here).
@@ -247,9 +463,11 @@ class VariantTable(_Table):
         humans: seats played by people (they call :meth:`human_pre_lay`, :meth:`human_roll`,
             :meth:`human_lay`, :meth:`human_pass`, :meth:`human_knock`).
         rounds: rounds to play; minus points are tallied over them.
-        pause: seconds between rounds.
-        turn_limit: seconds a human roller may take before his turn is passed for him (and
-            before the dice are taken for him); keeps a game from hanging.
+        between_rounds: seconds between rounds.
+        turn_limit: seconds a human roller may take before his turn ends for him (and
+            before the dice are taken for him); keeps a game from hanging. A turn ended this
+            way is not an overlook (Reading 18, docs/kismet.md).
+        names: seat → display name (default :func:`seat_names`).
 
     Raises:
         ValueError: a seat is both human and bot, a seat has neither, or ``rounds`` < 1.
@@ -262,19 +480,23 @@ class VariantTable(_Table):
         clock: Clock,
         humans: frozenset[int] = frozenset(),
         rounds: int = 1,
-        pause: float = 2.0,
+        between_rounds: float = 2.0,
         turn_limit: float = 30.0,
+        names: Mapping[int, str] | None = None,
     ) -> None:
         if rounds < 1:
             raise ValueError(f"rounds must be at least 1, got {rounds}")
-        super().__init__(game.players, clock, bots, humans, pause)
+        super().__init__(game.players, clock, bots, humans, between_rounds, names)
         self.game = game
         self.rounds = rounds
         self.turn_limit = turn_limit
 
-    def start(self) -> None:
-        """Schedule the first round now."""
-        self.scheduler.at(self.now(), self._start_round, "round")
+    def _first(self, at: float) -> None:
+        self.scheduler.at(at, self._start_round, "round")
+
+    def game_begun(self) -> bool:
+        """True once the first round has been dealt."""
+        return self.game.round >= 0
 
     # --- flow ----------------------------------------------------------------------------
     def _start_round(self) -> None:
@@ -295,62 +517,102 @@ class VariantTable(_Table):
                 self.done = True
                 self.message = "match over"
             else:
-                self.scheduler.at(self.now() + self.pause, self._start_round, "round")
+                self.scheduler.at(self.now() + self.between_rounds, self._start_round, "round")
         elif g.phase in ("await_roll", "pass") and not self.scheduler.pending("turn:take"):
-            seat = g.next_roller
-            delay = self.bots[seat].take_dice_delay() if seat in self.bots else self.turn_limit
-            self.scheduler.at(self.now() + delay, lambda: self._take_dice(seat), "turn:take", seat)
+            seat, t = g.next_roller, self.now()
+            if seat in self.bots:
+                self._bot_job(
+                    seat,
+                    "take_dice",
+                    t,
+                    self.bots[seat].take_dice_delay(),
+                    lambda: self._take_dice(seat),
+                    "turn:take",
+                )
+            else:
+                self.scheduler.at(
+                    t + self.turn_limit, lambda: self._take_dice(seat), "turn:take", seat
+                )
         self._changed()
 
-    def _take_dice(self, seat: int) -> None:
+    def _take_dice(self, seat: int) -> bool:
         g = self.game
         if g.phase not in ("await_roll", "pass") or g.next_roller != seat:
-            return
+            return False
         self.scheduler.cancel("turn")
         t = self.now()
         g.roll(seat, t)
         self.message = ""
         if seat in self.bots:
             plan = self.bots[seat].plan_turn(g.fronts[seat], g.dice or (1, 1, 1))
-            at = t + plan.delay
-            for value in plan.lay:
-                self.scheduler.at(at, lambda v=value: self._bot_lay(seat, v), "turn:lay", seat)
-                at += 0.3
-            self.scheduler.at(at + plan.pass_delay, lambda: self._pass(seat), "turn:pass", seat)
+            last, last_delay = t, plan.delay
+            for i, value in enumerate(plan.lay):
+                at, delay = (t, plan.delay) if i == 0 else (last, plan.extra_delay)
+                self._bot_job(
+                    seat, "lay", at, delay, lambda v=value: self._bot_lay(seat, v), "turn:lay"
+                )
+                last, last_delay = at + delay, 0.0
+            self._bot_job(
+                seat,
+                "pass",
+                last,
+                last_delay + plan.pass_delay,
+                lambda: self._pass(seat),
+                "turn:pass",
+            )
         else:
-            self.scheduler.at(t + self.turn_limit, lambda: self._pass(seat), "turn:pass", seat)
-        self._plan_knocks(overlooked=False)
+            self.scheduler.at(
+                t + self.turn_limit, lambda: self._pass(seat, timed_out=True), "turn:pass", seat
+            )
+        self._plan_knocks()
         self._after_change()
+        return True
 
-    def _plan_knocks(self, overlooked: bool) -> None:
+    def _plan_knocks(self, fresh: bool = True) -> None:
+        """Let every bot but the roller decide whether and when to knock, from now.
+
+        Args:
+            fresh: the roller's situation changed (roll, lay, overlooked pass): pending
+                knocks are dropped and decided again from what the bots now see.
+        """
         g = self.game
         if g.roller is None or g.dice is None:
             return
+        t = self.now()
         for seat, bot in sorted(self.bots.items()):
-            if seat == g.roller or seat in g.knocked or self.scheduler.pending(f"turn:knock{seat}"):
+            tag = f"turn:knock{seat}"
+            if seat == g.roller or seat in g.knocked:
                 continue
-            delay = bot.plan_knock(g.fronts[seat], g.fronts[g.roller], g.dice, overlooked)
+            if self.scheduler.pending(tag):
+                if not fresh:
+                    continue
+                self.scheduler.cancel(tag)
+            delay = bot.plan_knock(g.fronts[seat], g.fronts[g.roller], g.dice, g.overlooked)
             if delay is not None:
-                self.scheduler.at(
-                    self.now() + delay, lambda s=seat: self._knock(s), f"turn:knock{seat}", seat
+                self._bot_job(
+                    seat, "knock", t, delay, lambda s=seat: self._knock(s) is not None, tag
                 )
 
-    def _bot_lay(self, seat: int, value: int) -> None:
+    def _bot_lay(self, seat: int, value: int) -> bool:
         try:
             self.game.lay(seat, value, self.now())
         except IllegalAction:
-            return
-        self._plan_knocks(overlooked=False)
+            return False
+        self._plan_knocks()
         self._after_change()
+        return True
 
-    def _pass(self, seat: int) -> None:
+    def _pass(self, seat: int, timed_out: bool = False) -> bool:
         g = self.game
         if g.phase != "turn" or g.roller != seat:
-            return
-        g.pass_turn(seat, self.now())
+            return False
+        g.pass_turn(seat, self.now(), timed_out=timed_out)
+        if timed_out and seat in self.humans:
+            self.message = f"time is up ({self.turn_limit:g} s): your turn ends without a lay"
         if g.overlooked:
-            self._plan_knocks(overlooked=True)
+            self._plan_knocks()
         self._after_change()
+        return True
 
     def _knock(self, seat: int, value: int | None = None) -> KnockOutcome | None:
         try:
@@ -364,66 +626,122 @@ class VariantTable(_Table):
         return outcome
 
     # --- human input ---------------------------------------------------------------------
+    def _name(self, seat: int | None) -> str:
+        return self.names.get(seat, f"seat {seat}") if seat is not None else "nobody"
+
+    def _say(self, message: str) -> str:
+        self.message = message
+        self._changed()
+        return message
+
     def human_pre_lay(self, seat: int, values: tuple[int, ...]) -> str:
         """Submit a human's secret pre-lay; returns a message (never raises)."""
+        refusal = self._refusal()
+        if refusal is not None:
+            return self._say(refusal)
         try:
             self.game.pre_lay(seat, values, self.now())
         except IllegalAction as exc:
-            self.message = str(exc)
-        else:
-            self.message = "pre-laid" if values else "nothing pre-laid"
-            self._after_change()
-        self._changed()
+            return self._say(str(exc))
+        listed = ", ".join(map(str, values))
+        self.message = f"you pre-laid {listed} face down" if values else "you pre-laid nothing"
+        self._after_change()
         return self.message
 
     def human_roll(self, seat: int) -> str:
-        """The human takes the dice (only when it is his turn to roll)."""
+        """The human takes the dice (only when it is his turn to roll); returns a message."""
+        refusal = self._refusal()
+        if refusal is not None:
+            return self._say(refusal)
         g = self.game
-        if g.phase not in ("await_roll", "pass") or g.next_roller != seat:
-            self.message = "it is not your turn to roll"
-            self._changed()
+        if g.phase in ("await_roll", "pass") and g.next_roller == seat:
+            self._take_dice(seat)
             return self.message
-        self._take_dice(seat)
-        return self.message
+        if g.phase == "pre_lay":
+            return self._say("first choose the cards to pre-lay (Enter confirms)")
+        if g.phase == "turn" and g.roller == seat:
+            return self._say("you have rolled: lay a card the dice make with its key, or p passes")
+        if g.phase == "turn":
+            return self._say(f"{self._name(g.roller)} has the dice: wait until your turn")
+        if g.phase in ("await_roll", "pass"):
+            return self._say(f"it is {self._name(g.next_roller)}'s turn to roll, not yours")
+        return self._say("the round is over: the next one starts in a moment")
 
     def human_lay(self, seat: int, value: int) -> str:
         """The human roller lays the card ``value``; returns a message (never raises)."""
+        refusal = self._refusal()
+        if refusal is not None:
+            return self._say(refusal)
+        g = self.game
+        if g.phase in ("await_roll", "pass") and g.next_roller == seat:
+            return self._say("take the dice first (r), then lay a card the dice make")
+        if g.phase != "turn" or g.roller != seat:
+            if g.phase in ("turn", "pass"):
+                return self._say(
+                    f"only the roller ({self._name(g.roller)}) lays cards; space knocks if "
+                    "you can lay a card and he cannot"
+                )
+            return self._say("you lay cards on your own turn, after rolling")
         try:
-            self.game.lay(seat, value, self.now())
+            g.lay(seat, value, self.now())
         except IllegalAction as exc:
-            self.message = str(exc)
+            return self._say(str(exc))
+        if g.phase == "round_over":
+            self.message = f"you lay your {value}: your last card!"
+        elif len(g.laid_this_turn) == 1 and g.dice is not None and is_joker_throw(g.dice):
+            self.message = (
+                f"you lay your {value}; joker throw: lay one more card of your choice, or p"
+            )
         else:
-            self.message = f"you lay your {value}"
-            self._plan_knocks(overlooked=False)
-            self._after_change()
-        self._changed()
+            self.message = f"you lay your {value}; p passes the dice on"
+        self._plan_knocks()
+        self._after_change()
         return self.message
 
     def human_pass(self, seat: int) -> str:
         """The human roller passes the turn; returns a message."""
+        refusal = self._refusal()
+        if refusal is not None:
+            return self._say(refusal)
         g = self.game
+        if g.phase in ("await_roll", "pass") and g.next_roller == seat:
+            return self._say("take the dice first (r): you pass after your roll")
         if g.phase != "turn" or g.roller != seat:
-            self.message = "you can pass only during your own turn"
-        else:
-            self.scheduler.cancel("turn:pass")
-            self._pass(seat)
-            self.message = "you pass"
-        self._changed()
-        return self.message
+            return self._say("you pass only on your own turn, after rolling")
+        self.scheduler.cancel("turn:pass")
+        self._pass(seat)
+        return self._say("you pass: the next player takes the dice")
 
     def human_knock(self, seat: int) -> str:
         """The human knocks; returns what came of it."""
+        refusal = self._refusal()
+        if refusal is not None:
+            return self._say(refusal)
+        g = self.game
+        if g.roller == seat and g.phase in ("turn", "pass"):
+            return self._say("you cannot knock into your own turn")
+        roller = self._name(g.roller)
         outcome = self._knock(seat)
-        if outcome is not None:
-            self.message = {
+        if outcome is None:
+            return self.message
+        return self._say(
+            {
                 "lay": f"you knocked first and lay your {outcome.card}",
-                "roller_turns_back": f"you knocked first: the roller turns back his {outcome.card}",
-                "too_slow": "right knock, but someone was faster",
-                "penalty": f"wrong knock: you turn back your {outcome.card}",
-                "no_penalty": "wrong knock (nothing laid down to turn back)",
+                "roller_turns_back": (
+                    f"you knocked first: {roller} overlooked a card and turns back his "
+                    f"{outcome.card}"
+                    if outcome.card is not None
+                    else f"you knocked first: {roller} overlooked a card, but has no "
+                    "laid-down card to turn back"
+                ),
+                "too_slow": "right knock, but someone knocked first",
+                "penalty": f"wrong knock: you turn your {outcome.card} face up again",
+                "no_penalty": (
+                    "wrong knock, but you have no laid-down card to turn face up, so it "
+                    "costs nothing"
+                ),
             }[outcome.result]
-            self._changed()
-        return self.message
+        )
 
 
 # ------------------------------------------------------------------------------------------
@@ -440,7 +758,8 @@ def run_headless(
         RuntimeError: the table waits for a human (nothing is scheduled) or exceeds
             ``max_steps`` jobs.
     """
-    table.start()
+    if not table.started:
+        table.start()
     steps = 0
     while not table.done:
         due = table.scheduler.next_due()
@@ -460,10 +779,13 @@ async def run_realtime(
 ) -> None:
     """Drive ``table`` on its (real) clock until it is done, inside a running asyncio loop.
 
-    Sleeps until the next job is due or until ``wake`` is set (a human acted), then runs what
-    is due and calls ``on_step``. Timing errors land in ``table.scheduler.lags``.
+    Starts the table unless it was started already (e.g. with a countdown). Sleeps until
+    the next job is due or until ``wake`` is set (a human acted, the table was paused or
+    resumed), then runs what is due and calls ``on_step``. Timing errors land in
+    ``table.scheduler.lags``.
     """
-    table.start()
+    if not table.started:
+        table.start()
     while not table.done:
         due = table.scheduler.next_due()
         timeout = None if due is None else max(0.0, due - table.clock.now())
@@ -493,11 +815,14 @@ def make_table(
     rules: Rules = DEFAULT_RULES,
     log: EventLog | None = None,
     rounds: int = 1,
-    pause: float | None = None,
+    between_rounds: float = 2.0,
+    names: Mapping[int, str] | None = None,
 ) -> BaseTable | VariantTable:
     """Build a table of ``players`` seats; seats ``0 .. humans-1`` are people, the rest bots.
 
     Bot seeds derive from ``seed`` and the seat, so one seed fixes the whole game.
+    ``level`` is case-insensitive (``"EXPERT"``); ``between_rounds`` is the pause (s) after
+    a reveal (base game) or a finished round (variant).
 
     Raises:
         ValueError: ``players`` outside 2..8, ``humans`` not 0 or 1, or an unknown ``level``.
@@ -512,10 +837,10 @@ def make_table(
     if variant:
         game = VariantGame(players, seed, rules, log)
         return VariantTable(
-            game, bots, clock, human_seats, rounds=rounds, pause=2.0 if pause is None else pause
+            game, bots, clock, human_seats, rounds, between_rounds=between_rounds, names=names
         )
     base = BaseGame(players, seed, rules, log)
-    return BaseTable(base, bots, clock, human_seats, pause=1.5 if pause is None else pause)
+    return BaseTable(base, bots, clock, human_seats, between_rounds=between_rounds, names=names)
 
 
 # ------------------------------------------------------------------------------------------
@@ -523,63 +848,185 @@ def make_table(
 # ------------------------------------------------------------------------------------------
 
 
+def plural(n: int, word: str) -> str:
+    """``"1 card"``, ``"2 cards"``, ``"0 cards"``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _join(values: Iterable[object], last: str = "and") -> str:
+    """``[5, 7, 8]`` → ``"5, 7 and 8"``."""
+    items = [str(v) for v in values]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def _value(card_id: str) -> int:
+    return KismetCard.from_id(card_id).value
+
+
+def table_lines(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    """A small text table: the first column left-aligned, the others right-aligned."""
+    cells = [list(map(str, header))] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    out = []
+    for row in cells:
+        parts = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
+        out.append("  ".join(parts).rstrip())
+    return out
+
+
+def round_result_lines(event: Event, names: Mapping[int, str]) -> list[str]:
+    """A variant ``round_over`` event as a small table: minus points still in front of each
+    player this round, the placement (1 = best; equal points share a place) and the running
+    total of minus points."""
+    d = event.data
+    rows = [
+        (names.get(p, f"seat {p}"), m, place, total)
+        for p, (m, place, total) in enumerate(
+            zip(d["minus_points"], d["placements"], d["tallies"], strict=True)
+        )
+    ]
+    return table_lines(("player", "minus points", "place", "total"), rows)
+
+
 def describe(
     event: Event,
     names: Mapping[int, str] | None = None,
     show_values: bool = True,
     origin: float = 0.0,
+    show_pre_lay: bool = False,
+    rules: Rules | None = DEFAULT_RULES,
 ) -> str | None:
-    """One line of text for an event, or ``None`` for events not worth printing.
+    """One line of text for an event, or ``None`` for events not worth a line.
 
-    Pre-laid cards are secret: only their number is shown. ``show_values=False`` leaves out
-    the values the dice make (a person playing has to form the sums himself). Times are
-    printed in seconds after ``origin`` (seconds on the table's clock; a monotonic clock
-    counts from boot, so the UI passes the clock's reading when the game opened), never
-    below 0.
+    Cards are named by value, circle places by letter (a..k), players by name; points say
+    whether they are won or lost. ``show_values=False`` leaves out the values the dice make
+    while a round is played (a person playing has to form the sums himself; they are shown
+    with the results). Pre-laid cards are secret: unless ``show_pre_lay`` (the printed
+    bots-only game), a pre-lay says only that the player has chosen. Times are printed in
+    seconds after ``origin`` (seconds on the table's clock; a monotonic clock counts from
+    boot, so the UI passes the clock's reading when the game opened), never below 0.
+    ``rules`` gives the chip points of a handed-back card (``None``: not shown).
     """
+    names = names or {}
+
+    def name(seat: object) -> str:
+        return names.get(seat, f"seat {seat}")  # type: ignore[call-overload]
+
     d = event.data
-    who = (
-        (names or {}).get(event.player, f"seat {event.player}") if event.player is not None else ""
-    )
+    who = name(event.player) if event.player is not None else ""
     t = f"{max(0.0, float(d.get('t', 0.0)) - origin):8.2f}s "
     kind = event.type
     if kind == "setup":
         return f"{t}setup: {d['players']} players, seed {d['seed']}"
     if kind == "roll":
         roller = f"{who} rolls " if event.player is not None else "roll "
-        joker = " (joker throw)" if d.get("joker") else ""
-        values = f" -> values {d['values']}" if show_values else ""
-        return f"{t}{roller}{d['dice']}{values}{joker}"
-    if kind == "cover":
-        return f"{t}  {who} covers slot {chr(ord('a') + d['slot'])}"
-    if kind == "displaced":
-        return f"{t}  {who} is pushed off slot {chr(ord('a') + d['slot'])} (earlier hand)"
-    if kind == "reveal":
-        if d["correct"]:
-            return f"{t}  {who} takes {d['value']} (+{d['points']})"
-        back = f", hands back {d['handed_back']}" if d["handed_back"] else ""
-        return f"{t}  {who} covered {d['value']}: wrong{back}"
-    if kind == "clear":
-        return f"{t}  no card could be taken: 11 cards removed"
-    if kind == "game_over":
-        return f"{t}game over: scores {d['scores']}"
-    if kind == "round_start":
-        first = (names or {}).get(d["roller"], f"seat {d['roller']}")
-        return f"{t}round {d['round'] + 1} starts; {first} rolls first"
-    if kind == "pre_lay":
-        return f"{t}  {who} pre-lays {len(d['values'])} card(s) face down"
-    if kind == "lay":
-        extra = " (joker extra)" if d.get("extra") else ""
-        return f"{t}  {who} lays {d['value']}{extra}"
-    if kind == "pass":
-        return f"{t}  {who} passes" + (" (overlooked a card)" if d.get("overlooked") else "")
-    if kind == "knock":
-        res = d["result"].replace("_", " ")
-        card = f" {d['card']}" if d.get("card") is not None else ""
-        return f"{t}  {who} knocks: {res}{card}"
-    if kind == "round_over":
-        return (
-            f"{t}round over: {who} laid all cards; minus points {d['minus_points']}, "
-            f"placements {d['placements']}, tallies {d['tallies']}"
+        values = f" -> values {_join(d['values'], 'or')}" if show_values else ""
+        joker = (
+            " (joker throw: the roller may lay one more card after the matching one)"
+            if d.get("joker")
+            else ""
         )
+        return f"{t}{roller}{_join(d['dice'])}{values}{joker}"
+    if kind == "cover":
+        return f"{t}  {who} covers card {slot_name(d['slot'])}"
+    if kind == "displaced":
+        return (
+            f"{t}  {who} is pushed off card {slot_name(d['slot'])}: "
+            f"{name(d['by'])}'s hand was there first"
+        )
+    if kind == "reveal":
+        where = f" ({slot_name(d['slot'])})" if "slot" in d else ""
+        if d["correct"]:
+            return f"{t}  {who} takes the {d['value']}{where}: +{plural(d['points'], 'point')}"
+        if d["handed_back"]:
+            back = _value(d["handed_back"])
+            lost = f" (-{plural(rules.points(back), 'point')})" if rules is not None else ""
+            return (
+                f"{t}  {who} covered the {d['value']}{where}: wrong, hands back "
+                f"the {back} from the top of the pile{lost}"
+            )
+        return (
+            f"{t}  {who} covered the {d['value']}{where}: wrong; no card won yet, "
+            "so nothing to hand back"
+        )
+    if kind == "clear":
+        return f"{t}  no card could be taken: all {len(d['removed'])} cards leave the game"
+    if kind == "game_over":
+        return f"{t}game over: too few cards left to refill the circle"
+    if kind == "round_start":
+        return f"{t}round {d['round'] + 1} starts; {name(d['roller'])} rolls first"
+    if kind == "pre_lay":
+        if not show_pre_lay:
+            return f"{t}  {who} has chosen cards to pre-lay (face down)"
+        if not d["values"]:
+            return f"{t}  {who} pre-lays nothing"
+        return (
+            f"{t}  {who} pre-lays {_join(d['values'])} face down (worth {d['points']} minus points)"
+        )
+    if kind == "lay":
+        extra = " (the joker throw's extra card)" if d.get("extra") else ""
+        return f"{t}  {who} lays the {d['value']}{extra}"
+    if kind == "pass":
+        if d.get("timed_out"):
+            return f"{t}  {who}'s time ran out: the turn ends (not an overlook)"
+        if d.get("overlooked"):
+            return f"{t}  {who} passes, overlooking a card he could lay: others may knock"
+        return f"{t}  {who} passes"
+    if kind == "knock":
+        card, roller = d.get("card"), name(d.get("roller"))
+        text = {
+            "lay": f"knocks first and lays the {card}",
+            "roller_turns_back": (
+                f"knocks first: {roller} turns back the {card}"
+                if card is not None
+                else f"knocks first: {roller} has no laid-down card to turn back"
+            ),
+            "too_slow": "knocks rightly, but too late",
+            "penalty": f"knocks wrongly and turns the {card} face up again",
+            "no_penalty": "knocks wrongly; no laid-down card to turn back, so no penalty",
+        }.get(d["result"], d["result"])
+        return f"{t}  {who} {text}"
+    if kind == "round_over":
+        return f"{t}round {d['round'] + 1} over: {who} laid all cards"
     return None
+
+
+def printout(
+    events: Iterable[Event],
+    names: Mapping[int, str] | None = None,
+    rules: Rules = DEFAULT_RULES,
+) -> Iterator[str]:
+    """The printed game of a bots-only table (``kiekai kismet --humans 0``), line by line.
+
+    Every event's :func:`describe` line (with the values the dice make and the pre-laid
+    cards), and besides: in the base game the circle at every roll (``a 5  b 7 …``, with
+    chip points); in the variant, at every roll, the cards face up in front of each player,
+    and each round's results as a small table. Everything a rule check needs is on the page.
+    """
+    names = names or {}
+    for event in events:
+        line = describe(event, names, show_values=True, show_pre_lay=True, rules=rules)
+        if line is not None:
+            yield line
+        d = event.data
+        pad = " " * 12
+        if event.type == "roll" and "circle" in d:
+            cards = [
+                f"{slot_name(i)} {_value(c):>2}" if c is not None else f"{slot_name(i)}  -"
+                for i, c in enumerate(d["circle"])
+            ]
+            yield f"{pad}circle: " + "  ".join(cards)
+        elif event.type == "roll" and "fronts" in d:
+            width = max(len(names.get(p, f"seat {p}")) for p in range(len(d["fronts"])))
+            for p, front in enumerate(d["fronts"]):
+                cards = " ".join(f"{v:>2}" for v in front) or "(none)"
+                minus = sum(rules.points(v) for v in front)
+                who = names.get(p, f"seat {p}")
+                yield f"{pad}{who:<{width}} in front: {cards}  ({minus} minus points)"
+        elif event.type == "round_over":
+            for row in round_result_lines(event, names):
+                yield f"{pad}{row}"
