@@ -945,14 +945,8 @@ def describe(
         if d["handed_back"]:
             back = _value(d["handed_back"])
             lost = f" (-{plural(rules.points(back), 'point')})" if rules is not None else ""
-            return (
-                f"{t}  {who} covered the {d['value']}{where}: wrong, hands back "
-                f"the {back} from the top of the pile{lost}"
-            )
-        return (
-            f"{t}  {who} covered the {d['value']}{where}: wrong; no card won yet, "
-            "so nothing to hand back"
-        )
+            return f"{t}  {who} covered the {d['value']}{where}: wrong, hands back the {back}{lost}"
+        return f"{t}  {who} covered the {d['value']}{where}: wrong; no card won yet to hand back"
     if kind == "clear":
         return f"{t}  no card could be taken: all {len(d['removed'])} cards leave the game"
     if kind == "game_over":

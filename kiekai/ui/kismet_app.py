@@ -388,10 +388,11 @@ class KismetApp(App[None]):
             widget.border_subtitle = subtitle
 
     def _status(self, prompt: str) -> None:
-        line = Text(prompt, style="bold", no_wrap=True, overflow="ellipsis")
+        width = self.query_one("#status", Static).content_region.width or 80
+        line = Text(_fit(prompt, width), style="bold")
         message = self.table.message
         if message:
-            line.append("\n" + message, style="not bold")
+            line.append("\n" + _fit(message, width), style="not bold")
         self._show("#status", line)
 
     def _waiting_prompt(self) -> str | None:
@@ -630,8 +631,10 @@ class KismetApp(App[None]):
             )
             if text is not None:
                 lines.append(text)
-        height = max(1, self.query_one("#events", Static).size.height or 8)
-        self._show("#events", Text("\n".join(lines[-height:]), no_wrap=True, overflow="ellipsis"))
+        widget = self.query_one("#events", Static)
+        height = max(1, widget.content_region.height or 8)
+        width = widget.content_region.width or 80
+        self._show("#events", Text("\n".join(_fit(line, width) for line in lines[-height:])))
 
 
 class _EventList(Static):
@@ -644,6 +647,11 @@ class _EventList(Static):
         app = self.app
         if isinstance(app, KismetApp):
             app.refresh_events()
+
+
+def _fit(line: str, width: int) -> str:
+    """``line`` cut to ``width`` columns with "…" (one row per line, never wrapped)."""
+    return line if len(line) <= width else line[: max(0, width - 1)] + "…"
 
 
 def _key_name(key: str) -> str:
