@@ -75,7 +75,7 @@ def play_level(level: str, games: int = 40) -> dict[str, object]:
     knocks: list[float] = []
     after_lay: list[float] = []
     reactions: list[Reaction] = []
-    wrong = reveals = 0
+    wrong = reveals = wrong_knocks = all_knocks = 0
     for seed in range(games):
         clock = VirtualClock()
         table = make_table(4, variant=False, seed=seed, clock=clock, level=level)
@@ -97,6 +97,9 @@ def play_level(level: str, games: int = 40) -> dict[str, object]:
         knocks += [r.seconds for r in table.reactions if r.kind == "knock"]
         lay_at = None
         for e in table.game.log.events:
+            if e.type == "knock":
+                all_knocks += 1
+                wrong_knocks += not e.data["valid"]
             if e.type in ("roll", "pass"):
                 lay_at = None
             elif e.type == "lay":
@@ -108,6 +111,8 @@ def play_level(level: str, games: int = 40) -> dict[str, object]:
         "knocks": knocks,
         "wrong": wrong,
         "reveals": reveals,
+        "wrong_knocks": wrong_knocks,
+        "all_knocks": all_knocks,
         "reactions": reactions,
         "after_lay": after_lay,
     }
@@ -121,8 +126,8 @@ def bot_tables(samples: int) -> list[str]:
         "the bot reacted to (knock).",
         "",
         "| level | cover median (s) | cover fastest 1 % (s) | wrong-cover share | knock median "
-        "(s) | knock fastest 1 % (s) | model median (s) |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "(s) | knock fastest 1 % (s) | wrong-knock share | model median (s) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     fastest: dict[str, float] = {}
     counts: dict[str, int] = defaultdict(int)
@@ -135,7 +140,8 @@ def bot_tables(samples: int) -> list[str]:
         lines.append(
             f"| {level} | {statistics.median(covers):.2f} | {quantile(covers, 0.01):.2f} | "
             f"{share:.1%} ({r['wrong']} of {r['reveals']}) | {statistics.median(knocks):.2f} | "
-            f"{quantile(knocks, 0.01):.2f} | {model_median(level, samples):.2f} |"
+            f"{quantile(knocks, 0.01):.2f} | {r['wrong_knocks'] / r['all_knocks']:.1%} | "
+            f"{model_median(level, samples):.2f} |"
         )
         print(lines[-1], flush=True)
         for reaction in r["reactions"]:

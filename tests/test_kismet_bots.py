@@ -175,3 +175,9 @@ def test_the_expert_is_fast_but_slower_than_its_old_unbeatable_self():
     assert statistics.median(xs) > 1.3
     assert xs[len(xs) // 100] > 1.0  # fastest 1 %
     assert LEVELS["expert"].error_rate > 0
+
+
+def test_a_second_look_in_the_same_turn_brings_no_second_wrong_knock():
+    bot = ReflexBot("easy", seed=5)
+    looks = [bot.plan_knock([4, 11], [2, 6], (2, 6, 6), may_slip=False) for _ in range(4000)]
+    assert all(x is None for x in looks)

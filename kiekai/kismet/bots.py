@@ -369,13 +369,16 @@ class ReflexBot:
         roller_front: Sequence[int],
         dice: Sequence[int],
         overlooked: bool = False,
+        may_slip: bool = True,
     ) -> float | None:
         """Decide whether and when (seconds from now) to knock into another player's turn.
 
         Knocks when the roller has passed over a card he could have laid (``overlooked``),
         or when the roller has no matching card but the bot has one. The delay covers
         scanning both rows of cards for the dice sums. With probability ``error_rate`` the
-        bot misses a chance, and with half that probability it knocks wrongly.
+        bot misses a chance, and with half that probability it knocks wrongly; ``may_slip``
+        false (a decision taken again in the same turn) rules the wrong knock out, so a bot
+        that looks again after a lay does not get a second chance to slip.
 
         Returns:
             Seconds until the knock (a choice reaction, >= :data:`CHOICE_RT_FLOOR_S`), or
@@ -388,7 +391,7 @@ class ReflexBot:
         n_cards = len(own_front) + len(roller_front)
         if should and not self._mistake():
             return self.model.sample(self.rng, n_cards, len(values))
-        if not should and self.rng.random() < self.level.error_rate / 2:
+        if not should and may_slip and self.rng.random() < self.level.error_rate / 2:
             return self.model.sample(self.rng, n_cards, len(values), factor=0.9)
         return None
 

@@ -490,6 +490,9 @@ class VariantTable(_Table):
         self.game = game
         self.rounds = rounds
         self.turn_limit = turn_limit
+        #: bots that have decided about knocking in this turn (a wrong knock is one slip per
+        #: turn, not one per look).
+        self._decided: set[int] = set()
 
     def _first(self, at: float) -> None:
         self.scheduler.at(at, self._start_round, "round")
@@ -543,6 +546,7 @@ class VariantTable(_Table):
         t = self.now()
         g.roll(seat, t)
         self.message = ""
+        self._decided = set()
         if seat in self.bots:
             plan = self.bots[seat].plan_turn(g.fronts[seat], g.dice or (1, 1, 1))
             last, last_delay = t, plan.delay
@@ -587,7 +591,11 @@ class VariantTable(_Table):
                 if not fresh:
                     continue
                 self.scheduler.cancel(tag)
-            delay = bot.plan_knock(g.fronts[seat], g.fronts[g.roller], g.dice, g.overlooked)
+            slip = seat not in self._decided
+            self._decided.add(seat)
+            delay = bot.plan_knock(
+                g.fronts[seat], g.fronts[g.roller], g.dice, g.overlooked, may_slip=slip
+            )
             if delay is not None:
                 self._bot_job(
                     seat, "knock", t, delay, lambda s=seat: self._knock(s) is not None, tag

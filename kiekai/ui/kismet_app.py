@@ -611,6 +611,8 @@ class KismetApp(App[None]):
             if g.laid_this_turn:
                 return "p passes the dice to the next player"
             return "Your roll: lay a card two of the dice make (its key), or p passes"
+        if g.phase == "pass" and g.roller == seat:
+            return f"You passed: {self.names[g.next_roller]} takes the dice next"
         roller = self.names[g.roller] if g.roller is not None else "the roller"
         if g.phase == "turn" and g.dice is not None and is_joker_throw(g.dice):
             return f"{roller} threw a joker: he may lay one more card. space knocks"
