@@ -194,3 +194,22 @@ def test_expert_bots_cover_a_wrong_card_now_and_then():
         wrong += sum(not e.data["correct"] for e in reveals)
         total += len(reveals)
     assert 0 < wrong / total < 0.06
+
+
+def test_a_paused_table_shifts_its_countdown_and_every_pending_action():
+    clock = VirtualClock()
+    table = make_table(3, variant=False, seed=2, clock=clock, level="expert")
+    table.start(3.0)
+    assert table.countdown() == pytest.approx(3.0)
+    clock.advance(1.0)
+    table.pause()
+    clock.advance(10.0)
+    assert table.run_due() == 0 and table.scheduler.next_due() is None
+    assert table.countdown() == pytest.approx(2.0)  # the countdown stood still
+    assert table.resume() == pytest.approx(10.0)
+    assert table.scheduler.next_due() == pytest.approx(13.0)
+    clock.advance(2.0)
+    table.run_due()
+    assert table.game.phase == "cover" and table.countdown() is None
+    with pytest.raises(RuntimeError, match="already been started"):
+        table.start()
