@@ -138,7 +138,10 @@ def games(dev_deck, tmp_path_factory):
         "a": (bots3, None, {"PYTHONHASHSEED": "1"}),
         "b": (bots3, None, {"PYTHONHASHSEED": "2"}),
         "human": (
-            ["play", "--bots", "3", "--humans", "1", "--deck", str(dev_deck), "--seed", "7"],
+            # a long hourglass: the answers are all on stdin at once, and on a loaded machine
+            # (several games start together) a turn's judging must not run past 2 minutes
+            ["play", "--bots", "3", "--humans", "1", "--deck", str(dev_deck), "--seed", "7",
+             "--turn-seconds", "1800"],
             human_answers(),
             {},
         ),
