@@ -18,7 +18,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from kiekai.deck import MAX_PIXELS, Card, PhotoError, open_rgb
+from kiekai.deck import MAX_PIXELS, Card, decode_photos
+from kiekai.display import printable
 
 #: Sheet background and the letterbox colour around photos that are not square (RGB).
 BACKGROUND = (255, 255, 255)
@@ -170,24 +171,14 @@ def _fit_lines(
     return lines
 
 
-def _unreadable_reason(card: Card | str | os.PathLike[str], exc: Exception) -> str:
-    """The short reason a card cannot be shown: no path, no technical detail in brackets."""
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    text = str(exc)
-    path = str(card.path if isinstance(card, Card) else card)
-    if text.startswith(f"{path}: "):
-        text = text[len(path) + 2 :]
-    return text.split(" (")[0]
-
-
 def _tile_image(card: Card | str | os.PathLike[str], tile: int) -> Image.Image:
     """The card's photo letterboxed into a ``tile`` x ``tile`` RGB square; a card that cannot
-    be read becomes a notice ("unreadable" and the short reason, wrapped to the tile)."""
+    be read (:func:`kiekai.deck.decode_photos` gives the reason) becomes a notice
+    ("unreadable" and the short reason, wrapped to the tile)."""
     square = Image.new("RGB", (tile, tile), TILE_BACKGROUND)
-    try:
-        photo = open_rgb(card, max_side=tile)
-    except (PhotoError, OSError) as exc:
+    decoded = next(decode_photos([card], max_side=tile))
+    photo = decoded.image
+    if photo is None:
         draw = ImageDraw.Draw(square)
         margin = max(4, tile // 16)
         size = max(10, tile // 16)
@@ -198,8 +189,9 @@ def _tile_image(card: Card | str | os.PathLike[str], tile: int) -> Image.Image:
         top = max(28, tile // 4) + 2 * max(3, tile // 40)
         line_height = font.getbbox("Ag")[3] + 2
         max_lines = max(1, (tile - top - margin) // line_height - 1)
-        lines = ["unreadable", *_fit_lines(_unreadable_reason(card, exc), font,
-                                           tile - 2 * margin, max_lines)]
+        # the reason without technical detail in brackets, control characters shown as escapes
+        reason = printable((decoded.reason or "").split(" (")[0])
+        lines = ["unreadable", *_fit_lines(reason, font, tile - 2 * margin, max_lines)]
         draw.multiline_text((tile / 2, (top + tile - margin) / 2), "\n".join(lines),
                             fill=(255, 120, 120), font=font, anchor="mm", align="center",
                             spacing=2)

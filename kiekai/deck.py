@@ -29,9 +29,10 @@ import hashlib
 import io
 import os
 import re
-import stat
+import struct
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -39,6 +40,7 @@ import numpy as np
 from PIL import Image, ImageOps
 
 from kiekai.display import printable
+from kiekai.files import FileRefusedError, read_regular_bytes
 
 #: File-name suffixes (compared case-insensitively) that are read as photos.
 PHOTO_SUFFIXES: frozenset[str] = frozenset({".jpg", ".jpeg", ".png", ".webp", ".gif"})
@@ -99,6 +101,12 @@ class PhotoError(Exception):
 
 class DeckWarning(UserWarning):
     """A photo was skipped or a labels.csv row was ignored while reading a deck."""
+
+
+#: ``on_skip(card id or relative path, reason)``: told of each photo left out.
+OnSkip = Callable[[str, str], None]
+#: ``on_problem(message)``: told of each labels.csv or folder problem.
+OnProblem = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -225,21 +233,13 @@ def check_deck_size(deck_or_count: Deck | Sequence[Card] | int, players: int) ->
 
 # --------------------------------------------------------------------------- decoding
 
-_FILE_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
 def read_photo_bytes(path: str | os.PathLike[str]) -> bytes:
     """Read a photo file whole, refusing what is not a regular file or is too large.
 
     A named pipe called ``x.jpg`` would block a read forever and a link to ``/dev/zero`` would
-    fill memory, so the file's type is checked (through symbolic links) before it is opened,
-    and at most :data:`MAX_FILE_BYTES` + 1 bytes are ever read.
+    fill memory, so the file is read through :func:`kiekai.files.read_regular_bytes`: opened
+    without blocking, its type checked on the opened file (through symbolic links), and at
+    most :data:`MAX_FILE_BYTES` + 1 bytes ever read.
 
     Args:
         path: the photo file (symbolic links are followed).
@@ -253,20 +253,12 @@ def read_photo_bytes(path: str | os.PathLike[str]) -> bytes:
         OSError: the file does not exist or cannot be read (dangling link, link loop,
             permission denied).
     """
-    info = os.stat(path)
-    if not stat.S_ISREG(info.st_mode):
-        kind = next((name for test, name in _FILE_KINDS if test(info.st_mode)), "not a file")
-        raise PhotoError(f"not a regular file ({kind}); only photo files can be cards")
-    limit = MAX_FILE_BYTES
-    too_large = f"file too large: over the limit of {limit:,} bytes"
-    if info.st_size > limit:
-        raise PhotoError(f"file too large: {info.st_size:,} bytes, over the limit of {limit:,}")
-    with open(path, "rb") as handle:
-        data = handle.read(limit + 1)
-    if len(data) > limit:  # the file grew after stat()
-        raise PhotoError(too_large)
-    return data
-
+    try:
+        return read_regular_bytes(path, MAX_FILE_BYTES)
+    except FileRefusedError as exc:
+        if exc.reason.startswith("not a regular file"):
+            raise PhotoError(f"{exc.reason}; only photo files can be cards") from None
+        raise PhotoError(f"file {exc.reason}") from None
 
 
 @dataclass(frozen=True)
@@ -328,9 +320,13 @@ def _open_checked(source: Path | io.BytesIO, max_pixels: int) -> Image.Image:
     return image
 
 
-def _rotated_size(image: Image.Image) -> tuple[int, int]:
-    """(width, height) in pixels after applying the EXIF orientation tag."""
-    width, height = image.size
+def _rotated_size(image: Image.Image, size: tuple[int, int]) -> tuple[int, int]:
+    """(width, height) in pixels of an image of header ``size`` after its EXIF orientation.
+
+    Call it on a loaded image only: Pillow's ``getexif()`` decodes a PNG whole to find an
+    eXIf chunk after the pixel data, and a decoding error there would be lost.
+    """
+    width, height = size
     try:
         orientation = image.getexif().get(274, 1)
     except Exception:  # a corrupt EXIF block: exif_transpose ignores it too
@@ -338,13 +334,47 @@ def _rotated_size(image: Image.Image) -> tuple[int, int]:
     return (height, width) if orientation in _QUARTER_TURNS else (width, height)
 
 
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _png_crc_problem(data: bytes) -> str | None:
+    """Why a PNG's critical chunks (IHDR, PLTE, IDAT, IEND) fail their CRC-32, or ``None``.
+
+    The PNG specification (ISO/IEC 15948, section 5.3) gives every chunk a CRC-32 over its
+    type and data; a decoder must treat a bad one in a critical chunk as an error, and may
+    ignore an ancillary chunk (lower-case first letter, e.g. ``tEXt``) whose CRC fails, as
+    libpng does. Pillow's decoder does not check IDAT CRCs, so this walk does.
+    """
+    offset = len(_PNG_SIGNATURE)
+    size = len(data)
+    while offset + 12 <= size:
+        (length,) = struct.unpack_from(">I", data, offset)
+        kind = data[offset + 4 : offset + 8]
+        end = offset + 8 + length
+        if end + 4 > size:
+            return None  # truncated: the decoder reports it
+        (stored,) = struct.unpack_from(">I", data, end)
+        if kind[:1].isupper() and zlib.crc32(data[offset + 4 : end]) != stored:
+            name = kind.decode("latin-1")
+            return f"corrupt PNG: its {printable(name)} chunk at byte {offset:,} fails its CRC check"
+        if kind == b"IEND":
+            return None
+        offset = end + 4
+    return None
+
+
 def inspect_photo(
     data: bytes, *, max_pixels: int = MAX_PIXELS, min_side: int = MIN_SIDE
 ) -> PhotoInfo:
-    """Validate one photo's bytes by decoding them (JPEGs at 1/8 scale via draft mode).
+    """Validate one photo's bytes by decoding them whole, once (JPEGs at 1/8 scale via draft
+    mode, which still reads every byte).
 
-    Decoding runs the whole of :func:`open_rgb`'s conversion (EXIF rotation, ICC, mode
-    conversion), so a photo that passes decodes later.
+    That one decode decides: it runs the whole of :func:`open_rgb`'s conversion (EXIF
+    rotation, ICC, mode conversion), and any error in it (a PNG chunk that fails its CRC, a
+    broken zlib stream, a truncated file) refuses the photo, so a photo that passes decodes
+    later. A PNG's critical chunks must also pass their CRC check (:func:`_png_crc_problem`).
+    The size is read from the header before decoding and turned by the EXIF orientation
+    after it.
 
     Args:
         data: the file's bytes.
@@ -362,18 +392,18 @@ def inspect_photo(
         raise PhotoError("empty file (0 bytes)")
     image = _open_checked(io.BytesIO(data), max_pixels)
     with image:
-        mode, fmt = image.mode, image.format or ""
-        width, height = _rotated_size(image)
+        mode, fmt, size = image.mode, image.format or "", image.size
+        if fmt == "PNG" and (problem := _png_crc_problem(data)) is not None:
+            raise PhotoError(problem)
+        try:
+            _decode_rgb(image, draft_side=1)
+        except Exception as exc:  # truncated or corrupt data: OSError, SyntaxError, ValueError…
+            raise PhotoError(f"cannot decode ({type(exc).__name__}: {exc})") from exc
+        width, height = _rotated_size(image, size)
         if min(width, height) < min_side:
             raise PhotoError(
                 f"too small to show: {width}x{height} pixels, under {min_side} px a side"
             )
-        try:
-            # The same decoding as open_rgb (JPEG at 1/8 scale: still reads every byte), so
-            # a card that passes validation always decodes.
-            _decode_rgb(image, draft_side=1)
-        except Exception as exc:  # truncated or corrupt data: OSError, SyntaxError, ValueError…
-            raise PhotoError(f"cannot decode ({type(exc).__name__}: {exc})") from exc
     return PhotoInfo(width=width, height=height, mode=mode, format=fmt)
 
 
@@ -493,14 +523,78 @@ def open_rgb(
     return rgb
 
 
+@dataclass(frozen=True)
+class DecodedPhoto:
+    """One photo as :func:`decode_photos` gives it: the image, or why there is none.
+
+    Attributes:
+        card: the :class:`Card` (or path) asked for.
+        image: upright 8-bit ``RGB`` image (see :func:`open_rgb`), or ``None``.
+        reason: why ``image`` is ``None``, short and without the path (e.g. ``"cannot decode
+            (OSError: broken data stream when reading image file)"``, ``"No such file or
+            directory"``); ``None`` when the photo decoded.
+    """
+
+    card: Card | Path
+    image: Image.Image | None
+    reason: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The card's id (or the path) to name it in a message."""
+        return self.card.id if isinstance(self.card, Card) else str(self.card)
+
+
+def _short_reason(path: Path, exc: Exception) -> str:
+    """The reason of an ``open_rgb`` failure without the path it starts with."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc).removeprefix(f"{path}: ")
+
+
+def decode_photos(
+    cards: Iterable[Card | str | os.PathLike[str]],
+    max_side: int | None = None,
+    *,
+    on_skip: OnSkip | None = None,
+    max_pixels: int = MAX_PIXELS,
+) -> Iterator[DecodedPhoto]:
+    """Decode photos one by one with :func:`open_rgb`, never stopping at one that fails.
+
+    The one way to get the pixels of many cards (contact sheets, CLIP embeddings, any
+    perception): a card validated when the deck was read can still fail later (the file was
+    replaced, removed or damaged since), and that must cost that card, not the game.
+
+    Args:
+        cards: cards (or photo paths), in the order wanted.
+        max_side: longest side of each image in pixels (see :func:`open_rgb`).
+        on_skip: if given, a photo that cannot be decoded is passed to it as
+            ``on_skip(card id or path, reason)`` and *not* yielded (use :func:`warn_skipped`
+            for a :class:`DeckWarning`); if ``None``, it is yielded with ``image=None``.
+        max_pixels: decompression-bomb limit (width x height, pixels).
+
+    Yields:
+        :class:`DecodedPhoto` per card, in order (with ``on_skip``: only those that decoded).
+    """
+    for card in cards:
+        path = Path(card.path if isinstance(card, Card) else card)
+        try:
+            photo = DecodedPhoto(
+                card if isinstance(card, Card) else path, open_rgb(card, max_side, max_pixels=max_pixels)
+            )
+        except (PhotoError, OSError) as exc:
+            photo = DecodedPhoto(card if isinstance(card, Card) else path, None, _short_reason(path, exc))
+            if on_skip is not None:
+                on_skip(photo.name, photo.reason or "")
+                continue
+        yield photo
+
+
 # --------------------------------------------------------------------------- folder reading
 
-OnSkip = Callable[[str, str], None]
-OnProblem = Callable[[str], None]
-
-
-def _warn_skip(relative: str, reason: str) -> None:
-    warnings.warn(f"{printable(relative)}: skipped, {reason}", DeckWarning, stacklevel=3)
+def warn_skipped(relative: str, reason: str) -> None:
+    """The default ``on_skip``: one :class:`DeckWarning` "<photo>: skipped, <reason>"."""
+    warnings.warn(f"{printable(relative)}: skipped, {printable(reason)}", DeckWarning, stacklevel=3)
 
 
 def _warn_problem(message: str) -> None:
@@ -557,28 +651,107 @@ def _normalise_relative(raw: str) -> str | None:
     return "/".join(parts) if parts else None
 
 
-def read_labels(path: Path, on_problem: OnProblem | None = None) -> dict[str, _LabelRow]:
+#: Largest labels.csv read, in bytes (64 MiB: about half a million rows).
+MAX_LABELS_BYTES: int = 64 * 1024 * 1024
+
+#: ``known_wnid(wnid) -> bool``: whether a well-formed wnid names a WordNet 3.0 noun synset.
+KnownWnid = Callable[[str], bool]
+
+
+class WordNetNounIds:
+    """A ``known_wnid`` check for :func:`load_deck` backed by WordNet 3.0.
+
+    Calling it with a wnid (``"n01440764"``) says whether a WordNet 3.0 noun synset has that
+    offset (:func:`kiekai.lexicon.synset_for_wnid`). WordNet is loaded on the first call (a
+    few seconds; once per process). When WordNet cannot be loaded every id counts as known
+    and :attr:`unavailable` holds the reason, so a deck still loads without it.
+
+    Attributes:
+        unavailable: why WordNet could not be loaded, or ``None``.
+    """
+
+    def __init__(self) -> None:
+        self.unavailable: str | None = None
+
+    def __call__(self, wnid: str) -> bool:
+        """Whether ``wnid`` is a WordNet 3.0 noun synset id (True when WordNet is unavailable)."""
+        if self.unavailable is not None:
+            return True
+        from kiekai.lexicon import synset_for_wnid
+        from kiekai.models import ModelUnavailable
+
+        try:
+            synset_for_wnid(wnid)
+        except ValueError:
+            return False
+        except (ModelUnavailable, LookupError, OSError) as exc:
+            self.unavailable = str(exc).split(". ", 1)[0]
+            return True
+        return True
+
+
+def _csv_rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+    """``(first line number, fields)`` of each CSV record of ``text`` (1-based lines).
+
+    A quoted field may span lines, so a record's number is the line it starts on, counted
+    from the lines the reader consumed before it. Blank lines give no record.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    consumed = 0
+    for fields in reader:
+        start = consumed + 1
+        consumed = reader.line_num
+        if fields:
+            yield start, fields
+
+
+def read_labels(
+    path: Path, on_problem: OnProblem | None = None, *, known_wnid: KnownWnid | None = None
+) -> dict[str, _LabelRow]:
     """Read a deck's labels.csv: ``file`` plus ``label`` and/or ``wnid`` columns.
 
     Args:
         path: the labels.csv file.
-        on_problem: called with one message per ignored row; default: a :class:`DeckWarning`.
+        on_problem: called with one message per ignored row or value; default: a
+            :class:`DeckWarning`.
+        known_wnid: if given, a well-formed wnid it rejects (``n99999999``: no WordNet 3.0
+            noun has that offset) is reported and ignored (see :class:`WordNetNounIds`).
 
     Returns:
         Rows keyed by the normalised relative photo path (``/`` separators).
 
     Column names ``file``, ``label`` and ``wnid`` may be in any case. The file is UTF-8
     (a BOM is allowed) or UTF-16 with a BOM; the separator is a comma, or
-    a semicolon or tab when the header line has no comma (spreadsheet exports). An empty file
-    is reported through ``on_problem`` and gives no labels.
+    a semicolon or tab when the header line has no comma (spreadsheet exports). Problems name
+    the line a row starts on (a quoted label may span lines). Reported, and the rest read: an
+    empty file; a path that is not a regular file (a folder, a named pipe, a device: never
+    read); a row whose file is empty, outside the deck or listed twice; a wnid that is not
+    ``n`` + 8 digits or (with ``known_wnid``) names no synset; a row with neither a label
+    nor a wnid.
 
     Raises:
-        DeckError: unreadable, not UTF-8, not CSV, no ``file`` column, or neither ``label``
-            nor ``wnid``; the message names the file and the fix.
+        DeckError: unreadable, over :data:`MAX_LABELS_BYTES`, not UTF-8, not CSV, no
+            ``file`` column, or neither ``label`` nor ``wnid``; the message names the file
+            and the fix.
     """
     report = on_problem or _warn_problem
     try:
-        raw = path.read_bytes()
+        raw = read_regular_bytes(path, MAX_LABELS_BYTES)
+    except FileRefusedError as exc:
+        if exc.reason.startswith("not a regular file"):
+            report(
+                f"{path.name} is {exc.reason.removeprefix('not a regular file (').rstrip(')')}, "
+                f"not a file; no labels read (make it a CSV file or remove it: a deck needs no "
+                f"labels.csv)"
+            )
+            return {}
+        raise DeckError(f"{path}: {exc.reason}; a deck's labels.csv is far smaller") from None
+    except FileNotFoundError:
+        report(
+            f"{path.name} is a symbolic link to nothing; no labels read (point it at a CSV "
+            f"file or remove it)"
+        )
+        return {}
     except OSError as exc:
         raise DeckError(
             f"{path}: cannot be read ({exc.strerror or exc}); make it readable or remove it "
@@ -604,13 +777,14 @@ def read_labels(path: Path, on_problem: OnProblem | None = None) -> dict[str, _L
     delimiter = ","
     if "," not in first_line:  # spreadsheets in many locales save with ';' or tabs
         delimiter = next((d for d in (";", "\t") if d in first_line), ",")
+    records = _csv_rows(text, delimiter)
     try:
-        reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
-        header = [h.strip() for h in (reader.fieldnames or [])]
-        # "File", "Label", "WNID" (spreadsheet habits) name the same columns
-        header = [h.lower() if h.lower() in ("file", "label", "wnid") else h for h in header]
+        _, fields = next(records)
     except csv.Error as exc:
         raise DeckError(f"{path}: not valid CSV ({exc}); write it as comma-separated values") from exc
+    header = [h.strip() for h in fields]
+    # "File", "Label", "WNID" (spreadsheet habits) name the same columns
+    header = [h.lower() if h.lower() in ("file", "label", "wnid") else h for h in header]
     if "file" not in header:
         raise DeckError(
             f"{path}: no 'file' column (header is {header!r}); the first line must name the "
@@ -621,11 +795,12 @@ def read_labels(path: Path, on_problem: OnProblem | None = None) -> dict[str, _L
         raise DeckError(
             f"{path}: needs a 'label' and/or a 'wnid' column besides 'file' (header is {header!r})"
         )
-    reader.fieldnames = header
     rows: dict[str, _LabelRow] = {}
+    line_no = 1
     try:
-        for line_no, row in enumerate(reader, start=2):
-            raw_file = (row.get("file") or "").strip()
+        for line_no, fields in records:
+            row = dict(zip(header, [*fields, *[""] * (len(header) - len(fields))], strict=False))
+            raw_file = row.get("file", "").strip()
             relative = _normalise_relative(raw_file)
             if relative is None:
                 report(
@@ -639,22 +814,32 @@ def read_labels(path: Path, on_problem: OnProblem | None = None) -> dict[str, _L
                     f"per photo (the first row is used)"
                 )
                 continue
-            label = (row.get("label") or "").strip() or None
-            wnid = (row.get("wnid") or "").strip() or None
+            label = row.get("label", "").strip() or None
+            wnid = row.get("wnid", "").strip() or None
+            if label is None and wnid is None:
+                report(
+                    f"{path.name} line {line_no}: {relative!r} has neither a label nor a wnid; "
+                    f"add one (e.g. '{relative},dog') or delete the row"
+                )
             if wnid is not None and not _WNID_RE.match(wnid):
                 report(
                     f"{path.name} line {line_no}: wnid {wnid!r} is not a WordNet noun id "
                     f"('n' + 8 digits, e.g. n01440764); wnid ignored"
                 )
                 wnid = None
+            elif wnid is not None and known_wnid is not None and not known_wnid(wnid):
+                report(
+                    f"{path.name} line {line_no}: wnid {wnid!r} names no WordNet 3.0 noun "
+                    f"synset (ImageNet wnids are WordNet 3.0 noun offsets, e.g. n01440764 = "
+                    f"tench); wnid ignored"
+                )
+                wnid = None
             extra = tuple(
-                (k, (v or "").strip())
-                for k, v in row.items()
-                if k not in ("file", "label", "wnid") and k is not None and isinstance(v, str)
+                (k, v.strip()) for k, v in row.items() if k not in ("file", "label", "wnid")
             )
             rows[relative] = _LabelRow(line=line_no, label=label, wnid=wnid, extra=extra)
     except csv.Error as exc:
-        raise DeckError(f"{path}: not valid CSV near line {reader.line_num} ({exc})") from exc
+        raise DeckError(f"{path}: not valid CSV after line {line_no} ({exc})") from exc
     return rows
 
 
@@ -727,6 +912,7 @@ def load_deck(
     on_problem: OnProblem | None = None,
     max_pixels: int = MAX_PIXELS,
     min_side: int = MIN_SIDE,
+    known_wnid: KnownWnid | None = None,
 ) -> Deck:
     """Read a photo folder (recursively) and its optional labels.csv into a :class:`Deck`.
 
@@ -743,6 +929,9 @@ def load_deck(
             be listed; default: a :class:`DeckWarning`.
         max_pixels: decompression-bomb limit (width x height, pixels); larger photos are skipped.
         min_side: photos with a side under this many pixels (after EXIF rotation) are skipped.
+        known_wnid: checks each well-formed wnid of labels.csv (e.g. :class:`WordNetNounIds`);
+            one it rejects is reported and ignored. ``None``: wnids are checked for their
+            form only (no WordNet needed).
 
     Returns:
         The deck, cards sorted by id.
@@ -765,7 +954,7 @@ def load_deck(
             f"(and optionally labels.csv)"
         )
     root = root.resolve()
-    skip = on_skip or _warn_skip
+    skip = on_skip or warn_skipped
     problems: list[str] = []
 
     def problem(message: str) -> None:
@@ -773,7 +962,8 @@ def load_deck(
         (on_problem or _warn_problem)(message)
 
     labels_path = root / LABELS_FILE
-    labels = read_labels(labels_path, problem) if labels_path.is_file() else {}
+    has_labels = os.path.lexists(labels_path)
+    labels = read_labels(labels_path, problem, known_wnid=known_wnid) if has_labels else {}
 
     files = _walk_files(root, problem)
     photos = [f for f in files if PurePosixPath(f).suffix.lower() in PHOTO_SUFFIXES]

@@ -1,10 +1,12 @@
 """Showing text that came from outside (file names, labels.csv, game logs, player names).
 
 One job: text read from a file or typed by someone else must not be able to drive the
-terminal. Escape sequences (colours, window titles, cursor moves), newlines that forge extra
-output lines and bidirectional overrides that disguise a name are shown as visible escapes,
-and Rich markup in the text is shown literally. Every front end prints such text through
-:func:`safe_text` (or :func:`printable` where the output is not Rich markup).
+terminal. Escape sequences (colours, window titles, cursor moves), newlines and line
+separators that forge extra output lines, bidirectional overrides and invisible format
+characters that disguise a name, and lone surrogates (which a UTF-8 terminal cannot even
+encode) are shown as visible escapes, and Rich markup in the text is shown literally. Every
+front end prints such text through :func:`safe_text` (or :func:`printable` where the output
+is not Rich markup).
 """
 
 from __future__ import annotations
@@ -20,22 +22,39 @@ if TYPE_CHECKING:
 #: RIGHT-TO-LEFT OVERRIDE turns "photo\u202egpj.exe" into "photoexe.jpg" on screen).
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: Unicode categories shown as escapes: controls (C0, DEL, C1: ESC, CSI ...), surrogates,
+#: line and paragraph separators (U+2028, U+2029 break lines in some terminals), and format
+#: characters (zero-width space, BOM, bidi controls ...) but for :data:`_KEPT_FORMAT`.
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp", "Cf"})
+#: Format characters that writing needs and that cannot disguise text: zero-width non-joiner
+#: and joiner (Persian, Indic scripts; emoji sequences such as 👩‍💻) and the tag characters
+#: of subdivision flags (🏴 + tags = the flag of Scotland).
+_KEPT_FORMAT = frozenset({"\u200c", "\u200d"}) | frozenset(map(chr, range(0xE0020, 0xE0080)))
 
 
 def printable(text: object) -> str:
     """``text`` safe to print on a terminal: control characters escaped, all else kept.
 
-    Characters of Unicode category Cc and the bidi controls become Python-style escapes
-    (``\\x1b``, ``\\n``, ``\\u202e``); letters in any script, emoji (with their zero-width
-    joiners) and spaces are unchanged. Non-``str`` values are converted with ``str()``.
+    Characters of Unicode category Cc (controls), Cs (lone surrogates), Zl and Zp (line and
+    paragraph separators) and Cf (format characters: bidi controls, zero-width space, BOM;
+    except the zero-width (non-)joiners and flag tags that scripts and emoji need) become
+    Python-style escapes (``\\x1b``, ``\\n``, ``\\u202e``, ``\\U000e0001``); letters in any
+    script, emoji and spaces are unchanged. Non-``str`` values are converted with ``str()``.
     """
     out = []
     for char in str(text):
         if char in _NAMED_ESCAPES:
             out.append(_NAMED_ESCAPES[char])
-        elif unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS:
+        elif char in _BIDI_CONTROLS or (
+            unicodedata.category(char) in _ESCAPED_CATEGORIES and char not in _KEPT_FORMAT
+        ):
             code = ord(char)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+            if code < 0x100:
+                out.append(f"\\x{code:02x}")
+            elif code < 0x10000:
+                out.append(f"\\u{code:04x}")
+            else:
+                out.append(f"\\U{code:08x}")
         else:
             out.append(char)
     return "".join(out)

@@ -1,18 +1,57 @@
-"""Game events and the JSON-lines game log shared by the Kiek and Kismet engines.
+"""Game events, the JSON-lines game log shared by the Kiek and Kismet engines, and checking
+a log read back.
 
 An :class:`Event` is a small frozen record appended by an engine; an :class:`EventLog`
 writes each event as one JSON line and flushes it at once, so a crash or Ctrl-C keeps
 everything that happened up to that moment. A game can be replayed from its log alone.
+
+A log read back is outside input (edited, cut short, or not a log at all), so
+:func:`read_log` reads only regular files, with a size and a line-length bound
+(:mod:`kiekai.files`), and checks every line: the record itself (``type`` a string, ``turn`` an
+integer, ``player`` an integer or null, ``data`` an object) and, for a game whose event types
+are registered, ``data`` against the pydantic model of its type. A bad line is reported with
+its line number (``on_problem``) and reading goes on.
+
+Adding an event type is one change here: a pydantic model of its ``data``, registered with
+:func:`event_data` for its game and type, e.g.::
+
+    @event_data("kiek", "overrule")
+    class OverruleData(EventData):
+        seat: Seat
+        accepted: bool
+
+From then on :func:`read_log` checks it (and ``kiekai replay`` no longer reports it as
+unknown); to print it, :class:`kiekai.kiek.game.EventPrinter` needs an ``_on_overrule`` method.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Annotated, Any, TextIO, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from kiekai.files import iter_lines
+
+#: Largest game log :func:`read_log` reads, in bytes (256 MiB). A Kiek game of 8 players and
+#: the most rounds ``kiekai play`` allows (100) writes about 800 turns of some 12 events of at
+#: most a few hundred bytes: under 5 MB; a Kismet match of 1000 rounds about 100 MB.
+MAX_LOG_BYTES: int = 256 * 1024 * 1024
+#: Longest line :func:`read_log` reads, in bytes (16 MiB): the longest event is Kiek's
+#: ``setup``, which lists every card id and label of the deck (about 100 bytes a photo, so
+#: over 100,000 photos fit).
+MAX_LINE_BYTES: int = 16 * 1024 * 1024
+#: Deepest nesting of JSON arrays and objects in an event line. Events written by kiekai nest
+#: at most 4 deep (``data.players[0].name``); a line nested deeper is not an event (and a
+#: very deep one would exhaust Python's recursion limit).
+MAX_DEPTH: int = 16
+#: Most seats a list of seats may hold: Kiek is for 3 to 8 players (rulebook box;
+#: :data:`kiekai.kiek.engine.MAX_PLAYERS`), Kismet for 2 to 8.
+MAX_SEATS: int = 8
 
 
 @dataclass(frozen=True)
@@ -41,23 +80,348 @@ class Event:
 
     @classmethod
     def from_json(cls, line: str) -> Event:
-        """Parse one JSON line written by :meth:`to_json`.
+        """Parse one JSON line written by :meth:`to_json` and check its record.
+
+        The record must be a JSON object with ``type`` (a non-empty string); ``turn`` (an
+        integer from -1, default -1), ``player`` (an integer from 0, or null) and ``data`` (an
+        object; null counts as ``{}``) are optional. ``data`` is not checked against its type
+        here (see :func:`check_event`).
 
         Raises:
-            ValueError: the line is not JSON or lacks the ``type`` key.
+            ValueError: the line is not JSON, is nested deeper than :data:`MAX_DEPTH`, or its
+                record is not as above; the message says which field and why.
         """
         try:
             raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"not a JSON event line: {line[:80]!r} ({exc})") from exc
-        if not isinstance(raw, dict) or "type" not in raw:
-            raise ValueError(f"event line has no 'type': {line[:80]!r}")
-        return cls(
-            type=str(raw["type"]),
-            turn=int(raw.get("turn", -1)),
-            player=raw.get("player"),
-            data=raw.get("data") or {},
-        )
+        except RecursionError:
+            raise ValueError(f"nested deeper than {MAX_DEPTH} levels: not an event") from None
+        except ValueError as exc:  # JSONDecodeError, or an integer of over 4300 digits
+            raise ValueError(f"not JSON ({exc})") from None
+        if not isinstance(raw, dict):
+            raise ValueError(f"not an event: a JSON {_json_kind(raw)}, not an object")
+        if _depth_over(raw, MAX_DEPTH):
+            raise ValueError(f"nested deeper than {MAX_DEPTH} levels: not an event")
+        if raw.get("data", {}) is None:
+            raw = {**raw, "data": {}}
+        try:
+            record = _Record.model_validate(raw)
+        except ValidationError as exc:
+            raise ValueError(_describe(exc)) from None
+        return cls(type=record.type, turn=record.turn, player=record.player, data=record.data)
+
+
+class _Record(BaseModel):
+    """The fields every event line has (:meth:`Event.from_json`)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    type: Annotated[str, Field(min_length=1, max_length=64)]
+    turn: Annotated[int, Field(ge=-1)] = -1
+    player: Annotated[int, Field(ge=0)] | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+def _json_kind(value: object) -> str:
+    kinds = {list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+    return "null" if value is None else kinds.get(type(value), type(value).__name__)
+
+
+def _depth_over(value: object, limit: int) -> bool:
+    """Whether ``value`` (parsed JSON) nests arrays/objects more than ``limit`` deep (no recursion)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values() if isinstance(v, (dict, list)))
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item if isinstance(v, (dict, list)))
+    return False
+
+
+def _describe(error: ValidationError, prefix: str = "", limit: int = 3) -> str:
+    """A pydantic error as one short sentence, fields named from ``prefix``:
+    ``'data.players' should be a valid list (got "Bot 1")``."""
+    parts = []
+    for item in error.errors()[:limit]:
+        message = item["msg"].removeprefix("Value error, ").removeprefix("Input ")
+        if not item["loc"]:  # a check across fields (model_validator)
+            parts.append(f"{prefix.rstrip('.') or 'the event'}: {message}")
+            continue
+        where = prefix + ".".join(str(p) for p in item["loc"])
+        if item["type"] == "missing":
+            parts.append(f"'{where}' is missing")
+            continue
+        message = message[:1].lower() + message[1:]
+        got = item.get("input")
+        shown = json.dumps(got, ensure_ascii=False) if _is_small(got) else _json_kind(got)
+        parts.append(f"'{where}' {message} (got {shown})")
+    more = len(error.errors()) - limit
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+def _is_small(value: object) -> bool:
+    try:
+        return len(json.dumps(value, ensure_ascii=False)) <= 40
+    except (TypeError, ValueError):
+        return False
+
+
+# --------------------------------------------------------------------------- event data models
+
+
+class EventData(BaseModel):
+    """Base of every event-data model: strict JSON types; fields it does not name are kept
+    (logs of a newer kiekai still read) but not checked."""
+
+    model_config = ConfigDict(strict=True, extra="allow", populate_by_name=True)
+
+
+#: A seat index (0-based).
+Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+#: Points, totals and counts: whole numbers from 0.
+Count = Annotated[int, Field(ge=0)]
+#: A list of seats, at most :data:`MAX_SEATS` long.
+SeatList = Annotated[list[Seat], Field(max_length=MAX_SEATS)]
+#: One whole number per seat (points, totals, turns), at most :data:`MAX_SEATS` long.
+PerSeat = Annotated[list[int], Field(max_length=MAX_SEATS)]
+#: Card ids (deck-relative photo paths).
+CardIds = list[str]
+
+M = TypeVar("M", bound=type[BaseModel])
+
+#: game -> event type -> model of its ``data``; filled by :func:`event_data`.
+EVENT_DATA: dict[str, dict[str, type[BaseModel]]] = {}
+
+
+def event_data(game: str, event_type: str) -> Callable[[M], M]:
+    """Class decorator: register a pydantic model as the ``data`` of ``event_type`` in ``game``.
+
+    Raises:
+        ValueError: the type is already registered for that game (one model per type).
+    """
+
+    def register(model: M) -> M:
+        types = EVENT_DATA.setdefault(game, {})
+        if event_type in types and types[event_type] is not model:
+            raise ValueError(f"{game} event {event_type!r} already has a data model")
+        types[event_type] = model
+        return model
+
+    return register
+
+
+class KiekPlayerEntry(EventData):
+    """One seat of a Kiek ``header``: its index, name and whether a person plays it."""
+
+    seat: Seat
+    name: Annotated[str, Field(max_length=200)]
+    human: bool = False
+
+
+@event_data("kiek", "header")
+class KiekHeader(EventData):
+    """First line of a Kiek log (:func:`kiekai.kiek.game.play_game`): the game, its seed, seats
+    and settings, and the versions that wrote it."""
+
+    game: str
+    format: int | None = None
+    seed: int | None = None
+    rounds: Count | None = None
+    time_limit: float | None = None
+    players: Annotated[list[KiekPlayerEntry], Field(max_length=MAX_SEATS)] = Field(default_factory=list)
+    deck: str | None = None
+    perception: str | None = None
+    strictness: str | None = None
+    level: str | None = None
+
+
+@event_data("kiek", "setup")
+class KiekSetup(EventData):
+    """The deal (rulebook "Preparations"): hands, the three face-up cards, the first active
+    player and every card's label."""
+
+    seed: int | None = None
+    n_players: Count | None = None
+    rounds: Count | None = None
+    first_active: Seat | None = None
+    first_active_by: str | None = None
+    hands: list[CardIds] = Field(default_factory=list)
+    table: CardIds = Field(default_factory=list)
+    aside: Count = 0
+    deck_size: Count | None = None
+    labels: dict[str, str] = Field(default_factory=dict)
+
+
+@event_data("kiek", "turn")
+class KiekTurn(EventData):
+    """A turn begins: its round, stake (rulebook "The Next Turn") and the face-up cards."""
+
+    round: Count
+    stake: Count
+    extra_round: bool = False
+    table: CardIds = Field(default_factory=list)
+    hand_size: Count | None = None
+
+
+@event_data("kiek", "redeal")
+class KiekRedeal(EventData):
+    """Out of cards: the discards are dealt again (rulebook "The Next Turn")."""
+
+    discards: Count
+    each: Count
+    hands: list[CardIds] = Field(default_factory=list)
+    left_discarded: Count | None = None
+
+
+@event_data("kiek", "play")
+class KiekPlay(EventData):
+    """The active player's two cards and the split of the five, 3 against 2."""
+
+    played: Annotated[CardIds, Field(max_length=5)]
+    three: Annotated[CardIds, Field(max_length=5)]
+    two: Annotated[CardIds, Field(max_length=5)]
+    stake: Count | None = None
+    forfeited: bool = False
+    wrote_word: bool = True
+
+
+@event_data("kiek", "time-up")
+class KiekTimeUp(EventData):
+    """A player ran out of the two minutes (rulebook "A Turn")."""
+
+    what: Annotated[str, Field(max_length=40)] = "word"
+    time_limit: float | None = None
+
+
+@event_data("kiek", "guess")
+class KiekGuess(EventData):
+    """A guesser's word."""
+
+    word: str
+
+
+@event_data("kiek", "reveal")
+class KiekReveal(EventData):
+    """The words read aloud, by seat (``""``: nothing written)."""
+
+    words: Annotated[list[str], Field(max_length=MAX_SEATS)]
+    secret: str | None = None
+
+
+@event_data("kiek", "call")
+class KiekCall(EventData):
+    """Ne bis in idem called (rulebook "Ne Bis in Idem"): by whom, whether rightly, who scores."""
+
+    callers: SeatList
+    right: bool
+    credited: Seat | None = None
+    repeats: dict[Annotated[str, Field(pattern=r"^[0-9]{1,3}$")], str] = Field(default_factory=dict)
+    reasons: dict[str, str] = Field(default_factory=dict)
+    points: Count = 0
+
+
+@event_data("kiek", "verdict")
+class KiekVerdict(EventData):
+    """The judge's verdict on one guess against the secret word."""
+
+    secret: str
+    guess: str
+    accepted: bool
+    relation: str = ""
+    reason: str = ""
+    scored: Count = 0
+
+
+@event_data("kiek", "score")
+class KiekScore(EventData):
+    """Points of the turn and running totals, by seat."""
+
+    stake: Count | None = None
+    points: PerSeat
+    totals: PerSeat
+    penalised: SeatList = Field(default_factory=list)
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _same_seats(self) -> KiekScore:
+        if len(self.points) != len(self.totals):
+            raise ValueError(
+                f"points has {len(self.points)} seats and totals {len(self.totals)}: one per seat"
+            )
+        return self
+
+
+@event_data("kiek", "keep")
+class KiekKeep(EventData):
+    """A player keeps a card on the table for the next active player."""
+
+    card: str
+    for_: Annotated[Seat | None, Field(alias="for")] = None
+
+
+@event_data("kiek", "discard")
+class KiekDiscard(EventData):
+    """The cards nobody kept are discarded; the kept ones stay on the table."""
+
+    cards: CardIds = Field(default_factory=list)
+    table: Annotated[CardIds, Field(max_length=5)]
+
+
+@event_data("kiek", "aborted")
+class KiekAborted(EventData):
+    """The game stopped early (Ctrl-C, end of input)."""
+
+    reason: str = ""
+    scores: PerSeat = Field(default_factory=list)
+
+
+@event_data("kiek", "game-over")
+class KiekGameOver(EventData):
+    """The end (rulebook "End of the Game"): scores, ranking and the winner."""
+
+    reason: str = ""
+    turns_played: Count | None = None
+    scores: PerSeat
+    ranking: SeatList
+    winner: Seat
+    tie_broken_by_last_active: bool = False
+    last_active_turn: PerSeat = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _seats_in_range(self) -> KiekGameOver:
+        seats = len(self.scores)
+        outside = [s for s in [*self.ranking, self.winner] if s >= seats]
+        if outside:
+            raise ValueError(f"seat {outside[0]} is ranked but scores has {seats} seats")
+        return self
+
+
+def check_event(event: Event, game: str) -> Event:
+    """Check ``event.data`` against the model of its type in ``game`` (:data:`EVENT_DATA`).
+
+    Returns:
+        The event with ``data`` as the model gives it back (fields left out get their
+        defaults, so a reader can rely on every named field being there with its type).
+
+    Raises:
+        ValueError: the type is not one of ``game``'s, or ``data`` does not fit its model
+            (the message names the field, e.g. ``'data.players' should be a valid list``).
+        KeyError: no event types are registered for ``game``.
+    """
+    models = EVENT_DATA[game]
+    model = models.get(event.type)
+    if model is None:
+        raise ValueError(f"unknown {game} event type {event.type!r}")
+    try:
+        data = model.model_validate(dict(event.data))
+    except ValidationError as exc:
+        raise ValueError(_describe(exc, prefix="data.")) from None
+    return Event(event.type, event.turn, event.player, data.model_dump(by_alias=True))
+
+
+# --------------------------------------------------------------------------- writing and reading
 
 
 class EventLog:
@@ -99,22 +463,73 @@ class EventLog:
         self.close()
 
 
-def read_log(path: str | os.PathLike[str]) -> Iterator[Event]:
-    """Yield the events of a JSON-lines game log in order.
+@dataclass(frozen=True)
+class LogProblem:
+    """A line of a game log that :func:`read_log` left out.
 
-    Blank lines are skipped. A truncated last line (a game killed mid-write) is skipped too.
+    Attributes:
+        line: 1-based line number.
+        message: why, e.g. ``"'turn' should be a valid integer (got null)"``.
+        cut_short: the last line, without its newline (a game stopped mid-write): expected
+            after a crash, not a sign of an edited log.
+    """
+
+    line: int
+    message: str
+    cut_short: bool = False
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+def read_log(
+    path: str | os.PathLike[str],
+    *,
+    game: str | None = None,
+    on_problem: Callable[[LogProblem], None] | None = None,
+    max_bytes: int = MAX_LOG_BYTES,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> Iterator[Event]:
+    """Yield the events of a JSON-lines game log in order, each checked.
+
+    Only a regular file is read (a named pipe, a device such as ``/dev/zero`` or a folder is
+    refused at once), of at most ``max_bytes``, line by line (memory stays within a line).
+    Blank lines are skipped. Every line is checked by :meth:`Event.from_json` and, with
+    ``game``, by :func:`check_event`.
+
+    Args:
+        path: the log file.
+        game: check ``data`` against the event types registered for this game (``"kiek"``);
+            ``None`` checks only the record.
+        on_problem: called with a :class:`LogProblem` for each line left out, and reading
+            goes on; ``None`` raises instead (except for a last line cut short, which is
+            always left out quietly: a game killed mid-write).
+        max_bytes: largest file read.
+        max_line_bytes: longest line read; longer lines are problems.
 
     Raises:
-        FileNotFoundError: no file at ``path``.
-        ValueError: a line other than the last is not a valid event (names the line number).
+        FileNotFoundError: no file at ``path`` (other ``OSError``: it cannot be opened).
+        kiekai.files.FileRefusedError: not a regular file, or over ``max_bytes`` (a
+            ``ValueError``; the message names the path and what it is).
+        ValueError: without ``on_problem``, a bad line (the message names the line number).
+        KeyError: ``game`` has no registered event types.
     """
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
+    if game is not None and game not in EVENT_DATA:
+        raise KeyError(f"no event types are registered for the game {game!r}")
+    for line in iter_lines(path, max_line_bytes=max_line_bytes, max_bytes=max_bytes):
+        if line.text is not None and not line.text.strip():
             continue
         try:
-            yield Event.from_json(line)
+            if line.text is None:
+                raise ValueError(line.problem)
+            event = Event.from_json(line.text)
+            if game is not None:
+                event = check_event(event, game)
         except ValueError as exc:
-            if number == len(lines):
-                return
-            raise ValueError(f"{path}: line {number}: {exc}") from exc
+            problem = LogProblem(line.number, str(exc), cut_short=not line.complete)
+            if on_problem is not None:
+                on_problem(problem)
+            elif not problem.cut_short:
+                raise ValueError(f"{os.fspath(path)}: {problem}") from None
+            continue
+        yield event

@@ -35,7 +35,7 @@ def _error(message: str) -> None:
     typer.echo(f"error: {printable(message)}", err=True)
 
 
-def _load(path: Path | None, on_skip=None, on_problem=None):
+def _load(path: Path | None, on_skip=None, on_problem=None, known_wnid=None):
     """Load the deck at ``path`` (or the default deck); exit 1 with the message on DeckError."""
     from kiekai.deck import DeckError, load_deck
 
@@ -44,7 +44,7 @@ def _load(path: Path | None, on_skip=None, on_problem=None):
             from kiekai.default_deck import default_deck
 
             return default_deck(on_skip=on_skip)
-        return load_deck(path, on_skip=on_skip, on_problem=on_problem)
+        return load_deck(path, on_skip=on_skip, on_problem=on_problem, known_wnid=known_wnid)
     except DeckError as exc:
         _error(str(exc))
         raise typer.Exit(1) from None
@@ -76,11 +76,14 @@ def info(
     from rich.table import Table
     from rich.text import Text
 
-    from kiekai.deck import DeckTooSmallError, check_deck_size
+    from kiekai.deck import DeckTooSmallError, WordNetNounIds, check_deck_size
     from kiekai.display import printable
 
     problems: list[str] = []
-    deck = _load(path, on_skip=lambda _rel, _why: None, on_problem=problems.append)
+    wordnet = WordNetNounIds()
+    deck = _load(
+        path, on_skip=lambda _rel, _why: None, on_problem=problems.append, known_wnid=wordnet
+    )
     console = Console(soft_wrap=False)
     title = printable(str(path)) if path is not None else "(default)"
     table = Table(title=f"deck {title}", title_justify="left", highlight=False)
@@ -131,6 +134,11 @@ def info(
     console.print(table)
     for message in problems:
         console.print(Text(f"warning: {printable(message)}", style="yellow"))
+    if wordnet.unavailable is not None:
+        console.print(Text(
+            f"note: wnids were not checked against WordNet ({printable(wordnet.unavailable)})",
+            style="yellow",
+        ))
     console.print(Text(_summary(deck)))
     if players is not None:
         try:
@@ -168,7 +176,6 @@ def embed(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from kiekai.deck import PhotoError
     from kiekai.display import printable
     from kiekai.models import ModelUnavailable
 
@@ -198,6 +205,12 @@ def embed(
         )
         total = 0
         dims = 0
+        unreadable: list[str] = []
+
+        def report_unreadable(card_id: str, reason: str) -> None:
+            unreadable.append(card_id)
+            report_skip(card_id, reason)
+
         with Progress(
             "[progress.description]{task.description}",
             BarColumn(),
@@ -207,14 +220,17 @@ def embed(
         ) as progress:
             task = progress.add_task("embedding photos", total=len(deck.cards))
             for batch in _batches(deck.cards, EMBED_BATCH):
-                vectors = perception.embed_images(list(batch), progress=False)
+                vectors = perception.embed_images(
+                    list(batch), progress=False, on_skip=report_unreadable
+                )
                 total += len(vectors)
                 dims = int(vectors.shape[1]) if len(vectors) else dims
                 progress.advance(task, len(batch))
-    except (ModelUnavailable, PhotoError) as exc:
+    except ModelUnavailable as exc:
         _error(str(exc))
         raise typer.Exit(1) from None
-    typer.echo(f"embedded {total} photos ({dims} dimensions); {_summary(deck)}")
+    failed = f", {len(unreadable)} could not be decoded (see above)" if unreadable else ""
+    typer.echo(f"embedded {total - len(unreadable)} photos ({dims} dimensions){failed}; {_summary(deck)}")
 
 
 def register(app: typer.Typer) -> None:

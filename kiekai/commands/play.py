@@ -18,12 +18,22 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
+from kiekai.display import safe_text
+from kiekai.files import FileRefusedError
+
+#: Most rounds ``--rounds`` accepts. The rulebook plays 3 and allows more ("It is possible to
+#: keep on playing"), each using up words (ne bis in idem): a round of n players writes up to
+#: n x n words, so by 100 rounds even 3 players have written 900 words, over half of the
+#: bots' 1,566-word vocabulary, and 8 players would need 6,400. A round of 8 people takes up
+#: to 16 minutes (two a turn), so 100 rounds is over a day's play; the log stays under 5 MB.
+MAX_ROUNDS = 100
 #: Exit status for a user error (bad option values, unusable deck): click's usage status.
 EXIT_USAGE = 2
 #: Exit status when the input ended mid-game.
 EXIT_EOF = 1
+#: Exit status of ``kiekai replay`` when lines of the log were left out (not valid events).
+EXIT_PARTIAL = 1
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 EXIT_INTERRUPT = 130
 
@@ -61,7 +71,7 @@ def default_log_path(seed: int) -> Path:
 
 
 def _fail(err: Console, message: str, code: int = EXIT_USAGE) -> typer.Exit:
-    err.print(f"[red]Error:[/red] {escape(message)}", highlight=False)
+    err.print(f"[red]Error:[/red] {safe_text(message)}", highlight=False)
     return typer.Exit(code)
 
 
@@ -82,14 +92,20 @@ def register(app: typer.Typer) -> None:
             int | None, typer.Option(help="Seed for the shuffle and the bots (same seed, same game).")
         ] = None,
         perception: Annotated[
-            PerceptionKind, typer.Option(help="How bots see the photos.")
+            PerceptionKind, typer.Option(help="How bots see the photos.", case_sensitive=False)
         ] = PerceptionKind.AUTO,
         strictness: Annotated[
-            StrictnessChoice, typer.Option(help="Which guesses match (the judge's level).")
+            StrictnessChoice,
+            typer.Option(help="Which guesses match (the judge's level).", case_sensitive=False),
         ] = StrictnessChoice.STANDARD,
-        level: Annotated[LevelChoice, typer.Option(help="Bot strength.")] = LevelChoice.NORMAL,
+        level: Annotated[
+            LevelChoice, typer.Option(help="Bot strength.", case_sensitive=False)
+        ] = LevelChoice.NORMAL,
         rounds: Annotated[
-            int, typer.Option(help="Rounds to play: 3 by the rulebook; more are extra rounds at x3.")
+            int,
+            typer.Option(
+                help=f"Rounds to play, 1 to {MAX_ROUNDS}: 3 by the rulebook; more are extra rounds at x3."
+            ),
         ] = 3,
         log: Annotated[
             Path | None, typer.Option(help="JSON-lines game log (default: a new file in the user data dir).")
@@ -128,8 +144,8 @@ def register(app: typer.Typer) -> None:
         ] = True,
     ) -> None:
         """Play a game of Kiek: split five photos 3 against 2 with one word; guess the others' words."""
-        out = Console(highlight=False)
-        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        out = Console(highlight=False, emoji=False)
+        err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
         try:
             code = _play(
                 out,
@@ -163,18 +179,46 @@ def register(app: typer.Typer) -> None:
     def replay_command(
         log: Annotated[Path, typer.Argument(help="A game log written by `kiekai play`.")],
     ) -> None:
-        """Print a game of Kiek again from its JSON-lines log alone."""
+        """Print a game of Kiek again from its JSON-lines log alone.
+
+        Every line is checked; a line that is not a valid event is reported on stderr with its
+        line number and left out. Exit status: 0 when every line was printed, 1 when some
+        lines were left out, 2 when the file cannot be replayed (missing, not a regular file,
+        too large, not a Kiek game log).
+        """
+        from kiekai.events import LogProblem
         from kiekai.kiek.game import replay
 
-        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+        def problem(found: LogProblem) -> None:
+            if found.cut_short:
+                err.print(
+                    f"{safe_text(log)}: the last line is cut short (the game was stopped while "
+                    "writing it); it is left out."
+                )
+            else:
+                err.print(f"[yellow]{safe_text(log)}: {safe_text(found)}; line left out[/yellow]")
+
         try:
-            replay(log, Console(highlight=False))
+            result = replay(log, Console(highlight=False, emoji=False), on_problem=problem)
         except FileNotFoundError:
             raise _fail(err, f"no game log at {log}; give the path `kiekai play` printed") from None
         except IsADirectoryError:
             raise _fail(err, f"{log} is a folder; give a game log file (.jsonl)") from None
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise _fail(err, f"cannot replay {log}: {exc}") from None
+        except FileRefusedError as exc:
+            raise _fail(err, f"cannot replay {log}: {exc.reason}; give a game log file (.jsonl)") from None
+        except OSError as exc:
+            raise _fail(err, f"cannot read {log}: {exc.strerror or exc}") from None
+        except ValueError as exc:
+            raise _fail(err, f"cannot replay: {exc}") from None
+        if result.problems:
+            lines = "line was" if result.problems == 1 else "lines were"
+            err.print(
+                f"{result.problems} {lines} left out of {safe_text(log)} (not valid events; "
+                "see above)."
+            )
+            raise typer.Exit(EXIT_PARTIAL)
 
 
 def _play(
@@ -224,8 +268,12 @@ def _play(
             f"Kiek is for {MIN_PLAYERS} to {MAX_PLAYERS} players; --bots {bots} --humans "
             f"{humans} makes {players_n}: change --bots or --humans",
         )
-    if rounds < 1:
-        raise _fail(err, f"--rounds must be at least 1 (3 is a whole game), got {rounds}")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise _fail(
+            err,
+            f"--rounds must be from 1 to {MAX_ROUNDS} (3 is a whole game by the rulebook; more "
+            f"are extra rounds), got {rounds}",
+        )
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     elif seed < 0:
@@ -264,7 +312,7 @@ def _play(
                 cards,
                 clip_model=clip_model,
                 clip_checkpoint=clip_checkpoint,
-                echo=lambda line: out.print(escape(str(line)), highlight=False),
+                echo=lambda line: out.print(safe_text(str(line)), highlight=False),
             )
         except (ValueError, RuntimeError, FileNotFoundError, OSError) as exc:
             raise _fail(err, str(exc)) from None
@@ -281,9 +329,9 @@ def _play(
 
     names_of_cards = name_cards(cards)
     log_path = log if log is not None else default_log_path(seed)
-    err.print(f"Game log: {escape(str(log_path))}", highlight=False)
+    err.print(f"Game log: {safe_text(str(log_path))}", highlight=False)
     err.print(
-        f"House rules: {escape(str(rules_path))} ({len(table_rules)} ruling"
+        f"House rules: {safe_text(str(rules_path))} ({len(table_rules)} ruling"
         f"{'' if len(table_rules) == 1 else 's'})",
         highlight=False,
     )
@@ -374,9 +422,9 @@ def _play(
                 card_names=names_of_cards,
             )
     except GameAborted as exc:
-        err.print(f"{escape(exc.reason[:1].upper() + exc.reason[1:])}. The game log is kept: {escape(str(log_path))}")
+        err.print(f"{safe_text(exc.reason[:1].upper() + exc.reason[1:])}. The game log is kept: {safe_text(str(log_path))}")
         return EXIT_INTERRUPT if "Ctrl-C" in exc.reason else EXIT_EOF
-    err.print(f"Game log: {escape(str(log_path))} (replay it with `kiekai replay`)", highlight=False)
+    err.print(f"Game log: {safe_text(str(log_path))} (replay it with `kiekai replay`)", highlight=False)
     return 0
 
 
@@ -422,7 +470,7 @@ def _play_web(
             highlight=False,
         )
     for seat in range(humans):
-        out.print(f"{escape(names[seat])}: {server.seat_url(seat)}", highlight=False, soft_wrap=True)
+        out.print(f"{safe_text(names[seat])}: {server.seat_url(seat)}", highlight=False, soft_wrap=True)
     out.print(
         "The game starts when every seat is open, or when someone presses Start now (bots take "
         "the empty seats). Ctrl-C stops the table.",
@@ -441,9 +489,9 @@ def _play_web(
                 ruling_level=strictness, on_event=EventPrinter(out),
             )  # fmt: skip
     except GameAborted as exc:
-        err.print(f"{escape(exc.reason[:1].upper() + exc.reason[1:])}. The game log is kept: {escape(str(log_path))}")
+        err.print(f"{safe_text(exc.reason[:1].upper() + exc.reason[1:])}. The game log is kept: {safe_text(str(log_path))}")
         return EXIT_INTERRUPT
-    err.print(f"Game log: {escape(str(log_path))} (replay it with `kiekai replay`)", highlight=False)
+    err.print(f"Game log: {safe_text(str(log_path))} (replay it with `kiekai replay`)", highlight=False)
     return 0
 
 
@@ -455,14 +503,20 @@ def _load_cards(err: Console, deck: Path | None, players: int) -> tuple[list, st
     Returns:
         (cards, the deck's name for the log header).
     """
-    from kiekai.deck import DeckError, DeckTooSmallError, check_deck_size, load_deck
+    from kiekai.deck import (
+        DeckError,
+        DeckTooSmallError,
+        WordNetNounIds,
+        check_deck_size,
+        load_deck,
+    )
 
     def skipped(relative: str, reason: str) -> None:
-        err.print(f"Skipped {escape(relative)}: {escape(reason)}", highlight=False)
+        err.print(f"Skipped {safe_text(relative)}: {safe_text(reason)}", highlight=False)
 
     def problem(message: str) -> None:
         prefix = "" if message.startswith("labels.csv") else "labels.csv: "
-        err.print(f"{prefix}{escape(message)}", highlight=False)
+        err.print(f"{prefix}{safe_text(message)}", highlight=False)
 
     try:
         if deck is None:
@@ -471,7 +525,7 @@ def _load_cards(err: Console, deck: Path | None, players: int) -> tuple[list, st
             loaded = default_deck(on_skip=skipped)
             name = "embedded default deck"
         else:
-            loaded = load_deck(deck, on_skip=skipped, on_problem=problem)
+            loaded = load_deck(deck, on_skip=skipped, on_problem=problem, known_wnid=WordNetNounIds())
             name = str(loaded.root)
         check_deck_size(loaded, players)
     except DeckTooSmallError as exc:

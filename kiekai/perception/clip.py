@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from kiekai.deck import Card, open_rgb
+from kiekai.deck import Card, OnSkip, decode_photos, warn_skipped
 from kiekai.perception.cache import EmbeddingCache, text_key
 
 #: Photo-style prompt templates from CLIP's 80 ImageNet templates (Radford et al. 2021).
@@ -117,20 +117,27 @@ class ClipPerception:
 
     # -- embeddings -----------------------------------------------------------------------------
 
-    def embed_images(self, cards: Sequence[Card], progress: bool | None = None) -> np.ndarray:
+    def embed_images(
+        self,
+        cards: Sequence[Card],
+        progress: bool | None = None,
+        *,
+        on_skip: OnSkip | None = None,
+    ) -> np.ndarray:
         """Return the L2-normalised CLIP image embeddings of ``cards``.
 
-        Each photo is decoded upright in RGB by :func:`kiekai.deck.open_rgb` (longest side at
-        most :data:`DECODE_MAX_SIDE` pixels), then CLIP's own preprocessing. Embeddings are
-        looked up by the card's content hash (``card.sha256``) in memory, then on disk; only the
-        rest are computed, in batches of :data:`BATCH_SIZE`, with a progress bar when
-        ``progress`` (default: the constructor's setting).
+        Each photo is decoded upright in RGB by :func:`kiekai.deck.decode_photos` (longest
+        side at most :data:`DECODE_MAX_SIDE` pixels), then CLIP's own preprocessing. Embeddings
+        are looked up by the card's content hash (``card.sha256``) in memory, then on disk; only
+        the rest are computed, in batches of :data:`BATCH_SIZE`, with a progress bar when
+        ``progress`` (default: the constructor's setting). A photo that cannot be decoded (changed
+        or removed since the deck was read) is reported to ``on_skip(card id, reason)``
+        (default: a :class:`kiekai.deck.DeckWarning`) and gets a zero row, not cached, which
+        :meth:`scores` turns into 0.5 ("undecided") for every word.
 
         Returns:
-            float32 array of shape (N, D), rows of unit length (D = 512 for the ViT-B-32 family).
-
-        Raises:
-            kiekai.deck.PhotoError: a photo cannot be decoded.
+            float32 array of shape (N, D), rows of unit length (D = 512 for the ViT-B-32
+            family), or zero for a photo that cannot be decoded.
         """
         import torch
 
@@ -155,9 +162,17 @@ class ClipPerception:
                 disable=not progress,
             ) as bar:
                 for start in range(0, len(missing), BATCH_SIZE):
-                    batch = missing[start : start + BATCH_SIZE]
+                    decoded = list(decode_photos(missing[start : start + BATCH_SIZE], DECODE_MAX_SIDE))
+                    for photo in decoded:
+                        if photo.image is None:
+                            (on_skip or warn_skipped)(photo.name, photo.reason or "")
+                            self._image_memory[photo.card.sha256] = np.zeros(self._dim(), np.float32)
+                    batch = [photo.card for photo in decoded if photo.image is not None]
+                    bar.update(len(decoded) - len(batch))
+                    if not batch:
+                        continue
                     pixels = torch.stack(
-                        [self.preprocess(open_rgb(card, DECODE_MAX_SIDE)) for card in batch]
+                        [self.preprocess(photo.image) for photo in decoded if photo.image is not None]
                     )
                     with torch.inference_mode():
                         features = self.model.encode_image(pixels, normalize=True)
@@ -230,21 +245,23 @@ class ClipPerception:
 
         Returns:
             float32 array (N, V) in [0, 1]; 0.5 means the card stands :data:`Z_SHIFT`
-            standard deviations above the reference deck's mean cosine for that word.
-
-        Raises:
-            kiekai.deck.PhotoError: a photo cannot be decoded.
+            standard deviations above the reference deck's mean cosine for that word, and is
+            every score of a card whose photo cannot be decoded (see :meth:`embed_images`).
         """
         words = list(words)
         if not words or not cards:
             return np.zeros((len(cards), len(words)), dtype=np.float32)
         text = self.embed_words(words)
-        cosine = self.embed_images(cards) @ text.T
+        images = self.embed_images(cards)
+        cosine = images @ text.T
         if self.cards:
             if self._reference_images is None:
                 self._reference_images = self.embed_images(self.cards)
-            ref_cosine = self._reference_images @ text.T
+            reference = self._reference_images[np.any(self._reference_images != 0, axis=1)]
+            ref_cosine = reference @ text.T if len(reference) else cosine
         else:
             ref_cosine = cosine
         z = (cosine - ref_cosine.mean(axis=0)) / np.maximum(ref_cosine.std(axis=0), MIN_STD)
-        return (1.0 / (1.0 + np.exp(-SLOPE * (z - Z_SHIFT)))).astype(np.float32)
+        scores = (1.0 / (1.0 + np.exp(-SLOPE * (z - Z_SHIFT)))).astype(np.float32)
+        scores[~np.any(images != 0, axis=1)] = 0.5  # photo not decoded: undecided
+        return scores

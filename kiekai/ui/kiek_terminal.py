@@ -538,7 +538,7 @@ class TerminalKiekPlayer:
             self.console.print()
             raise
         if not self.reader.is_tty():
-            self.console.print(printable(line), highlight=False)  # echo piped answers
+            self.console.print(safe_text(line), highlight=False)  # echo piped answers
         return line
 
     def _read_live(self, prompt: str, left: float | None) -> str:
