@@ -721,3 +721,174 @@ def test_bomb_reason_gives_the_size_and_the_documented_limit(tmp_path: Path):
     assert reasons["bomb.png"] == (
         "decompression bomb refused: 10,000,000,000 pixels is over the limit of 89,478,485"
     )
+
+
+# ----------------------------------------------------------------------- issue 11: corrupt PNG
+
+
+def _png_with_broken_idat(path: Path, *, keep_crc: bool) -> Path:
+    """A 384x288 RGB PNG (noise, so the IDAT is large) with one byte of its first IDAT chunk's
+    data flipped; ``keep_crc`` recomputes the chunk's CRC so only the zlib stream is broken."""
+    pixels = np.random.default_rng(0).integers(0, 256, (288, 384, 3), dtype=np.uint8)
+    Image.fromarray(pixels).save(path, format="PNG")
+    data = bytearray(path.read_bytes())
+    at = data.index(b"IDAT")
+    (length,) = struct.unpack(">I", data[at - 4 : at])
+    data[at + 4 + length // 2] ^= 0xFF
+    if keep_crc:
+        crc = zlib.crc32(bytes(data[at : at + 4 + length])) & 0xFFFFFFFF
+        data[at + 4 + length : at + 8 + length] = struct.pack(">I", crc)
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("keep_crc", [False, True], ids=["idat-crc-fails", "zlib-broken"])
+def test_a_png_with_a_corrupt_idat_is_skipped_not_listed_ok(deck_cli, tmp_path: Path, keep_crc):
+    """Issue 11 point 3: the inspection used to decode twice (the first, failing decode lost in
+    getexif(), the second giving a black image) and list this file as ok."""
+    _png_with_broken_idat(tmp_path / "broken.png", keep_crc=keep_crc)
+    _photo(tmp_path / "fine.png")
+    deck = load_deck(tmp_path, on_skip=lambda rel, why: None)
+    assert [c.id for c in deck.cards] == ["fine.png"]
+    (relative, reason), = deck.skipped
+    assert relative == "broken.png"
+    expected = "cannot decode" if keep_crc else "IDAT chunk at byte 33 fails its CRC check"
+    assert expected in reason
+    info = _invoke(deck_cli, "deck", "info", str(tmp_path)).output
+    line = next(line for line in info.splitlines() if " broken.png " in line)
+    assert "skipped" in line and " ok " not in line
+    assert "1 usable, 1 skipped" in info
+
+
+def test_a_bad_crc_in_an_ancillary_chunk_is_ignored_as_libpng_does(tmp_path: Path):
+    path = _photo(tmp_path / "text.png")
+    data = path.read_bytes()
+    end = data.index(b"IEND") - 4
+    text = _png_chunk(b"tEXt", b"Comment\x00hello")
+    text = text[:-4] + b"\x00\x00\x00\x00"  # wrong CRC in an ancillary chunk
+    path.write_bytes(data[:end] + text + data[end:])
+    assert [c.id for c in load_deck(tmp_path).cards] == ["text.png"]
+
+
+def test_decode_photos_yields_images_or_reasons_and_never_raises(tmp_path: Path):
+    """The one way callers of open_rgb get many photos: a card broken after the deck was read
+    (removed, overwritten with junk) costs that card, with its reason."""
+    from kiekai.deck import decode_photos
+
+    for name in ("a.png", "b.png", "c.png"):
+        _photo(tmp_path / name)
+    deck = load_deck(tmp_path)
+    (tmp_path / "b.png").write_bytes(b"not a photo any more")
+    (tmp_path / "c.png").unlink()
+    photos = list(decode_photos(deck.cards, max_side=16))
+    assert [p.name for p in photos] == ["a.png", "b.png", "c.png"]
+    assert photos[0].image is not None and photos[0].image.mode == "RGB" and max(photos[0].image.size) <= 16
+    assert photos[1].image is None and photos[1].reason.startswith("not an image")
+    assert photos[2].image is None and photos[2].reason == "No such file or directory"
+    skipped: list[tuple[str, str]] = []
+    kept = list(decode_photos(deck.cards, on_skip=lambda card, why: skipped.append((card, why))))
+    assert [p.name for p in kept] == ["a.png"]
+    assert [card for card, _ in skipped] == ["b.png", "c.png"]
+    from kiekai.deck import warn_skipped
+
+    with pytest.warns(DeckWarning) as record:
+        list(decode_photos(deck.cards, on_skip=warn_skipped))
+    assert [str(w.message).split(",")[0] for w in record] == ["b.png: skipped", "c.png: skipped"]
+
+
+def test_contact_sheet_draws_a_card_broken_since_loading_as_unreadable(tmp_path: Path):
+    from kiekai.contact_sheet import contact_sheet
+
+    _photo(tmp_path / "a.png", colour=(0, 200, 0))
+    _png_with_broken_idat(tmp_path / "b.png", keep_crc=False)
+    sheet = contact_sheet(
+        [tmp_path / "a.png", tmp_path / "b.png"], tmp_path / "sheet.png", tile=128, numbers=False
+    )
+    pixels = np.asarray(Image.open(sheet).convert("RGB")).astype(int)
+    gap = 8
+    first = pixels[gap : gap + 128, gap : gap + 128]
+    second = pixels[gap : gap + 128, 2 * gap + 128 : 2 * gap + 256]
+    assert (np.abs(first - (0, 200, 0)).sum(axis=2) < 10).mean() > 0.5  # the photo
+    reddish = (second[..., 0] > 200) & (second[..., 1] < 170) & (second[..., 2] < 170)
+    assert reddish.sum() > 20  # "unreadable" and the reason, in the notice colour
+    assert (np.abs(second - (40, 40, 40)).sum(axis=2) < 10).mean() > 0.5
+
+
+# ----------------------------------------------------------------------- issue 11: labels.csv
+
+
+def test_rows_with_only_a_file_or_an_unknown_wnid_are_reported(tmp_path: Path):
+    for name in ("a.jpg", "b.jpg", "c.jpg", "d.jpg"):
+        _photo(tmp_path / name)
+    (tmp_path / "labels.csv").write_text(
+        "file,label,wnid\na.jpg,,\nb.jpg\nc.jpg,,n99999999\nd.jpg,dog,n02084071\n", encoding="utf-8"
+    )
+    known = {"n02084071"}
+    seen: list[str] = []
+    deck = load_deck(tmp_path, on_problem=seen.append, known_wnid=known.__contains__)
+    assert any("line 2" in m and "'a.jpg' has neither a label nor a wnid" in m for m in seen)
+    assert any("line 3" in m and "'b.jpg' has neither a label nor a wnid" in m for m in seen)
+    assert any("line 4" in m and "wnid 'n99999999' names no WordNet 3.0 noun synset" in m for m in seen)
+    assert len(seen) == 3
+    assert deck.by_id("c.jpg").wnid is None and deck.by_id("d.jpg").wnid == "n02084071"
+    # without a check, a well-formed wnid is kept (no WordNet needed to read a deck)
+    assert load_deck(tmp_path, on_problem=lambda m: None).by_id("c.jpg").wnid == "n99999999"
+
+
+def test_wordnet_noun_ids_knows_imagenet_ids(shared_dir: Path):
+    """The check `kiekai play` and `kiekai deck info` use: WordNet 3.0 noun offsets (the
+    ImageNet wnids of the dev deck are all known; n99999999 is none)."""
+    from kiekai.deck import WordNetNounIds
+
+    known = WordNetNounIds()
+    assert known("n01440764") and not known("n99999999")
+    assert known.unavailable is None
+
+
+def test_warnings_after_a_multi_line_label_name_the_line_the_row_starts_on(tmp_path: Path):
+    _photo(tmp_path / "a.jpg")
+    (tmp_path / "labels.csv").write_text(
+        'file,label\na.jpg,"two\nlines\nlong"\n\nmissing.jpg,pear\nb.jpg,,\n', encoding="utf-8"
+    )
+    seen: list[str] = []
+    load_deck(tmp_path, on_problem=seen.append)
+    assert any("line 6" in m and "missing.jpg" in m for m in seen), seen
+    assert any("line 7" in m and "'b.jpg'" in m for m in seen), seen
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "device", "dangling"])
+def test_a_labels_csv_that_is_not_a_file_is_one_warning(tmp_path: Path, kind):
+    import os
+
+    _photo(tmp_path / "a.jpg")
+    labels = tmp_path / "labels.csv"
+    if kind == "folder":
+        labels.mkdir()
+    elif kind == "fifo":
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("named pipes need POSIX")
+        os.mkfifo(labels)
+    elif kind == "device":
+        if not Path("/dev/zero").exists():
+            pytest.skip("needs /dev/zero")
+        labels.symlink_to("/dev/zero")
+    else:
+        labels.symlink_to(tmp_path / "gone.csv")
+    seen: list[str] = []
+    deck = load_deck(tmp_path, on_problem=seen.append)  # returns: nothing is read from it
+    assert len(deck.cards) == 1 and deck.cards[0].label is None
+    assert len(seen) == 1 and seen[0].startswith("labels.csv is "), seen
+    words = {"folder": "a folder", "fifo": "a named pipe", "device": "a character device",
+             "dangling": "a symbolic link to nothing"}  # fmt: skip
+    assert words[kind] in seen[0] and "no labels read" in seen[0]
+
+
+def test_deck_info_reports_unknown_wnids_with_their_line(deck_cli, tmp_path: Path):
+    _photo(tmp_path / "a.jpg")
+    _photo(tmp_path / "b.jpg")
+    (tmp_path / "labels.csv").write_text("file,wnid\na.jpg,n99999999\nb.jpg,n01440764\n")
+    result = _invoke(deck_cli, "deck", "info", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    if "were not checked against WordNet" not in result.output:
+        assert "labels.csv line 2: wnid 'n99999999' names no WordNet 3.0 noun synset" in result.output
+        assert "n01440764" in result.output

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
@@ -25,3 +27,43 @@ def test_printable_output_has_no_control_or_bidi_characters(text: str):
     out = printable(text)
     assert all(unicodedata.category(c) != "Cc" for c in out)
     assert not any(c in out for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+KEPT_FORMAT = {"\u200c", "\u200d"} | {chr(c) for c in range(0xE0020, 0xE0080)}
+
+
+@given(st.text(alphabet=st.characters(codec=None, exclude_categories=())))
+def test_printable_leaves_nothing_that_moves_hides_or_breaks_text(text: str):
+    """Arbitrary Unicode (surrogates included): no control, surrogate, line or paragraph
+    separator, and no format character but the joiners and flag tags that writing needs."""
+    import unicodedata
+
+    out = printable(text)
+    for char in out:
+        category = unicodedata.category(char)
+        assert category not in ("Cc", "Cs", "Zl", "Zp"), repr(char)
+        assert category != "Cf" or char in KEPT_FORMAT, repr(char)
+    out.encode("utf-8")  # a UTF-8 terminal can take it (lone surrogates cannot be encoded)
+
+
+@given(st.text(alphabet=st.characters(codec=None, exclude_categories=())))
+def test_safe_text_through_rich_to_a_terminal_emits_only_rich_own_escapes(text: str):
+    """Rich on a colour terminal: the only escape sequences in the output are the styles of
+    the surrounding markup, whatever the text holds (markup, ESC, CSI, bidi, newlines)."""
+    import re
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, color_system="truecolor", width=400,
+                      emoji=False, highlight=False, soft_wrap=True)  # fmt: skip
+    console.print(f"[bold]<{safe_text(text)}>[/bold]", end="")
+    out = buffer.getvalue()
+    # what a person sees: printable's escapes, with no markup interpreted in them
+    assert re.sub(r"\x1b\[[0-9;]*m", "", out) == "<" + printable(text) + ">"
+
+
+def test_printable_keeps_writing_that_needs_format_characters():
+    for text in ("👩\u200d💻", "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+                 "می\u200cخواهم", "ñandú"):  # fmt: skip
+        assert printable(text) == text
+    assert printable("a\u200bb\ufeffc\u2028d\ud800") == "a\\u200bb\\ufeffc\\u2028d\\ud800"
+    assert printable("\U000e0001") == "\\U000e0001"
