@@ -598,7 +598,7 @@ def warn_skipped(relative: str, reason: str) -> None:
 
 
 def _warn_problem(message: str) -> None:
-    warnings.warn(message, DeckWarning, stacklevel=3)
+    warnings.warn(printable(message), DeckWarning, stacklevel=3)
 
 
 def _walk_files(root: Path, on_problem: OnProblem | None = None) -> list[str]:

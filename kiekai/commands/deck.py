@@ -77,7 +77,7 @@ def info(
     from rich.text import Text
 
     from kiekai.deck import DeckTooSmallError, WordNetNounIds, check_deck_size
-    from kiekai.display import printable
+    from kiekai.display import printable, safe_text
 
     problems: list[str] = []
     wordnet = WordNetNounIds()
@@ -85,7 +85,7 @@ def info(
         path, on_skip=lambda _rel, _why: None, on_problem=problems.append, known_wnid=wordnet
     )
     console = Console(soft_wrap=False)
-    title = printable(str(path)) if path is not None else "(default)"
+    title = safe_text(path) if path is not None else "(default)"  # a title is Rich markup
     table = Table(title=f"deck {title}", title_justify="left", highlight=False)
     for column in ("file", "status", "details", "label", "wnid"):
         table.add_column(column, overflow="fold")
