@@ -57,8 +57,12 @@ def test_safe_text_through_rich_to_a_terminal_emits_only_rich_own_escapes(text: 
                       emoji=False, highlight=False, soft_wrap=True)  # fmt: skip
     console.print(f"[bold]<{safe_text(text)}>[/bold]", end="")
     out = buffer.getvalue()
-    # what a person sees: printable's escapes, with no markup interpreted in them
-    assert re.sub(r"\x1b\[[0-9;]*m", "", out) == "<" + printable(text) + ">"
+    # what a person sees: printable's escapes, with no markup interpreted in them (Rich's
+    # escape() doubles a lone trailing backslash, lest it escape the markup that follows)
+    shown = printable(text)
+    if shown.endswith("\\") and not shown.endswith("\\\\"):
+        shown += "\\"
+    assert re.sub(r"\x1b\[[0-9;]*m", "", out) == "<" + shown + ">"
 
 
 def test_printable_keeps_writing_that_needs_format_characters():
