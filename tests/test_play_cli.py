@@ -42,7 +42,7 @@ def test_unknown_flag_is_refused():
         (["--bots", "1", "--humans", "1"], "3 to 8 players"),
         (["--bots", "8", "--humans", "1"], "makes 9"),
         (["--bots", "-1", "--humans", "4"], "cannot be negative"),
-        (["--rounds", "0", "--humans", "0"], "--rounds must be at least 1"),
+        (["--rounds", "0", "--humans", "0"], "--rounds must be from 1 to 100"),
         (["--strictness", "loose"], "loose"),
         (["--seed", "-1", "--humans", "0"], "--seed must be 0 or more"),
     ],
