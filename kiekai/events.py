@@ -235,6 +235,8 @@ class KiekHeader(EventData):
     perception: str | None = None
     strictness: str | None = None
     level: str | None = None
+    card_names: dict[str, str] = Field(default_factory=dict)
+    house_rules: str | None = None
 
 
 @event_data("kiek", "setup")
@@ -252,6 +254,7 @@ class KiekSetup(EventData):
     aside: Count = 0
     deck_size: Count | None = None
     labels: dict[str, str] = Field(default_factory=dict)
+    time_limit: float | None = None
 
 
 @event_data("kiek", "turn")
@@ -310,6 +313,19 @@ class KiekReveal(EventData):
     secret: str | None = None
 
 
+@event_data("kiek", "overrule")
+class KiekOverrule(EventData):
+    """The table overrules the judge's verdict on a guess (rulebook "Imperfect Guesses": each
+    group decides which guess is correct), or withdraws its ruling; by the seat in ``player``."""
+
+    guesser: Seat
+    secret: str = ""
+    guess: str = ""
+    judge_accepted: bool | None = None
+    accepted: bool
+    withdrawn: bool = False
+
+
 @event_data("kiek", "call")
 class KiekCall(EventData):
     """Ne bis in idem called (rulebook "Ne Bis in Idem"): by whom, whether rightly, who scores."""
@@ -332,6 +348,7 @@ class KiekVerdict(EventData):
     relation: str = ""
     reason: str = ""
     scored: Count = 0
+    overruled: bool = False
 
 
 @event_data("kiek", "score")

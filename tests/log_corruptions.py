@@ -110,7 +110,8 @@ def corruptions(lines: list[str]) -> Iterator[tuple[str, bytes, int | None]]:
     cut = raw.index(lines[play].encode())
     yield "not-utf8", raw[:cut] + b"\xff\xfe\x80 junk\n" + raw[cut:], play + 1
     yield "nul-bytes", raw[:cut] + b'{"type":"\x00"}\n' + raw[cut:], play + 1
-    yield "lone-surrogate", _join(_edit(lines, play, lambda r: r["data"].update(three=["\ud800"]))), None
+    reveal = _index(lines, "reveal")
+    yield "lone-surrogate", _join(_edit(lines, reveal, lambda r: r["data"]["words"].__setitem__(0, "\ud800"))), None
     yield "crlf", "\r\n".join(lines).encode() + b"\r\n", None
     yield "bom", b"\xef\xbb\xbf" + raw, None
     yield "blank-lines", _join([lines[0], "", "   ", *lines[1:]]), None

@@ -62,11 +62,13 @@ def test_a_hostile_deck_never_reaches_the_terminal(tmp_path):
     deck = hostile_deck(tmp_path / "deck")
     common = ["--deck", str(deck), "--perception", "labels", "--rounds", "1", "--seed", "3"]
     bots = _kiekai("play", "--humans", "0", "--bots", "3", *common, "--log", str(tmp_path / "a.jsonl"))
-    # seat 0 is active first: two cards, the three, a hostile word (refused), a word, keep a
-    # card; then guess, no call, keep; then guess, no call (3 turns of 1 round)
+    # seat 0 is active first: two cards, the three, a hostile word (refused), a word, no
+    # overrule, keep a card; then guess, no overrule, no call, keep; then guess, no overrule,
+    # no call (3 turns of 1 round; test_play_cli.human_answers has the general pattern)
     answers = "\n".join(
-        ["4 5", "1 2 3", "\x1b[2J\u202edog", "animal", "1", "outdoors", "n", "1", "blue", "n"]
-    )
+        ["4 5", "1 2 3", "\x1b[2J\u202edog", "animal", "", "1",
+         "outdoors", "", "n", "1", "blue", "", "n"]
+    )  # fmt: skip
     person = _kiekai(
         "play", "--humans", "1", "--bots", "2", *common, "--log", str(tmp_path / "b.jsonl"), stdin=answers + "\n"
     )
@@ -78,9 +80,9 @@ def test_a_hostile_deck_never_reaches_the_terminal(tmp_path):
         assert "labels.csv line 26: file '\\x1b[2Jgone.png' is not a photo" in err, name  # 4 labels span 2 lines
     out = bots.stdout.decode("utf-8")
     assert "Final scores" in out
-    assert any(f"({shown})" in out for shown in ("\\x1b[31mjay\\x1b[0m", "dog\\nScores: You 99",
-                                                 "\\u202ecat", "[bold red]fish[/bold red]"))  # fmt: skip
-    assert "evil\\x1b[31m" in out  # a hostile file name, shown escaped
+    # cards are named by their labels, shown escaped and with the markup as written
+    assert any(shown in out for shown in ("\\x1b[31mjay\\x1b[0m", "dog\\nScores: You 99",
+                                          "\\u202ecat", "[bold red]fish[/bold red]"))  # fmt: skip
     typed = person.stdout.decode("utf-8")
     assert "\\x1b[2J\\u202edog" in typed  # the piped answer is echoed escaped, then refused
     assert "Final scores" in typed

@@ -185,21 +185,21 @@ def test_max_seats_is_the_rulebook_player_count():
 
 def test_adding_an_event_type_is_one_registration(tmp_path, clean_lines, monkeypatch):
     monkeypatch.setitem(EVENT_DATA, "kiek", dict(EVENT_DATA["kiek"]))
-    line = json.dumps({"type": "overrule", "turn": 0, "player": 1, "data": {"accepted": True}})
+    line = json.dumps({"type": "seat-joined", "turn": 0, "player": 1, "data": {"browser": True}})
     path = tmp_path / "new.jsonl"
     path.write_text("\n".join([clean_lines[0], line]) + "\n", encoding="utf-8")
     problems: list[LogProblem] = []
     list(read_log(path, game="kiek", on_problem=problems.append))
-    assert [p.message for p in problems] == ["unknown kiek event type 'overrule'"]
+    assert [p.message for p in problems] == ["unknown kiek event type 'seat-joined'"]
 
-    @event_data("kiek", "overrule")
-    class OverruleData(EventData):
-        accepted: bool
+    @event_data("kiek", "seat-joined")
+    class SeatJoined(EventData):
+        browser: bool
 
     events = list(read_log(path, game="kiek", on_problem=problems.append))
-    assert events[-1].type == "overrule" and events[-1].data == {"accepted": True}
+    assert events[-1].type == "seat-joined" and events[-1].data == {"browser": True}
     with pytest.raises(ValueError, match="already has a data model"):
-        event_data("kiek", "overrule")(type("Other", (EventData,), {}))
+        event_data("kiek", "seat-joined")(type("Other", (EventData,), {}))
 
 
 def test_deep_nesting_is_refused_without_recursion():
@@ -306,6 +306,7 @@ def _hostile_log(clean_lines: list[str], tmp_path: Path) -> Path:
             for player in data["players"]:
                 player["name"] = f"{HOSTILE}{player['seat']}"
             data["deck"] = HOSTILE
+            data["card_names"] = {card: HOSTILE for card in data.get("card_names", {})}
         elif record["type"] == "setup":
             data["labels"] = {card: HOSTILE for card in data["labels"]}
         elif record["type"] == "reveal":
