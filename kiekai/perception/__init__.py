@@ -117,7 +117,7 @@ def _pixels(
     labelled = LabelsPerception.usable(cards) if use_labels else []
     n, k = len(cards), len(labelled)
     if use_labels and k == n:
-        perception = CompositePerception([colour, LabelsPerception(labelled)])
+        perception = CompositePerception([colour, LabelsPerception(labelled)], "labels+colour")
         note = f"all {n} photos labelled: things from labels.csv, colours from the pixels"
         return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
     try:
@@ -129,7 +129,9 @@ def _pixels(
             raise
         missing = f"the image classifier is unavailable ({exc})"
         if k:
-            perception = CompositePerception([colour, LabelsPerception(labelled)])
+            # unlabelled photos keep their colours; their other words stay undecided
+            objects = LabelledFirst(LabelsPerception(labelled), colour)
+            perception = CompositePerception([colour, objects], "labels+colour")
             note = (
                 f"{k} of {n} photos labelled: things from labels.csv; {missing}, so the "
                 f"{n - k} unlabelled photos are seen by their colours only"
@@ -139,18 +141,15 @@ def _pixels(
             note = f"no photo labelled and {missing}: bots see colours only"
         return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
     if k:
-        perception = CompositePerception([colour, LabelledFirst(LabelsPerception(labelled), classifier)])
+        objects = LabelledFirst(LabelsPerception(labelled), classifier)
+        perception = CompositePerception([colour, objects], "labels+classifier+colour")
         note = (
             f"{k} of {n} photos labelled: things from labels.csv for those and from the "
             "classifier for the rest; colours from the pixels"
         )
     else:
-        perception = CompositePerception([colour, classifier])
+        perception = CompositePerception([colour, classifier], "classifier+colour")
         note = "things from the classifier, colours from the pixels"
-    order = [classifier.name, colour.name]  # report "classifier+colour", not "colour+..."
-    if k:
-        order.insert(0, "labels")
-    perception.name = "+".join(order)
     return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
 
 
