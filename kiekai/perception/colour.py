@@ -90,7 +90,7 @@ COLOUR_WORDS: dict[str, str] = {
     "bright": "bright",
 }
 #: Longest side (pixels) a photo is decoded at.
-DECODE_MAX_SIDE = 128
+DECODE_MAX_SIDE = 64
 #: Largest exposure gain of the white-patch step (2 = one photographic stop).
 MAX_GAIN = 2.0
 #: Percentile of relative luminance that the white-patch step brings to white.
