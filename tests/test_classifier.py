@@ -235,3 +235,15 @@ def test_a_photo_that_cannot_be_decoded_is_skipped_with_its_reason(dev_cards, tm
     with pytest.raises(PhotoError, match="broken.jpg"):
         perception.scores([broken], ["dog"])
     assert perception.scores([good], ["fish"])[0, 0] > 0.5
+
+
+def test_words_read_the_five_likeliest_classes(dev_cards):
+    perception = ClassifierPerception(progress=False)
+    p = perception.probabilities(dev_cards)
+    top = perception.top_k_probabilities(dev_cards)
+    assert ((top > 0).sum(axis=1) == 5).all() and np.allclose(top.sum(axis=1), 1.0, atol=1e-5)
+    kept = top > 0
+    assert np.allclose(top[kept], (p / np.where(kept, p, 0).sum(axis=1, keepdims=True))[kept], atol=1e-6)
+    mask = perception.class_mask(["animal"])[0].astype(np.float32)
+    assert np.allclose(perception.scores(dev_cards, ["animal"])[:, 0], top @ mask, atol=1e-6)
+    assert (top @ mask >= np.minimum(p @ mask, 1.0) - 1e-6)[:3].all()  # the animals gain

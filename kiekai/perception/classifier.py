@@ -11,15 +11,21 @@ its ``synsets`` column in ``data/vocabulary.tsv`` (or the fallback categories), 
 :mod:`kiekai.lexicon`; for a word outside those lists, its usual WordNet noun senses (the first
 sense and any sense at least half as frequent in SemCor). The classes *under* ``w`` are those
 whose hypernym closure (the class synset and all its ancestors) meets ``S_w``. The score of
-``w`` for a photo is the probability mass the classifier puts on those classes::
+``w`` for a photo is the probability mass of those classes among the photo's
+:data:`TOP_K` most probable classes, renormalised::
 
-    score[i, w] = sum over classes c under w of softmax(logits[i])[c]
+    p = softmax(logits[i]) restricted to its TOP_K largest entries, divided by their sum
+    score[i, w] = sum over classes c under w of p[c]
 
-Calibration: the score is the classifier's own probability that the photo shows something
-the word names (under its closed world of 1000 classes), so 0.5 means "as likely as not",
-which is what the :class:`~kiekai.perception.base.Perception` contract asks; nothing is
-fitted. Mass flows upward only, so a broader word never scores below a narrower one
-(``animal`` >= ``dog`` >= ``terrier``).
+Calibration: the score is the classifier's probability that the photo shows something the
+word names, given that it shows one of the five classes it finds likeliest, so 0.5 means "as
+likely as not", which is what the :class:`~kiekai.perception.base.Perception` contract asks.
+The restriction to the top five (the ImageNet "top-5" convention, chosen before measuring)
+matters because the model was trained with label smoothing, which spreads a share of every
+prediction thinly over all 1000 classes (Müller, Kornblith & Hinton 2019, "When does label
+smoothing help?"): a photo whose top class is a hatchet at 29 % would otherwise never read as
+a *tool*. Nothing is fitted. Mass flows upward only, so a broader word never scores below a
+narrower one (``animal`` >= ``dog`` >= ``terrier``).
 
 Words the classifier does not know score 0.5 (undecided) and :meth:`ClassifierPerception.knows`
 says False for them, so that a composite perception asks another backend:
@@ -57,6 +63,8 @@ DECODE_MAX_SIDE = 512
 IMAGE_PIPELINE_VERSION = f"v1-max{DECODE_MAX_SIDE}-resize256-crop224-bicubic-mean0.5"
 #: Photos per forward pass.
 BATCH_SIZE = 16
+#: Classes kept per photo when probabilities are carried to words (module docstring).
+TOP_K = 5
 #: Score of a word the classifier does not know (the contract's "undecided").
 UNDECIDED = 0.5
 #: Senses under this synset are not counted (ImageNet-1k has no class for a person).
@@ -177,6 +185,22 @@ class ClassifierPerception:
         p = np.exp(z)
         return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
 
+    def top_k_probabilities(self, cards: Sequence[Card], k: int = TOP_K) -> np.ndarray:
+        """:meth:`probabilities` with all but each row's ``k`` largest entries set to 0 and the
+        rest renormalised to sum to 1: float32 (N, 1000) (module docstring).
+
+        Raises:
+            kiekai.deck.PhotoError: a photo cannot be decoded.
+        """
+        p = self.probabilities(cards)
+        if not len(p):
+            return p
+        keep = np.argsort(-p, axis=1)[:, :k]
+        rows = np.arange(len(p))[:, None]
+        out = np.zeros_like(p)
+        out[rows, keep] = p[rows, keep]
+        return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
+
     def top_classes(self, card: Card, k: int = 5) -> list[tuple[str, str, float]]:
         """The ``k`` most probable classes of a photo: ``(wnid, description, probability)``,
         most probable first (descriptions from timm's ``ImageNetInfo``)."""
@@ -215,7 +239,8 @@ class ClassifierPerception:
 
     def scores(self, cards: Sequence[Card], words: Sequence[str]) -> np.ndarray:
         """Score each word against each card: the probability mass of the classes under the
-        word (module docstring), :data:`UNDECIDED` for words the classifier does not know.
+        word among the photo's :data:`TOP_K` likeliest classes (module docstring),
+        :data:`UNDECIDED` for words the classifier does not know.
 
         Returns:
             float32 array (N, V) in [0, 1].
@@ -230,7 +255,7 @@ class ClassifierPerception:
         known = self.knows(words)
         if known.any():
             mask = self.class_mask([w for w, k in zip(words, known, strict=True) if k])
-            mass = self.probabilities(cards) @ mask.T.astype(np.float32)
+            mass = self.top_k_probabilities(cards) @ mask.T.astype(np.float32)
             out[:, known] = np.clip(mass, 0.0, 1.0)
         return out
 
