@@ -3,7 +3,7 @@
 Usage::
 
     python scripts/eval_guesser.py --rounds ../shared/eval/kiek-rounds-dev.jsonl \\
-        --deck ../shared/decks/imagenet-dev [--perception labels|clip|auto] [--out DIR]
+        --deck ../shared/decks/imagenet-dev [--perception labels|clip|auto|classifier|colour] [--out DIR]
 
 Each round (see :func:`_evalcommon.load_rounds`) shows five photos split 3/2. The guesser
 sees only the photos, through the perception, and the words already used (none here);
@@ -487,7 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--rounds", type=Path, default=ec.DEFAULT_ROUNDS, help="rounds file (.jsonl)")
     p.add_argument("--deck", type=Path, default=ec.DEFAULT_DECK, help="deck folder the rounds use")
-    p.add_argument("--perception", choices=["labels", "clip", "auto"], default="labels")
+    p.add_argument("--perception", choices=["labels", "clip", "auto", "classifier", "colour"], default="labels")
     p.add_argument("--clip-model", default=None, help="open_clip architecture name")
     p.add_argument("--clip-checkpoint", default=None, help="open_clip weights file")
     p.add_argument("--strictness", choices=["strict", "standard", "lenient"], default="standard")

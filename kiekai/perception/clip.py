@@ -232,6 +232,32 @@ class ClipPerception:
 
     # -- Perception protocol --------------------------------------------------------------------
 
+    def knows(self, words: Sequence[str]) -> np.ndarray:
+        """bool (V,): all True (CLIP scores any text zero-shot)."""
+        return np.ones(len(words), dtype=bool)
+
+    def prepare(self, cards: Sequence[Card]) -> list[tuple[Card, str]]:
+        """Embed every card now (progress bar on the first pass); return ``(card, reason)``
+        for photos that cannot be decoded, and drop those from the calibration's reference
+        cards."""
+        from kiekai.deck import PhotoError
+
+        try:
+            self.embed_images(cards)
+            return []
+        except (PhotoError, OSError):
+            pass
+        skipped: list[tuple[Card, str]] = []
+        for card in cards:  # one at a time, to find the unreadable ones
+            try:
+                self.embed_images([card], progress=False)
+            except (PhotoError, OSError) as exc:
+                skipped.append((card, str(exc)))
+        bad = {card.id for card, _ in skipped}
+        self.cards = [card for card in self.cards if card.id not in bad]
+        self._reference_images = None
+        return skipped
+
     def cosines(self, cards: Sequence[Card], words: Sequence[str]) -> np.ndarray:
         """Return raw CLIP cosine similarities, float32 (N, V) in [-1, 1]."""
         return self.embed_images(cards) @ self.embed_words(words).T

@@ -115,6 +115,16 @@ class LabelsPerception:
         """The cards this perception can score: those with a ``label`` or a ``wnid``."""
         return [c for c in cards if (c.label and c.label.strip()) or (c.wnid and c.wnid.strip())]
 
+    def knows(self, words: Sequence[str]) -> np.ndarray:
+        """bool (V,): all True (every word is scored: by WordNet, else by embeddings)."""
+        return np.ones(len(words), dtype=bool)
+
+    def prepare(self, cards: Sequence[Card]) -> list[tuple[Card, str]]:
+        """The cards without a label or wnid, each with the reason ``"no label or wnid in
+        labels.csv"`` (nothing else needs reading up front)."""
+        kept = {card.id for card in self.usable(cards)}
+        return [(card, "no label or wnid in labels.csv") for card in cards if card.id not in kept]
+
     def scores(self, cards: Sequence[Card], words: Sequence[str]) -> np.ndarray:
         """Score each word against each card.
 
@@ -187,13 +197,13 @@ class LabelsPerception:
 
     def word_senses(self, word: str) -> tuple[Synset, ...]:
         """The WordNet noun senses a word denotes here (vocabulary senses when listed there,
-        else its usual noun senses, see :func:`_usual_noun_senses`)."""
+        else its usual noun senses, see :func:`usual_noun_senses`)."""
         word = word.strip().lower()
         if word not in self._word_senses:
             if word in self.vocabulary:
                 senses = tuple(self.vocabulary.synset_objects(word))
             else:
-                senses = _usual_noun_senses(word)
+                senses = usual_noun_senses(word)
             self._word_senses[word] = senses
         return self._word_senses[word]
 
@@ -431,7 +441,7 @@ def _shared_embeddings() -> TextEmbeddings:
     return _SHARED[0]
 
 
-def _usual_noun_senses(word: str) -> tuple[Synset, ...]:
+def usual_noun_senses(word: str) -> tuple[Synset, ...]:
     """A word's usual WordNet noun senses: the first, and any at least half as frequent in
     SemCor (all senses when SemCor has no count for any of them, e.g. ``canine``)."""
     from kiekai.models import wordnet

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Benchmark the pixel perception (classifier + colour) and the bots' thinking time.
+
+    python scripts/bench_perception.py [--deck DIR] [--photos 400] [--rounds 1]
+
+1. Copies the first ``--photos`` photos of ``--deck`` (default ``../shared/decks/imagenet-dev``)
+   into a temporary folder **without** labels.csv, and gives the perceptions a fresh, empty
+   cache folder, so the first pass computes everything.
+2. First pass: the classifier (decode, preprocess, batched forward, cache write) and the colour
+   features, in photos/s; the classifier's raw batched forward on ready tensors in the same
+   run, and the ratio of the two.
+3. Second run: new perception objects (empty memory) reading the same photos from the disk
+   cache; the speed-up over the first pass (aim: >= 100x).
+4. Scoring: ``scores(all photos, the vocabulary)`` once the photos are read.
+5. Bots: a bot-only game (3 bots, ``--rounds`` rounds) on the copied photos with the
+   ``classifier+colour`` perception; milliseconds per active turn and per guess.
+6. When the source deck has a labels.csv with wnids, the classifier's top-1 / top-5 accuracy
+   on the benchmarked photos (labels used for scoring only).
+
+Figures depend on the machine and its load; ratios from the same run are what to compare.
+The pieces live in :mod:`kiekai.perception.benchmark` (reuse them to time other bots).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_DECK = REPO.parent / "shared" / "decks" / "imagenet-dev"
+
+
+def _ms(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return f"{1000 * statistics.median(values):.0f} ms median, {1000 * max(values):.0f} ms max (n={len(values)})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deck", type=Path, default=DEFAULT_DECK, help="source photo folder")
+    parser.add_argument("--photos", type=int, default=400, help="photos to benchmark (first N)")
+    parser.add_argument("--raw-batches", type=int, default=2, help="batches timed for the raw forward")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of the timed bot game")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("KIEKAI_OFFLINE", "1")
+
+    import numpy as np
+    import torch
+
+    from kiekai.deck import load_deck, open_rgb
+    from kiekai.perception import classifier as classifier_module
+    from kiekai.perception.benchmark import copy_unlabelled, raw_forward_rate, time_bot_game
+    from kiekai.perception.classifier import ClassifierPerception
+    from kiekai.perception.colour import ColourPerception
+    from kiekai.perception.compose import CompositePerception
+
+    with tempfile.TemporaryDirectory(prefix="kiekai-bench-") as tmp:
+        folder, cache = Path(tmp) / "photos", Path(tmp) / "cache"
+        try:
+            copy_unlabelled(args.deck, folder, args.photos)
+        except FileNotFoundError as exc:
+            print(f"error: {exc}; pass --deck FOLDER", file=sys.stderr)
+            return 2
+        start = time.perf_counter()
+        cards = load_deck(folder, on_skip=lambda rel, why: print(f"skipped {rel}: {why}")).cards
+        deck_s = time.perf_counter() - start
+        n = len(cards)
+        print(f"# Perception benchmark: {n} photos from {args.deck} (copied without labels.csv)")
+        print(f"torch threads: {torch.get_num_threads()}, CPUs: {os.cpu_count()}")
+        print(f"deck read and validated: {deck_s:.1f} s ({n / deck_s:.1f} photos/s)")
+
+        start = time.perf_counter()
+        classifier = ClassifierPerception(cache_root=cache, progress=False)
+        print(f"classifier loaded (timm build + weights + hash check): {time.perf_counter() - start:.1f} s")
+        colour = ColourPerception(cache_root=cache)
+
+        start = time.perf_counter()
+        skipped = classifier.prepare(cards)
+        first_classifier = time.perf_counter() - start
+        start = time.perf_counter()
+        skipped += colour.prepare(cards)
+        first_colour = time.perf_counter() - start
+        first = first_classifier + first_colour
+        for card, reason in skipped:
+            print(f"left out {card.id}: {reason}")
+
+        batch_size = classifier_module.BATCH_SIZE
+        raw_cards = cards[: batch_size * args.raw_batches]
+        rates = []
+        for b in range(0, len(raw_cards), batch_size):
+            tensor = torch.stack(
+                [classifier.transform(open_rgb(c, classifier_module.DECODE_MAX_SIDE)) for c in raw_cards[b : b + batch_size]]
+            )
+            rates.append(raw_forward_rate(classifier.model, tensor))
+        raw_rate = float(np.median(rates))
+
+        start = time.perf_counter()
+        classifier2 = ClassifierPerception(cache_root=cache, progress=False)
+        colour2 = ColourPerception(cache_root=cache)
+        classifier2.prepare(cards)
+        colour2.prepare(cards)
+        second = time.perf_counter() - start
+
+        perception = CompositePerception([colour2, classifier2], name="classifier+colour")
+        from kiekai.lexicon import load_vocabulary
+
+        words = list(load_vocabulary().words)
+        start = time.perf_counter()
+        perception.scores(cards, words)
+        scores_first = time.perf_counter() - start
+        start = time.perf_counter()
+        perception.scores(cards, words)
+        scores_again = time.perf_counter() - start
+
+        print()
+        print("| step | time | photos/s |")
+        print("| --- | --- | --- |")
+        print(f"| first pass, classifier (decode + preprocess + forward + cache) | {first_classifier:.1f} s | {n / first_classifier:.1f} |")
+        print(f"| first pass, colour features | {first_colour:.1f} s | {n / first_colour:.1f} |")
+        print(f"| first pass, both | {first:.1f} s | {n / first:.1f} |")
+        print(f"| classifier raw batched forward (batch {batch_size}, ready tensors) | - | {raw_rate:.1f} |")
+        print(f"| second run from the disk cache (new objects, both) | {second:.2f} s | {n / second:.0f} |")
+        print(f"| scores({n} photos x {len(words)} words), first call / again | {scores_first:.2f} s / {scores_again:.2f} s | - |")
+        print()
+        print(f"first-pass classifier rate / raw forward rate: {n / first_classifier / raw_rate:.2f}")
+        print(f"second run is {first / second:.0f}x faster than the first pass (aim: >= 100x)")
+
+        from kiekai.judge import Judge
+        from kiekai.kiek.bots import KiekBot
+
+        judge = Judge("standard")
+        usable = [c for c in cards if c.id not in {card.id for card, _ in skipped}]
+        times = time_bot_game(
+            lambda name, seed: KiekBot(name, perception=perception, judge=judge, seed=seed),
+            usable,
+            judge=judge,
+            seed=args.seed,
+            rounds=args.rounds,
+        )
+        print()
+        print(f"bots' thinking ({args.rounds} round(s), 3 bots, classifier+colour):")
+        print(f"  active turn: {_ms(times['play_turn'])}")
+        print(f"  guess:       {_ms(times['guess'])}")
+        print(f"  keep card:   {_ms(times['keep_card'])}")
+
+        labels = args.deck / "labels.csv"
+        if labels.is_file():
+            wnid_of = {}
+            with labels.open(encoding="utf-8") as handle:
+                for row in csv.DictReader(handle):
+                    if row.get("wnid"):
+                        wnid_of[row["file"].replace("/", "__")] = row["wnid"]
+            scored = [c for c in usable if c.id in wnid_of and wnid_of[c.id] in classifier2.wnids]
+            if scored:
+                logits = classifier2.logits(scored)
+                top5 = np.argsort(-logits, axis=1)[:, :5]
+                truth = np.asarray([classifier2.wnids.index(wnid_of[c.id]) for c in scored])
+                top1 = float((top5[:, 0] == truth).mean())
+                top5_acc = float((top5 == truth[:, None]).any(axis=1).mean())
+                print()
+                print(
+                    f"classifier accuracy on these {len(scored)} photos (labels.csv wnids, "
+                    f"scoring only): top-1 {100 * top1:.1f} %, top-5 {100 * top5_acc:.1f} %"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
