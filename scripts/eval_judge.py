@@ -11,9 +11,12 @@ Prints Markdown tables:
    - *embedding*: lemma, or MiniLM cosine >= t, with t the best threshold for that
      level *on this file* (an optimistic, oracle-tuned baseline);
 2. per relation kind (the ``kind`` column, when present): the judge's accuracy at each
-   level and the number of pairs;
-3. Spearman rank correlation of the judge's score (standard level) and of the
-   MiniLM cosine alone (same "a photo of {word}." template) with human similarity ratings: SimLex-999 (Hill, Reichart & Korhonen
+   level and the number of pairs; and per evidence that decided (form, everyday lexicon,
+   WordNet rule, fitted model, ...): how many pairs it settled and how many of those
+   verdicts are right;
+3. Spearman rank correlation of the judge's score (standard level; 1 or 0 where a rule
+   decides), of the fitted model's probability for every pair (a graded similarity) and
+   of the MiniLM cosine alone (same "a photo of {word}." template) with human similarity ratings: SimLex-999 (Hill, Reichart & Korhonen
    2015), WordSim-353 similarity and relatedness splits (Agirre et al. 2009, of
    Finkelstein et al. 2002), RG-65 (Rubenstein & Goodenough 1965) and MEN (Bruni et al.
    2014). SimLex-999 and MEN are not used by scripts/fit_judge.py; RG-65 and the
@@ -40,6 +43,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from kiekai.judge import Judge  # noqa: E402
+from kiekai.judge.features import evidence  # noqa: E402
 from kiekai.judge.lexical import lemmas, sense_weights  # noqa: E402
 from kiekai.judge.normalize import compound_key, normalise  # noqa: E402
 from kiekai.judge.resources import cosine, prefetch_embeddings  # noqa: E402
@@ -119,8 +123,20 @@ def baselines(rows, gold: dict[str, list[bool]]) -> dict[str, dict[str, list[boo
     return out
 
 
-def spearman_table(sim_dir: Path, judge: Judge) -> list[tuple[str, int, float, float]]:
-    """(name, n pairs, Spearman of judge score, Spearman of MiniLM cosine) per benchmark."""
+def model_probability(judge: Judge, secret: str, guess: str) -> float:
+    """The fitted model's P(accept) at the judge's level for any pair with meaning
+    features, whether or not a rule decides it in use (1.0 for forms, 0.0 for pairs
+    rejected before any meaning evidence): a graded similarity, unlike ``Verdict.score``,
+    which is 1 or 0 where a rule decides."""
+    ev = evidence(secret, guess)  # WordNet and MiniLM evidence, no lexicon: features
+    if ev.features is None:
+        return 1.0 if ev.accept_from == "strict" else 0.0
+    return judge.model.level(judge.strictness).probability(ev.features)
+
+
+def spearman_table(sim_dir: Path, judge: Judge) -> list[tuple[str, int, float, float, float]]:
+    """(name, n pairs, Spearman of judge score, of the fitted model's probability, of the
+    MiniLM cosine) per benchmark."""
     from scipy.stats import spearmanr
 
     rows = []
@@ -136,9 +152,16 @@ def spearman_table(sim_dir: Path, judge: Judge) -> list[tuple[str, int, float, f
                 gold.append(float(parts[2]))
         verdicts = judge.match_many(pairs)
         scores = [v.score for v in verdicts]
+        model = [model_probability(judge, a, b) for a, b in pairs]
         cos = [cosine(normalise(a), normalise(b)) for a, b in pairs]
         rows.append(
-            (name, len(pairs), float(spearmanr(scores, gold)[0]), float(spearmanr(cos, gold)[0]))
+            (
+                name,
+                len(pairs),
+                float(spearmanr(scores, gold)[0]),
+                float(spearmanr(model, gold)[0]),
+                float(spearmanr(cos, gold)[0]),
+            )
         )
     return rows
 
@@ -198,13 +221,27 @@ def main(argv: list[str] | None = None) -> int:
             f"\nAntonym or co-hyponym pairs accepted at any level: {len(wrongly_accepted)} {wrongly_accepted or ''}"
         )
 
+    print("\n## Judge accuracy per deciding evidence\n")
+    print("| evidence | pairs | strict | standard | lenient |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    by_source = defaultdict(list)
+    for i, r in enumerate(rows):
+        by_source[judges["standard"].evidence(r["secret"], r["guess"]).source or "-"].append(i)
+    for source in sorted(by_source, key=lambda k: (-len(by_source[k]), k)):
+        ii = by_source[source]
+        accs = [np.mean([pred[lv][i] == gold[lv][i] for i in ii]) for lv in LEVELS]
+        print(f"| {source} | {len(ii)} | " + " | ".join(f"{a:.2f}" for a in accs) + " |")
+
     sim = spearman_table(args.sim_dir, judges["standard"])
     if sim:
         print("\n## Spearman correlation with human similarity ratings\n")
-        print("| benchmark | pairs | judge score (standard) | MiniLM cosine alone |")
-        print("| --- | ---: | ---: | ---: |")
-        for name, n, rho_j, rho_c in sim:
-            print(f"| {name} | {n} | {rho_j:.3f} | {rho_c:.3f} |")
+        print(
+            "| benchmark | pairs | judge score (standard) | fitted model probability "
+            "(standard) | MiniLM cosine alone |"
+        )
+        print("| --- | ---: | ---: | ---: | ---: |")
+        for name, n, rho_j, rho_m, rho_c in sim:
+            print(f"| {name} | {n} | {rho_j:.3f} | {rho_m:.3f} | {rho_c:.3f} |")
     print(
         f"\n(judging and baselines on {len(rows)} pairs took {elapsed:.1f} s including model loading)"
     )

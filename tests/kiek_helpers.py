@@ -41,11 +41,11 @@ class TableJudge:
                 return Verdict(True, 1.0, "same-lemma", f"repeats {used}", matched=used)
         return Verdict(False, 0.0, "unrelated", "new word")
 
-    def is_one_word(self, text: str) -> tuple[bool, str]:
+    def check_word(self, text: str) -> Verdict:
         text = text.strip()
         if not text or " " in text or not any(ch.isalnum() for ch in text):
-            return False, f"{text!r} is not one word"
-        return True, ""
+            return Verdict(False, 0.0, "not-one-word", f"{text!r} is not one word")
+        return Verdict(True, 1.0, "one-word", "one word")
 
 
 class ScriptedPlayer:

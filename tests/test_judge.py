@@ -66,7 +66,7 @@ CASES = {
         ("big", "large", STANDARD, "synonym"),
         ("car", "automobile", STANDARD, "synonym"),
         ("sea", "ocean", STANDARD, None),
-        ("smart", "intelligent", STANDARD, None),
+        ("baby", "infant", STANDARD, "synonym"),
     ],
     "alias": [  # WordNet: "informal terms for a mother", "an informal term for a father"
         ("mother", "mom", STANDARD, "synonym"),
@@ -158,14 +158,15 @@ def test_odd_input_never_raises(judges) -> None:
         assert isinstance(v.accepted, bool)
 
 
-def test_is_one_word() -> None:
-    assert Judge.is_one_word("dog") == (True, "")
-    assert Judge.is_one_word("human beings")[0]
-    assert Judge.is_one_word("sea-side")[0]
-    assert Judge.is_one_word("42")[0]
+def test_check_word() -> None:
+    judge = Judge("standard")
+    assert judge.check_word("dog") == Verdict(True, 1.0, "one-word", "one word")
+    assert judge.check_word("human beings").accepted
+    assert judge.check_word("sea-side").accepted
+    assert judge.check_word("42").accepted
     for text in ["", "   ", "\U0001f436\U0001f431", "a brown dog", "dogs and cats"]:
-        ok, reason = Judge.is_one_word(text)
-        assert not ok and reason
+        v = judge.check_word(text)
+        assert not v.accepted and v.reason and v.relation in ("empty", "not-one-word")
 
 
 def test_batch_forms_match_single_calls(judges) -> None:
@@ -259,9 +260,12 @@ def test_wordnet_compounds_get_lemmas_and_synsets(judges) -> None:
         assert v.accepted and v.relation == "same-lemma", (guess, v)
     v = judges["strict"].match("ice cream", "ice creams")
     assert v.accepted and v.relation == "same-lemma"
-    for secret in ("humans", "human"):
-        v = judges["standard"].match(secret, "human beings")
-        assert v.accepted and v.relation == "synonym", (secret, v)
+    v = judges["standard"].match("humans", "human beings")
+    assert v.accepted and v.relation == "synonym", v
+    # "human" is mostly an adjective (SemCor): its noun sense is too rare for the rule,
+    # and the verdict never claims a synonym it does not grant
+    v = judges["standard"].match("human", "human beings")
+    assert v.relation == "rare-sense" and "rare sense" in v.reason
     # Strict is the same word in any form: a synonym compound is not.
     assert not judges["strict"].match("humans", "human beings").accepted
 
@@ -274,9 +278,11 @@ def test_strict_rule_rejection_says_so(judges) -> None:
     assert v.reason.startswith("Rejected at strict level: 'automobile' and 'car' share")
     assert "accepts only forms of the same word" in v.reason
     assert "score" not in v.reason and "needs" not in v.reason
-    for s, g in [("dog", "puppy"), ("sun", "sunny"), ("dog", "cat")]:
+    for s, g in [("dog", "puppy"), ("sun", "sunny")]:
         v = judges["strict"].match(s, g)
         assert not v.accepted and "accepts only forms of the same word" in v.reason, (s, g, v)
+    v = judges["strict"].match("dog", "cat")  # rejected at every level, by its own rule
+    assert not v.accepted and "never the same category" in v.reason
     # Decided by the score at standard: the score stays in the reason, and a rejected
     # narrower kind names what standard leaves to lenient tables.
     v = judges["standard"].match("dog", "puppy")
@@ -303,9 +309,10 @@ def test_possessive_is_a_form_of_the_word(judges) -> None:
 
 
 def test_numbers_and_long_text(judges) -> None:
-    assert Judge.is_one_word("3.5") == (True, "") and Judge.is_one_word("1,000") == (True, "")
-    ok, why = Judge.is_one_word("1" * 100_000)  # digits only: still length-checked
-    assert not ok and "at most" in why
+    judge = judges["strict"]
+    assert judge.check_word("3.5").accepted and judge.check_word("1,000").accepted
+    v = judge.check_word("1" * 100_000)  # digits only: still length-checked
+    assert not v.accepted and "at most" in v.reason
     lemma = "blood-oxygenation level dependent functional magnetic resonance imaging"
     assert judges["strict"].match(lemma, lemma).accepted  # WordNet's longest lemma, 71 chars
 

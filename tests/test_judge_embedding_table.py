@@ -56,7 +56,7 @@ def cache(tmp_path, monkeypatch, models_loaded) -> Iterator:
     resources.use_embedding_table(saved[0])
     resources._TABLE_LOOKED_UP = saved[1]
     resources._WARNED.clear()
-    features._cached_evidence.cache_clear()
+    features.clear_caches()
 
 
 def _forget_table() -> None:
@@ -67,7 +67,7 @@ def _forget_table() -> None:
 
 def _verdicts(levels=("standard", "lenient")) -> list[tuple]:
     """Verdicts of :data:`PAIRS`, computed afresh (the judge's pair cache emptied)."""
-    features._cached_evidence.cache_clear()
+    features.clear_caches()
     out = []
     for level in levels:
         judge = Judge(level)

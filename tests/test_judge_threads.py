@@ -30,7 +30,7 @@ def test_threads_get_the_same_verdicts_as_one_thread() -> None:
     pairs = _fresh_pairs(200)
     with ThreadPoolExecutor(max_workers=8) as pool:
         threaded = list(pool.map(lambda p: judge.match(*p), pairs))
-    features._cached_evidence.cache_clear()
+    features.clear_caches()
     for cached in (lexical.sense_weights, lexical.wordnet_links, lexical.lemmas):
         cached.cache_clear()
     single = [judge.match(*p) for p in pairs]

@@ -1,20 +1,30 @@
-"""Evidence for one (secret, guess) pair: a named relation and a small feature vector.
+"""Evidence for one (secret, guess) pair: a named relation, what decides it, and a small
+feature vector for the fitted model.
 
-The pipeline, strongest evidence first:
+The evidence, strongest first (the first that applies decides; :class:`kiekai.judge.Judge`
+puts a table's house rules before all of it and the everyday lexicon between 2 and 3):
 
-1. *input*: empty text -> ``empty``; several words that are no compound -> ``not-one-word``.
+1. *input*: empty text -> ``empty``; text that is not one lexical item (several words,
+   a word split into pieces that are not words, control or invisible characters) ->
+   ``not-one-word``. Rejected at every level.
 2. *form* (accepted at every level; rulebook "Imperfect Guesses", strict = the same
    word in any form): ``same``, ``normalisation`` (case, whitespace, punctuation,
    articles, diacritics, numerals), ``compound`` (sea side / sea-side / seaside),
    ``spelling`` (British/American), ``same-lemma`` (inflection, irregular forms).
-3. *opposites* (rejected at every level): ``antonym`` (WordNet), ``negation``
-   (people / peopleless).
-4. *spelling accidents*: ``typo`` (the guess is no English word and is one or two
-   edits from the secret) and ``different-word`` (a real, different word spelled
-   alike: cat / cut, sea / see; rejected at every level).
-5. *meaning* (decided by the fitted model per strictness): ``synonym``,
-   ``derivation``, ``hypernym``, ``hyponym``, ``cohyponym``, ``related``,
-   ``unrelated``.
+3. *opposites and accidents* (rejected at every level): ``negation`` (people /
+   peopleless), ``antonym`` (WordNet), ``different-word`` (a real, different word
+   spelled alike: cat / cut, sea / see).
+4. *WordNet rules* on links between **common** senses of both words
+   (:data:`kiekai.judge.lexical.COMMON_SENSE_MIN_P`):
+   ``synonym`` (a shared synset, or one defined as another name for the other) and
+   ``gender-variant`` (host / hostess) -> accepted from standard;
+   ``near-synonym`` (similar-to, a shared adjective satellite: hot / warm, red /
+   crimson), ``degree`` (red / reddish) and ``typo`` (a non-word one or two edits away)
+   -> accepted at lenient only; ``cohyponym`` (sister kinds: tiger / lion) -> rejected
+   at every level.
+5. *fitted model* for the rest (per strictness, :mod:`kiekai.judge.model`):
+   ``derivation``, ``hypernym``, ``hyponym``, ``rare-sense`` (a link only through a rare
+   sense: night / dark), ``related``, ``unrelated``.
 
 :data:`FEATURES` names the vector the fitted model reads.
 """
@@ -50,8 +60,13 @@ FEATURES = (
 #: Relations decided by surface form alone and accepted at every strictness.
 FORM_RELATIONS = ("same", "normalisation", "compound", "spelling", "same-lemma")
 
-#: Relations rejected at every strictness, whatever the model says.
-REJECT_RELATIONS = ("empty", "not-one-word", "antonym", "negation", "different-word")
+
+#: Levels in order from strictest to loosest; a relation accepted at one level is accepted
+#: at every looser one.
+LEVEL_ORDER = ("strict", "standard", "lenient")
+
+#: ``Evidence.accept_from`` of a relation rejected at every level.
+NEVER = "never"
 
 
 @dataclass(frozen=True)
@@ -61,20 +76,38 @@ class Evidence:
     Attributes:
         relation: the named relation (see module docstring).
         detail: a short phrase for the verdict's reason (e.g. "differ only in case").
-        features: float64 array of shape ``[len(FEATURES)]``, or ``None`` for
-            relations settled without the model (form relations and rejections).
         secret / guess: the normalised words.
+        accept_from: when a rule decides, the strictest level that accepts the pair
+            (``"strict"``: every level; ``"standard"``: standard and lenient;
+            ``"lenient"``; :data:`NEVER`: no level); ``None`` when the fitted model decides.
+        source: what decided, named in the reason: ``"input check"``, ``"form"``,
+            ``"everyday lexicon"``, ``"WordNet"``, ``"affix rule"``, ``"spelling"`` or
+            ``"fitted model"``.
+        features: float64 array of shape ``[len(FEATURES)]`` (for the fitted model), or
+            ``None`` for relations settled before any meaning evidence was gathered.
         raw_secret / raw_guess: the words as written, surrounding whitespace removed
             (for reasons shown to players); "" when not known.
+        cosine: the MiniLM cosine of the pair when it was computed, else ``None``.
     """
 
     relation: str
     detail: str
     secret: str
     guess: str
+    accept_from: str | None = None
+    source: str = ""
     features: np.ndarray | None = field(default=None, compare=False)
     raw_secret: str = field(default="", compare=False)
     raw_guess: str = field(default="", compare=False)
+    cosine: float | None = field(default=None, compare=False)
+
+    def accepted_at(self, level: str) -> bool | None:
+        """Whether a rule accepts the pair at ``level``; ``None`` when the model decides."""
+        if self.accept_from is None:
+            return None
+        if self.accept_from == NEVER:
+            return False
+        return LEVEL_ORDER.index(level) >= LEVEL_ORDER.index(self.accept_from)
 
 
 def _normalisation_detail(raw_a: str, raw_b: str) -> str:
@@ -129,65 +162,144 @@ def _max_typo_edits(word: str) -> int:
 
 
 def evidence(secret: str, guess: str) -> Evidence:
-    """Collect the evidence for ``guess`` against ``secret`` (raw player text).
+    """Collect the evidence for ``guess`` against ``secret`` (raw player text), without
+    a table's house rules or the everyday lexicon (:meth:`kiekai.judge.Judge.evidence`
+    adds those): :func:`surface_evidence`, else :func:`meaning_evidence`.
 
     Never raises for text input: empty or multi-word text becomes a rejecting relation.
-    The result carries both the normalised words and the words as written. Cached per
-    pair; safe to call from several threads (WordNet lookups hold
+    Cached per pair; safe to call from several threads (WordNet lookups hold
     :data:`kiekai.judge.lexical.WORDNET_LOCK`).
 
     Raises:
         TypeError: an argument is not a ``str``.
     """
+    return surface_evidence(secret, guess) or meaning_evidence(secret, guess)
+
+
+def _check_types(secret: object, guess: object) -> None:
     for name, value in (("secret", secret), ("guess", guess)):
         if not isinstance(value, str):
             raise TypeError(f"{name} must be text (str), got {type(value).__name__}")
-    return _cached_evidence(secret, guess)
 
 
-@lru_cache(maxsize=262144)
-def _cached_evidence(secret: str, guess: str) -> Evidence:
-    """:func:`evidence` after its type check, cached per pair of raw strings."""
-    with lexical.WORDNET_LOCK:
-        ev = _evidence(secret, guess)
+def surface_evidence(secret: str, guess: str) -> Evidence | None:
+    """Input check and form relations (tiers 1-2 of the module docstring), or ``None``
+    when the two are well-formed words that are not the same word in any form.
+
+    Needs no embedding and only WordNet's lemma lists. Cached per pair.
+
+    Raises:
+        TypeError: an argument is not a ``str``.
+    """
+    _check_types(secret, guess)
+    return _cached_surface(secret, guess)
+
+
+def meaning_evidence(secret: str, guess: str) -> Evidence:
+    """Opposites, spelling accidents, WordNet rules and the model's features (tiers 3-5
+    of the module docstring) for two well-formed words that are not forms of one word.
+    Cached per pair.
+
+    Raises:
+        TypeError: an argument is not a ``str``.
+    """
+    _check_types(secret, guess)
+    return _cached_meaning(secret, guess)
+
+
+def clear_caches() -> None:
+    """Forget every cached pair (tests that switch resources, such as the embedding
+    table, between calls)."""
+    _cached_surface.cache_clear()
+    _cached_meaning.cache_clear()
+
+
+def _with_raw(ev: Evidence | None, secret: str, guess: str) -> Evidence | None:
+    if ev is None:
+        return None
     return replace(ev, raw_secret=secret.strip(), raw_guess=guess.strip())
 
 
-def _evidence(secret: str, guess: str) -> Evidence:
-    """:func:`evidence` without the type check and the words as written."""
+@lru_cache(maxsize=262144)
+def _cached_surface(secret: str, guess: str) -> Evidence | None:
+    with lexical.WORDNET_LOCK:
+        return _with_raw(_surface(secret, guess), secret, guess)
+
+
+@lru_cache(maxsize=262144)
+def _cached_meaning(secret: str, guess: str) -> Evidence:
+    with lexical.WORDNET_LOCK:
+        return _with_raw(_meaning(normalise(secret), normalise(guess)), secret, guess)
+
+
+def _surface(secret: str, guess: str) -> Evidence | None:
+    """:func:`surface_evidence` without the type check and the words as written."""
     a, b = normalise(secret), normalise(guess)
     for raw, norm, who in ((guess, b, "guess"), (secret, a, "secret")):
         if not raw.strip() or not norm:
             why = "is empty" if not raw.strip() else "has no letters or digits"
-            return Evidence("empty", f"the {who} {why}", a, b)
+            return Evidence("empty", f"the {who} {why}", a, b, NEVER, "input check")
         ok, why = lexical.one_word_check(raw)
         if not ok:
-            return Evidence("not-one-word", f"the {who} is not one word: {why}", a, b)
+            return Evidence(
+                "not-one-word", f"the {who} is not one word: {why}", a, b, NEVER, "input check"
+            )
+
+    def form(relation: str, detail: str) -> Evidence:
+        return Evidence(relation, detail, a, b, "strict", "form")
 
     if secret == guess:
-        return Evidence("same", "are the same word", a, b)
+        return form("same", "are the same word")
     if a == b:
-        return Evidence("normalisation", _normalisation_detail(secret, guess), a, b)
+        return form("normalisation", _normalisation_detail(secret, guess))
     if compound_key(a) == compound_key(b):
-        return Evidence(
-            "compound", "are the same compound written open, hyphenated or closed", a, b
-        )
+        # both passed the one-word check, so a split form is a known compound, never a
+        # word cut into pieces ("ca t" is refused above)
+        return form("compound", "are the same compound written open, hyphenated or closed")
     if lexical.american(a) == lexical.american(b) or compound_key(
         lexical.american(compound_key(a))
     ) == compound_key(lexical.american(compound_key(b))):
-        return Evidence("spelling", "are British and American spellings of one word", a, b)
+        return form("spelling", "are British and American spellings of one word")
     la, lb = lexical.lemmas(a), lexical.lemmas(b)
     shared = la & lb
     if shared:
         lemma = min(shared, key=lambda w: (len(w), " " in w))  # "x-ray" over "x ray"
-        return Evidence("same-lemma", f"are forms of the same word {lemma!r}", a, b)
+        return form("same-lemma", f"are forms of the same word {lemma!r}")
+    return None
 
+
+def _sense(name: str) -> str:
+    """``'car.n.01' ('a motor vehicle with four wheels...')``: a synset for a reason."""
+    from kiekai.judge.resources import wordnet
+
+    try:
+        definition = wordnet().synset(name).definition()
+    except Exception:  # noqa: BLE001 - a reason must never fail
+        return name
+    if len(definition) > 60:
+        definition = definition[:57].rsplit(" ", 1)[0] + "..."
+    return f"{name} ({definition!r})"
+
+
+def _percent(p: float) -> str:
+    return f"{round(100 * p)} %"
+
+
+def _meaning(a: str, b: str) -> Evidence:
+    """:func:`meaning_evidence` on normalised words (tiers 3-5)."""
     morph = lexical.morphological_link(a, b)
     if morph == "negation":
-        return Evidence("negation", "differ by negation, one naming the absence of the other", a, b)
+        return Evidence(
+            "negation",
+            "differ by negation, one naming the absence of the other",
+            a,
+            b,
+            NEVER,
+            "affix rule",
+        )
     links = lexical.wordnet_links(a, b)
     if links.antonym > 0 and links.antonym >= links.synonym:
-        return Evidence("antonym", "are opposites in WordNet", a, b)
+        return Evidence("antonym", "are opposites in WordNet", a, b, NEVER, "WordNet")
 
     real_b = lexical.is_real_word(b)
     semantic = max(links.synonym, links.derivation, links.hypernym1, links.hyponym1)
@@ -202,6 +314,8 @@ def _evidence(secret: str, guess: str) -> Evidence:
                 "are different English words spelled alike, not a misspelling",
                 a,
                 b,
+                NEVER,
+                "spelling",
             )
 
     emb = cosine(a, b)
@@ -223,52 +337,124 @@ def _evidence(secret: str, guess: str) -> Evidence:
         ],
         dtype=np.float64,
     )
-    relation, detail = _name_meaning_relation(links, morph, typo, emb, degree)
-    return Evidence(relation, detail, a, b, feats)
 
+    def rule(relation: str, detail: str, accept_from: str, source: str = "WordNet") -> Evidence:
+        return Evidence(
+            relation, detail, a, b, accept_from, source, features=feats, cosine=emb
+        )
 
-def _name_meaning_relation(
-    links: lexical.Links, morph: str | None, typo: float, emb: float, degree: bool
-):
-    """Pick the strongest meaning relation and a phrase describing it."""
-    if typo:
-        return "typo", "look like a misspelling of the same word"
-    if degree:
-        return "degree", "differ in degree, one being the other with a softening suffix"
-    candidates = [
-        (links.synonym, "synonym", "share a WordNet synset (synonyms)"),
-        (links.similar, "synonym", "are near-synonyms in WordNet (similar-to)"),
-        (
-            links.alias,
+    if link := links.common("synonym"):
+        return rule(
             "synonym",
-            "name the same thing: WordNet defines one as another name for the other",
-        ),
-        (
-            max(links.derivation, 0.5 if morph == "derivation" else 0.0),
-            "derivation",
-            "are derived from one another",
-        ),
-        (
-            links.hypernym1,
-            "hypernym",
-            "are one WordNet step apart, the guess naming the broader kind",
-        ),
-        (links.hyponym1, "hyponym", "are one WordNet step apart, the guess naming a narrower kind"),
-        (links.cohyponym, "cohyponym", "are different things of the same kind in WordNet"),
-        (
-            links.taxonomy2_up,
-            "hypernym",
-            "are two or more WordNet steps apart, the guess naming a much broader kind",
-        ),
-        (
-            links.taxonomy2_down,
-            "hyponym",
-            "are two or more WordNet steps apart, the guess naming a much narrower kind",
-        ),
-    ]
+            f"share the WordNet synset {_sense(link.a_sense)} in a common sense of both "
+            f"words ({_percent(link.p_b)} and {_percent(link.p_a)} of their uses)",
+            "standard",
+        )
+    if link := links.common("alias"):
+        alias, target = (link.b_sense, link.a_sense)
+        if not _is_alias_for(alias, target):
+            alias, target = target, alias
+        return rule(
+            "synonym",
+            f"name the same thing: WordNet defines {_sense(alias)} as another name for {target}",
+            "standard",
+        )
+    if feminine := lexical.gender_variant(a, b):
+        return rule(
+            "gender-variant",
+            f"name the same role, one being the feminine form of the other "
+            f"(WordNet {_sense(feminine)})",
+            "standard",
+        )
+    if degree:
+        return rule(
+            "degree",
+            "differ in degree, one being the other with a softening suffix (-ish)",
+            "lenient",
+            "affix rule",
+        )
+    if link := (links.common("satellite") or links.common("similar")):
+        how = (
+            f"share the WordNet adjective cluster {link.a_sense}"
+            if link.kind == "satellite"
+            else f"are near-synonyms in WordNet ({link.b_sense} similar to {link.a_sense})"
+        )
+        return rule(
+            "near-synonym",
+            f"{how}: close in meaning but not the same word",
+            "lenient",
+        )
+    if typo:
+        return rule(
+            "typo",
+            "look like a misspelling of the same word (the guess is no English word)",
+            "lenient",
+            "spelling",
+        )
+    relation, detail = _name_meaning_relation(links, morph, emb)
+    if relation == "cohyponym":
+        return rule(relation, detail, NEVER)
+    return Evidence(relation, detail, a, b, None, "fitted model", features=feats, cosine=emb)
+
+
+def _is_alias_for(alias_sense: str, target_sense: str) -> bool:
+    """Whether WordNet's definition of ``alias_sense`` calls it another name for
+    ``target_sense`` (both synset names)."""
+    from kiekai.judge.resources import wordnet
+
+    wn = wordnet()
+    try:
+        return wn.synset(target_sense) in lexical.alias_targets(wn.synset(alias_sense))
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _name_meaning_relation(links: lexical.Links, morph: str | None, emb: float):
+    """Name what the model decides on: the strongest link among common senses; links
+    only through a rare sense are named ``rare-sense`` (never ``synonym``, which would
+    claim more than the evidence shows); co-hyponyms in common senses are ``cohyponym``
+    (a rule rejects them)."""
+    common = {k: v for k, v in links.best.items() if v.common}
+    candidates = [
+        (links.derivation if links.derivation else (0.5 if morph == "derivation" else 0.0),
+         "derivation", "are derived from one another"),
+        (links.hypernym1 if "hypernym1" in common else 0.0, "hypernym",
+         "are one WordNet step apart, the guess naming the broader kind"),
+        (links.hyponym1 if "hyponym1" in common else 0.0, "hyponym",
+         "are one WordNet step apart, the guess naming a narrower kind"),
+        (links.cohyponym if "cohyponym" in common else 0.0, "cohyponym",
+         "are different things of the same kind in WordNet"),
+        (links.taxonomy2_up, "hypernym",
+         "are two or more WordNet steps apart, the guess naming a much broader kind"),
+        (links.taxonomy2_down, "hyponym",
+         "are two or more WordNet steps apart, the guess naming a much narrower kind"),
+    ]  # fmt: skip
     strength, name, detail = max(candidates, key=lambda c: c[0])
     if strength > 0:
+        if name == "cohyponym":
+            detail = f"are sister kinds in WordNet (both kinds of {common['cohyponym'].via})"
         return name, detail
+    rare = [v for k, v in links.best.items() if not v.common]
+    if rare:
+        link = max(rare, key=lambda v: v.p)
+        word, p = (
+            ("the secret", link.p_a) if link.p_a <= link.p_b else ("the guess", link.p_b)
+        )
+        kinds = {
+            "synonym": "share a WordNet synset",
+            "satellite": "share a WordNet adjective cluster",
+            "similar": "are near-synonyms in WordNet",
+            "alias": "are another name for one another in WordNet",
+            "cohyponym": "are different things of one kind in WordNet",
+            "hypernym1": "are one WordNet step apart",
+            "hyponym1": "are one WordNet step apart",
+        }
+        return (
+            "rare-sense",
+            f"{kinds[link.kind]} only through a rare sense of {word} "
+            f"({link.b_sense if word == 'the guess' else link.a_sense}: "
+            f"{_percent(p)} of its uses)",
+        )
     if emb >= 0.5:
         return (
             "related",

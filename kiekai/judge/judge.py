@@ -2,43 +2,119 @@
 
 Rulebook (``rules/kiek.txt``): "Imperfect Guesses" lets each table set how strict it
 is (synonyms such as "Humans"/"persons" allowed, "person"/"faces" too far, "White" no
-match for "Black"); "Ne Bis in Idem" forbids writing a category already used. Both
-questions use the same equivalence, decided per :class:`Strictness`:
+match for "Black") and says each group of players decides for itself; "Ne Bis in Idem"
+forbids writing a category already used. Both questions use one equivalence, decided per
+:class:`Strictness` by the first evidence that applies (issue 10: "a decision that
+follows its evidence"):
 
-- form relations (same word in any form) are accepted at every level;
-- opposites, negations, different real words spelled alike, empty and multi-word text
-  are rejected at every level;
-- everything else is decided by a logistic regression per level over a handful of
-  lexical and embedding features (:mod:`kiekai.judge.features`), fitted by
-  ``scripts/fit_judge.py`` and stored in ``data/judge-model.json``.
+1. the input check (empty, not one word, control or invisible characters): rejected;
+2. the table's **house rules** (:class:`kiekai.judge.house_rules.HouseRules`), as ruled;
+3. **forms** of the same word: accepted at every level;
+4. the **everyday lexicon** (:mod:`kiekai.judge.everyday`, when installed): ``same`` from
+   standard, ``near`` and ``hyponym`` at lenient, ``different`` and ``opposite`` never;
+5. **WordNet rules** on common senses, opposites and spelling accidents
+   (:mod:`kiekai.judge.features`);
+6. the **fitted model** (a logistic regression per level, :mod:`kiekai.judge.model`,
+   ``data/judge-model.json``) for what none of these settles.
+
+The verdict's reason names the evidence that decided.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Protocol
 
 from kiekai.judge import lexical
-from kiekai.judge.features import FORM_RELATIONS, REJECT_RELATIONS, Evidence, evidence
+from kiekai.judge.features import NEVER, Evidence, meaning_evidence, surface_evidence
+from kiekai.judge.house_rules import HouseRules, HouseRuling
 from kiekai.judge.model import JudgeModel, load_model
 from kiekai.judge.verdict import Strictness, Verdict
 
 _INPUT_RELATIONS = ("empty", "not-one-word")
 
 
-#: What each level's definition leaves to a looser level, per model-decided relation
-#: (the level table of ``docs/judge.md``, after the rulebook's "Imperfect Guesses":
-#: standard accepts synonyms and derived words naming the same thing; kinds one step
-#: away, degree words and misspellings only lenient tables accept). Named in the reason
-#: when such a relation is rejected, next to the score.
+#: What each level's definition leaves to a looser level, per relation (the level table
+#: of ``docs/judge.md``, after the rulebook's "Imperfect Guesses": standard accepts
+#: synonyms and derived words naming the same thing; kinds one step away, near-synonyms,
+#: degree words and misspellings only lenient tables accept). Named in the reason when
+#: such a relation is rejected at standard.
 _LEFT_TO_LENIENT = {
     "hypernym": "standard leaves broader and narrower kinds to lenient tables",
     "hyponym": "standard leaves broader and narrower kinds to lenient tables",
+    "near-synonym": "standard leaves near-synonyms and degree words to lenient tables",
     "degree": "standard leaves degree words (red / reddish) to lenient tables",
     "typo": "standard leaves misspellings to lenient tables",
 }
 
-#: Co-hyponyms (dog / cat) are different things of one kind: never the same category.
+#: Why sister kinds are rejected (rulebook "Imperfect Guesses": "White" is no match for
+#: "Black"; issue 10: co-hyponyms are rejected at every level).
 _COHYPONYM_RULE = "different things of the same kind are never the same category"
+
+#: The strict level's rule, named when it rejects what looser levels may accept.
+_STRICT_RULE = (
+    "strict accepts only forms of the same word (inflection, spelling, case, compounds)"
+)
+
+#: How an everyday-lexicon kind decides: (relation, strictest accepting level).
+_LEXICON_KINDS = {
+    "same": ("synonym", "standard"),
+    "near": ("near-synonym", "lenient"),
+    "hyponym": ("hyponym", "lenient"),
+    "different": ("cohyponym", NEVER),
+    "opposite": ("antonym", NEVER),
+}
+
+
+class EverydayRelationLike(Protocol):
+    """What the judge reads from an everyday-lexicon answer
+    (:class:`kiekai.judge.everyday.EverydayRelation`)."""
+
+    kind: str  # same | near | hyponym | different | opposite
+    evidence: str  # one clause naming the lexicon and its version
+    entry_a: str
+    entry_b: str
+    broader: str
+
+
+class LexiconLike(Protocol):
+    """The everyday lexicon's interface (:class:`kiekai.judge.everyday.EverydayLexicon`)."""
+
+    version: str
+
+    def relation(self, a: str, b: str) -> EverydayRelationLike | None:
+        """How a table treats the normalised lemmas ``a`` and ``b``, or None."""
+        ...
+
+
+def default_lexicon() -> LexiconLike | None:
+    """The everyday lexicon shipped in ``data/`` (:func:`kiekai.judge.everyday.everyday_lexicon`),
+    or None when this installation has none.
+
+    Raises:
+        ValueError: the lexicon files exist but are malformed (the message names the line).
+    """
+    try:
+        from kiekai.judge.everyday import everyday_lexicon
+    except ImportError:
+        return None
+    return everyday_lexicon()
+
+
+_DEFAULT: Any = object()
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """One pair decided at one level: what the verdict and the repeat reason are made of."""
+
+    accepted: bool
+    score: float
+    relation: str
+    clause: str  # "'x' and 'y' share ..." without the level prefix or the final stop
+    level_free: bool = False  # input problems: the reason names no level
 
 
 def _words(ev: Evidence) -> tuple[str, str]:
@@ -46,54 +122,117 @@ def _words(ev: Evidence) -> tuple[str, str]:
     return (ev.raw_guess or ev.guess, ev.raw_secret or ev.secret)
 
 
-def _pair_reason(accepted: bool, level: Strictness, ev: Evidence, extra: str = "") -> str:
-    """One sentence explaining a verdict decided by form, by a rejecting rule or by score."""
-    verb = "Accepted" if accepted else "Rejected"
-    if ev.relation in _INPUT_RELATIONS:
-        return f"{verb}: {ev.detail}."
-    guess, secret = _words(ev)
-    return f"{verb} at {level.value} level: {guess!r} and {secret!r} {ev.detail}{extra}."
+def pair_evidence(secret: str, guess: str, lexicon: LexiconLike | None) -> Evidence:
+    """The evidence that decides ``guess`` against ``secret`` at any level, house rules
+    aside: input check and forms (:func:`kiekai.judge.features.surface_evidence`), then
+    the everyday ``lexicon`` (:func:`lexicon_evidence`), then opposites, WordNet and the
+    model's features (:func:`kiekai.judge.features.meaning_evidence`).
 
-
-def _level_rule_reason(level: Strictness, ev: Evidence) -> str:
-    """Reason for a relation the level's rule rejects whatever the score (strict: only
-    forms of the same word pass; its fitted model is a constant rejection)."""
-    guess, secret = _words(ev)
+    Raises:
+        TypeError: an argument is not a ``str``.
+    """
     return (
-        f"Rejected at {level.value} level: {guess!r} and {secret!r} {ev.detail}, "
-        f"but {level.value} accepts only forms of the same word (inflection, spelling, "
-        "case, compounds)."
+        surface_evidence(secret, guess)
+        or lexicon_evidence(secret, guess, lexicon)
+        or meaning_evidence(secret, guess)
     )
 
 
+def lexicon_evidence(secret: str, guess: str, lexicon: LexiconLike | None) -> Evidence | None:
+    """The everyday lexicon's relation between two words that are not forms of one word,
+    as evidence (``source`` ``"everyday lexicon"``), or None when it says nothing.
+
+    The words are looked up as normalised, then through their lemmas. A ``same`` answer
+    that joins two spellings of one lexicon entry is a question of form, which the
+    lemmatiser has already answered "no" (goods is not good, physics not physic: issue
+    11), so it is not taken from the lexicon's inflection guesses. Cached per pair and
+    lexicon.
+    """
+    if lexicon is None:
+        return None
+    return _lexicon_evidence(secret, guess, lexicon)
+
+
+@lru_cache(maxsize=262144)
+def _lexicon_evidence(secret: str, guess: str, lexicon: LexiconLike) -> Evidence | None:
+    """:func:`lexicon_evidence` for a lexicon that is not None."""
+    from kiekai.judge.normalize import normalise
+
+    a, b = normalise(secret), normalise(guess)
+    candidates = [(a, b)]
+    with lexical.WORDNET_LOCK:  # cached by surface_evidence already, but never unlocked
+        la, lb = lexical.lemmas(a), lexical.lemmas(b)
+    candidates += [(x, y) for x in sorted(la) for y in sorted(lb) if (x, y) != (a, b)]
+    for x, y in candidates:
+        if x == y:
+            continue
+        relation = lexicon.relation(x, y)
+        if relation is None or relation.kind not in _LEXICON_KINDS:
+            continue
+        if relation.kind == "same" and relation.entry_a == relation.entry_b:
+            continue
+        name, accept_from = _LEXICON_KINDS[relation.kind]
+        if relation.kind == "hyponym":
+            # the lexicon names the broader word; the guess is the narrower kind when the
+            # secret's entry is the broader one
+            name = "hyponym" if relation.broader == relation.entry_a else "hypernym"
+        return Evidence(
+            name,
+            relation.evidence,
+            a,
+            b,
+            accept_from,
+            "everyday lexicon",
+            raw_secret=secret.strip(),
+            raw_guess=guess.strip(),
+        )
+    return None
+
+
 class Judge:
-    """Decides guesses and repeats at one strictness level.
+    """Decides guesses, repeats and one-word checks at one strictness level
+    (implements :class:`kiekai.judge.protocol.JudgeLike`).
 
     Safe to call from several threads (WordNet lookups are serialised by
-    :data:`kiekai.judge.lexical.WORDNET_LOCK`, MiniLM encodes by their own lock); models (WordNet, MiniLM, the fitted parameters) load once
-    per process on first use, and every per-word and per-pair result is cached.
+    :data:`kiekai.judge.lexical.WORDNET_LOCK`, MiniLM encodes by their own lock); models
+    (WordNet, MiniLM, the fitted parameters) load once per process on first use, and
+    every per-word and per-pair result is cached. House rules are looked up at every
+    call, never cached: a ruling added to ``house_rules`` mid-game holds from the next
+    call on.
 
     Args:
         strictness: ``"strict"``, ``"standard"`` or ``"lenient"`` (or a
-            :class:`Strictness`).
+            :class:`Strictness`; any letter case).
         model: a :class:`JudgeModel`; default: ``data/judge-model.json``.
+        house_rules: the table's own rulings, applied before any other evidence (rulebook
+            "Imperfect Guesses": each group decides for itself); ``None`` for none.
+        lexicon: the everyday lexicon (see :class:`LexiconLike`); default: the one in
+            ``data/`` when installed (:func:`default_lexicon`); ``None`` to judge without.
 
     Raises:
-        ValueError: unknown strictness, or a malformed model file.
+        ValueError: unknown strictness, a malformed model file or lexicon.
         FileNotFoundError: the model file is missing.
     """
 
     def __init__(
-        self, strictness: str | Strictness = Strictness.STANDARD, model: JudgeModel | None = None
+        self,
+        strictness: str | Strictness = Strictness.STANDARD,
+        model: JudgeModel | None = None,
+        *,
+        house_rules: HouseRules | None = None,
+        lexicon: LexiconLike | None = _DEFAULT,
     ):
         self.strictness = Strictness.parse(strictness)
         self.model = model if model is not None else load_model()
+        self.house_rules = house_rules
+        self.lexicon = default_lexicon() if lexicon is _DEFAULT else lexicon
         self._level = self.model.level(self.strictness)
         order = list(Strictness)  # strict, standard, lenient
         self._nested = [self.model.level(lv) for lv in order[: order.index(self.strictness) + 1]]
 
     def __repr__(self) -> str:
-        return f"Judge(strictness={self.strictness.value!r})"
+        rules = f", house_rules={self.house_rules!r}" if self.house_rules is not None else ""
+        return f"Judge(strictness={self.strictness.value!r}{rules})"
 
     def warm_up(
         self,
@@ -134,50 +273,136 @@ class Judge:
         self.match("colour", "the colors")
         self.is_repeat("3", ["three"])
 
-    @staticmethod
-    def is_one_word(text: str) -> tuple[bool, str]:
-        """Whether ``text`` is one lexical item a player may write, with the reason if not.
+    # ------------------------------------------------------------------ one word
 
-        A single word (hyphen and apostrophe allowed), a numeral, or a WordNet compound
-        ("human beings") passes; empty text, emoji or symbols only, and phrases
-        ("a brown dog") are refused. Returns ``(ok, reason)``; reason is "" when ok.
+    def check_word(self, text: str) -> Verdict:
+        """Whether ``text`` is one lexical item a player may write (rulebook "A Turn":
+        "just one word"): a single word (hyphen and apostrophe allowed), a numeral, or a
+        known compound ("human beings", "ice cream"). Empty text, emoji or symbols only,
+        phrases ("a brown dog"), a word cut into pieces ("ca t") and text holding control
+        or invisible characters are refused.
+
+        Returns:
+            ``Verdict(True, 1.0, "one-word", "one word")``, or a rejected verdict with
+            relation ``empty`` or ``not-one-word`` whose ``reason`` says why (the text
+            shown escaped). Never raises.
         """
-        return lexical.one_word_check(text)
+        ok, why = lexical.one_word_check(text)
+        if ok:
+            return Verdict(True, 1.0, "one-word", "one word")
+        blank = not isinstance(text, str) or not text.strip()
+        return Verdict(False, 0.0, "empty" if blank else "not-one-word", why)
 
-    def decide(self, ev: Evidence) -> Verdict:
-        """Turn evidence into a verdict at this judge's level."""
-        if ev.relation in FORM_RELATIONS:
-            return Verdict(True, 1.0, ev.relation, _pair_reason(True, self.strictness, ev))
-        if ev.relation in REJECT_RELATIONS or ev.features is None:
-            return Verdict(False, 0.0, ev.relation, _pair_reason(False, self.strictness, ev))
-        # A looser table accepts whatever a stricter one does (levels are nested), so
-        # the score is the highest probability among this level and the stricter ones.
+    # ------------------------------------------------------------------ evidence
+
+    def evidence(self, secret: str, guess: str) -> Evidence:
+        """The evidence that decides ``guess`` against ``secret``, before any level and
+        without house rules (:func:`pair_evidence` with this judge's lexicon).
+
+        Raises:
+            TypeError: an argument is not a ``str``.
+        """
+        return pair_evidence(secret, guess, self.lexicon)
+
+    # ------------------------------------------------------------------ decisions
+
+    def _ruling(
+        self, secret: str, guess: str, rulings: HouseRules | None
+    ) -> tuple[HouseRuling, str] | None:
+        """The house ruling for the pair at this level and where it comes from."""
+        level = self.strictness.value
+        if rulings is not None:
+            found = rulings.lookup(secret, guess, level)
+            if found is not None:
+                return found, "house rule sent with this request"
+        if self.house_rules is not None:
+            found = self.house_rules.lookup(secret, guess, level)
+            if found is not None:
+                path = self.house_rules.path
+                return found, f"house rule ({path.name})" if path else "house rule"
+        return None
+
+    def _decide(self, secret: str, guess: str, rulings: HouseRules | None = None) -> _Decision:
+        """Decide one pair at this level, strongest evidence first."""
+        ev = surface_evidence(secret, guess)
+        if ev is not None and ev.relation in _INPUT_RELATIONS:
+            return _Decision(False, 0.0, ev.relation, ev.detail, level_free=True)
+        found = self._ruling(secret, guess, rulings)
+        if found is not None:
+            ruling, where = found
+            verb = "accepts" if ruling.accepted else "rejects"
+            scope = " at every level" if ruling.level == "*" else ""
+            clause = (
+                f"by {where}: this table {verb} {guess.strip()!r} for {secret.strip()!r}{scope}"
+            )
+            return _Decision(ruling.accepted, float(ruling.accepted), "house-rule", clause)
+        if ev is None:
+            ev = lexicon_evidence(secret, guess, self.lexicon) or meaning_evidence(secret, guess)
+        return self._decide_evidence(ev)
+
+    def _decide_evidence(self, ev: Evidence) -> _Decision:
+        guess, secret = _words(ev)
+        pair = f"{guess!r} and {secret!r}"
+        body = ev.detail if ev.source == "everyday lexicon" else f"{pair} {ev.detail}"
+        level = self.strictness
+        ruled = ev.accepted_at(level.value)
+        if ruled is not None:
+            clause = body
+            if not ruled and ev.relation == "cohyponym":
+                clause += f"; {_COHYPONYM_RULE}"
+            elif not ruled and ev.accept_from != NEVER:
+                if level is Strictness.STRICT:
+                    clause += f", but {_STRICT_RULE}"
+                elif ev.relation in _LEFT_TO_LENIENT:
+                    clause += f"; {_LEFT_TO_LENIENT[ev.relation]}"
+            return _Decision(ruled, float(ruled), ev.relation, clause)
+        # The fitted model. A looser table accepts whatever a stricter one does (levels
+        # are nested), so the score is the highest probability among this level and the
+        # stricter ones.
         p = max(m.probability(ev.features) for m in self._nested)
         accepted = p >= self._level.threshold
         if not accepted and all(m.is_constant for m in self._nested):
-            return Verdict(False, round(p, 4), ev.relation, _level_rule_reason(self.strictness, ev))
-        extra = f" (score {p:.2f}, needs {self._level.threshold:.2f})"
-        if not accepted:
-            if ev.relation == "cohyponym":
-                extra = f"; {_COHYPONYM_RULE}{extra}"
-            elif self.strictness is Strictness.STANDARD and ev.relation in _LEFT_TO_LENIENT:
-                extra = f"; {_LEFT_TO_LENIENT[ev.relation]}{extra}"
+            return _Decision(False, round(p, 4), ev.relation, f"{body}, but {_STRICT_RULE}")
+        relation, clause = ev.relation, body
+        if not accepted and level is Strictness.STANDARD and ev.relation in _LEFT_TO_LENIENT:
+            clause += f"; {_LEFT_TO_LENIENT[ev.relation]}"
+        named = ev.cosine is not None and "MiniLM cosine" not in ev.detail
+        cos = f"; MiniLM cosine {ev.cosine:.2f}" if named else ""
+        clause += f" (fitted model: score {p:.2f}, needs {self._level.threshold:.2f}{cos})"
+        return _Decision(accepted, round(p, 4), relation, clause)
+
+    def decide(self, ev: Evidence) -> Verdict:
+        """Turn evidence (from :meth:`evidence`) into a verdict at this judge's level."""
+        return self._verdict(self._decide_evidence(ev))
+
+    def _verdict(self, d: _Decision) -> Verdict:
+        verb = "Accepted" if d.accepted else "Rejected"
+        if d.level_free:
+            return Verdict(False, 0.0, d.relation, f"{verb}: {d.clause}.")
         return Verdict(
-            accepted, round(p, 4), ev.relation, _pair_reason(accepted, self.strictness, ev, extra)
+            d.accepted, d.score, d.relation, f"{verb} at {self.strictness.value} level: {d.clause}."
         )
 
-    def match(self, secret: str, guess: str) -> Verdict:
+    def match(self, secret: str, guess: str, *, rulings: HouseRules | None = None) -> Verdict:
         """Whether ``guess`` names the secret category ``secret`` at this level.
 
         Never raises for text: empty or multi-word guesses get a rejected verdict with
         relation ``empty`` or ``not-one-word``.
 
+        Args:
+            secret: the active player's word.
+            guess: the guessing player's word.
+            rulings: house rulings for this call only (a stateless front end sends its
+                table's rulings with each request); they come before ``house_rules``.
+
         Raises:
             TypeError: an argument is not a ``str``.
         """
-        return self.decide(evidence(secret, guess))
+        return self._verdict(self._decide(secret, guess, rulings))
 
-    def match_many(self, pairs: Iterable[tuple[str, str]]) -> list[Verdict]:
+    def match_many(
+        self, pairs: Iterable[tuple[str, str]], *, rulings: HouseRules | None = None
+    ) -> list[Verdict]:
         """:meth:`match` over ``(secret, guess)`` pairs, in order.
 
         Raises:
@@ -195,15 +420,18 @@ class Judge:
                     f"pairs[{i}] must be a (secret, guess) pair of two str, got {pair!r:.80}"
                 )
         _prefetch(w for pair in pairs for w in pair)
-        return [self.match(s, g) for s, g in pairs]
+        return [self.match(s, g, rulings=rulings) for s, g in pairs]
 
-    def is_repeat(self, candidate: str, used_words: Sequence[str]) -> Verdict:
+    def is_repeat(
+        self, candidate: str, used_words: Sequence[str], *, rulings: HouseRules | None = None
+    ) -> Verdict:
         """Ne bis in idem: whether ``candidate`` repeats a category in ``used_words``.
 
-        Each used word is judged as if it were the secret and ``candidate`` the guess,
-        at this level; ``accepted`` means "is a repeat" and ``matched`` names the used
-        word it repeats (the one with the highest score). Empty used entries are
-        skipped.
+        The same equivalence as :meth:`match` at this level (issue 10): each used word is
+        judged as the secret with ``candidate`` as the guess, house rules included;
+        ``accepted`` means "is a repeat", ``matched`` names the used word it repeats (the
+        accepted one with the highest score) and the reason gives that pair's evidence.
+        Empty used entries are skipped.
 
         Raises:
             TypeError: ``candidate`` is not a ``str``, or ``used_words`` is not a list
@@ -220,33 +448,41 @@ class Judge:
         used = [u for u in used_words if isinstance(u, str) and u.strip()]
         if len(used) > 8:
             _prefetch([candidate, *used])
-        ok, why = lexical.one_word_check(candidate)
         if not candidate.strip():
             return Verdict(False, 0.0, "empty", "Not a repeat: the word is empty.")
+        ok, why = lexical.one_word_check(candidate)
         if not ok:
             return Verdict(False, 0.0, "not-one-word", f"Not a repeat: {why}.")
         if not used:
             return Verdict(
                 False, 0.0, "unrelated", "Not a repeat: no categories have been used yet."
             )
-        best: tuple[Verdict, str] | None = None
+        best: tuple[_Decision, str] | None = None
         for u in used:
-            v = self.match(u, candidate)
-            key = (v.accepted, v.score)
-            if best is None or key > (best[0].accepted, best[0].score):
-                best = (v, u)
-        v, u = best
+            d = self._decide(u, candidate, rulings)
+            if best is None or (d.accepted, d.score) > (best[0].accepted, best[0].score):
+                best = (d, u)
+        d, u = best
         lvl = self.strictness.value
-        if v.accepted:
-            reason = f"Repeat at {lvl} level: {candidate.strip()!r} repeats the used category {u!r} ({v.relation}; score {v.score:.2f})."
-            return Verdict(True, v.score, v.relation, reason, matched=u)
-        reason = (
-            f"Not a repeat at {lvl} level: {candidate.strip()!r} repeats none of the "
-            f"{len(used)} used categories; closest is {u!r} ({v.relation}; score {v.score:.2f})."
-        )
-        return Verdict(False, v.score, v.relation, reason)
+        word = candidate.strip()
+        if d.accepted:
+            reason = f"Repeat at {lvl} level: {word!r} repeats the used category {u!r}: {d.clause}."
+            return Verdict(True, d.score, d.relation, reason, matched=u)
+        if d.level_free:
+            reason = f"Not a repeat: {d.clause}."
+        else:
+            reason = (
+                f"Not a repeat at {lvl} level: {word!r} repeats none of the {len(used)} used "
+                f"categories; closest is {u!r}: {d.clause}."
+            )
+        return Verdict(False, d.score, d.relation, reason)
 
-    def is_repeat_many(self, items: Iterable[tuple[str, Sequence[str]]]) -> list[Verdict]:
+    def is_repeat_many(
+        self,
+        items: Iterable[tuple[str, Sequence[str]]],
+        *,
+        rulings: HouseRules | None = None,
+    ) -> list[Verdict]:
         """:meth:`is_repeat` over ``(candidate, used_words)`` items, in order.
 
         Raises:
@@ -265,7 +501,7 @@ class Judge:
             for w in [c, *(used if isinstance(used, (list, tuple)) else [])]
             if isinstance(w, str)
         )
-        return [self.is_repeat(c, used) for c, used in items]
+        return [self.is_repeat(c, used, rulings=rulings) for c, used in items]
 
 
 def _prefetch(words: Iterable[str]) -> None:

@@ -1,8 +1,12 @@
 """The fitted decision per strictness: a logistic regression over :data:`FEATURES`.
 
+It decides only the pairs no rule settles (:attr:`kiekai.judge.features.Evidence.accept_from`
+is None: derivations, kinds one or more steps apart, links through rare senses, pairs
+related only by embedding); format version 3 marks models fitted on those pairs alone.
+
 Parameters live in ``data/judge-model.json`` (written by ``scripts/fit_judge.py``)::
 
-    {"version": 2, "features": [...], "levels": {"strict": {"coef": [...],
+    {"version": 3, "features": [...], "levels": {"strict": {"coef": [...],
      "intercept": -3.1, "threshold": 0.5}, ...}, "fit": {...provenance...}}
 
 P(accept | level) = sigmoid(coef . x + intercept); accepted when P >= threshold.
@@ -28,7 +32,7 @@ from kiekai.paths import data_file, missing_file_message
 MODEL_PATH = data_file("judge-model.json")
 
 #: The file format this code reads; ``scripts/fit_judge.py`` writes it.
-MODEL_FORMAT_VERSION = 2
+MODEL_FORMAT_VERSION = 3
 
 
 @dataclass(frozen=True)

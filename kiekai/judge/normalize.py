@@ -98,6 +98,48 @@ def compound_key(normalised: str) -> str:
     return re.sub(r"[\s\-'.]", "", normalised)
 
 
+#: Unicode categories that cannot be part of a written word: control characters (Cc: NUL,
+#: TAB, ESC, ...), format characters (Cf: zero-width space and joiners, soft hyphen,
+#: direction overrides, byte-order mark), private use (Co), lone surrogates (Cs),
+#: unassigned code points (Cn) and line/paragraph separators (Zl, Zp). Inside a word they
+#: are invisible or break it in two, so a guess holding one is refused (issue 11: never
+#: used to join "do<TAB>g" into "dog").
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+
+
+def hidden_character(text: str) -> tuple[int, str] | None:
+    """The first invisible or control character inside ``text``, as ``(index, char)``.
+
+    Surrounding whitespace (``str.strip``: spaces, tabs, line breaks at either end) is not
+    counted, since a guess read from a line or a form often carries it; anything of
+    :data:`HIDDEN_CATEGORIES` left after that is, and so is a non-spacing mark that does
+    not combine with a letter (variation selectors: combining class 0). ``None`` when
+    there is none.
+    """
+    stripped = text.strip()
+    offset = len(text) - len(text.lstrip())
+    for i, char in enumerate(stripped):
+        category = unicodedata.category(char)
+        if category in HIDDEN_CATEGORIES or (
+            category in ("Mn", "Me") and unicodedata.combining(char) == 0
+        ):
+            return offset + i, char
+    return None
+
+
+_CONTROL_NAMES = {
+    "\x00": "NUL", "\t": "TAB", "\n": "LINE FEED", "\r": "CARRIAGE RETURN", "\x1b": "ESCAPE",
+    "\x7f": "DELETE",
+}  # fmt: skip
+
+
+def describe_character(char: str) -> str:
+    """``U+200B ZERO WIDTH SPACE`` style name of one character, for error messages."""
+    name = unicodedata.name(char, "") or _CONTROL_NAMES.get(char, "")
+    code = f"U+{ord(char):04X}"
+    return f"{code} {name}" if name else code
+
+
 def has_letters(text: str) -> bool:
     """Whether ``text`` holds at least one letter (emoji and symbols alone do not count)."""
     return any(c.isalpha() for c in text)

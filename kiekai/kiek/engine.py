@@ -24,7 +24,8 @@ Seats are numbered ``0..n-1`` clockwise: the player "to the left" of seat ``s`` 
 ``(s + 1) % n``, and play passes to the left.
 
 Matching guesses and spotting repeated words is the judge's job (:mod:`kiekai.judge`); it is
-injected, so any object with the :class:`JudgeLike` methods works.
+injected, so any object with the :class:`JudgeLike` methods works (the judge's one protocol,
+:class:`kiekai.judge.protocol.JudgeLike`: ``check_word``, ``match``, ``is_repeat``).
 """
 
 from __future__ import annotations
@@ -34,10 +35,10 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
 
 from kiekai.deck import Card
 from kiekai.events import Event, EventLog
+from kiekai.judge.protocol import JudgeLike
 from kiekai.judge.verdict import Verdict
 from kiekai.kiek.players import ActivePlay, ActiveView, GuessView, KeepView, RevealView
 
@@ -79,52 +80,14 @@ class IllegalAction(ValueError):
     """An action that the rules (or the current phase) do not allow; the message says why."""
 
 
-class JudgeLike(Protocol):
-    """What the engine needs from a judge (:class:`kiekai.judge.Judge` provides it)."""
-
-    def match(self, secret: str, guess: str) -> Verdict:
-        """Does ``guess`` match the active player's ``secret`` word?"""
-        ...
-
-    def is_repeat(self, word: str, used_words: Sequence[str]) -> Verdict:
-        """Does ``word`` repeat one of ``used_words``? (``matched`` names which.)"""
-        ...
-
-
-def one_word_verdict(judge: object, word: str) -> Verdict:
-    """Ask ``judge`` whether ``word`` is one lexical item (rulebook "A Turn": "just one word").
-
-    Uses the judge's one-word check (a method ``check_word``, ``one_word``, ``is_one_word``
-    or ``one_word_check`` returning a :class:`Verdict`, a bool or ``(bool, reason)``); a
-    judge without one falls back to :func:`kiekai.judge.lexical.one_word_check`.
+def one_word_verdict(judge: JudgeLike, word: str) -> Verdict:
+    """The judge's answer to "is ``word`` just one word?" (rulebook "A Turn"):
+    ``judge.check_word(word)``, the one-word method of :class:`JudgeLike`.
 
     Returns:
         a :class:`Verdict` whose ``accepted`` is True for one word; ``reason`` says why not.
     """
-    result: object = None
-    for name in ("check_word", "one_word", "is_one_word", "one_word_check", "check_one_word"):
-        method = getattr(judge, name, None)
-        if callable(method):
-            result = method(word)
-            break
-    else:
-        from kiekai.judge.lexical import one_word_check
-
-        result = one_word_check(word)
-    if isinstance(result, Verdict):
-        return result
-    if isinstance(result, tuple):
-        accepted, reason = bool(result[0]), str(result[1]) if len(result) > 1 else ""
-    else:
-        accepted, reason = bool(result), ""
-    if not accepted and not reason:
-        reason = f"{word!r} is not one word"
-    return Verdict(
-        accepted=accepted,
-        score=1.0 if accepted else 0.0,
-        relation="one-word" if accepted else ("empty" if not word.strip() else "not-one-word"),
-        reason=reason or "one word",
-    )
+    return judge.check_word(word)
 
 
 @dataclass(frozen=True)

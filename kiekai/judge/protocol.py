@@ -1,0 +1,45 @@
+"""The judge's one interface: what a game, a front end or a test double must provide.
+
+Kiek asks a judge three questions (rulebook ``../shared/rules/kiek.txt``):
+
+- "A Turn": is a written word *just one word*?  -> :meth:`JudgeLike.check_word`
+- "Imperfect Guesses": does a guess name the secret category?  -> :meth:`JudgeLike.match`
+- "Ne Bis in Idem": does a word repeat a category already used?  -> :meth:`JudgeLike.is_repeat`
+
+One method per question, each answering with a :class:`~kiekai.judge.verdict.Verdict`.
+:class:`kiekai.judge.Judge` implements it; the engine (:mod:`kiekai.kiek.engine`), the
+terminal and web front ends and the test doubles take any object that does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from kiekai.judge.verdict import Verdict
+
+
+@runtime_checkable
+class JudgeLike(Protocol):
+    """What the Kiek engine and front ends need from a judge.
+
+    ``is_repeat`` must apply the same equivalence as ``match`` at the same level (issue 10:
+    ne bis in idem is "the same category", not a looser or stricter test).
+    """
+
+    def check_word(self, text: str) -> Verdict:
+        """Whether ``text`` is one lexical item a player may write (rulebook "A Turn").
+
+        Returns a verdict with ``accepted`` True and relation ``one-word`` when it is; else
+        ``accepted`` False, relation ``empty`` or ``not-one-word`` and a ``reason`` naming
+        the problem (with the text shown escaped, never raw control characters).
+        """
+        ...
+
+    def match(self, secret: str, guess: str) -> Verdict:
+        """Does ``guess`` name the active player's ``secret`` category?"""
+        ...
+
+    def is_repeat(self, word: str, used_words: Sequence[str]) -> Verdict:
+        """Does ``word`` repeat one of ``used_words``? (``matched`` names which.)"""
+        ...
