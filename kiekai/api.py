@@ -44,7 +44,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import metadata
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -57,6 +57,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    model_validator,
 )
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -65,6 +66,7 @@ from kiekai.judge.verdict import Strictness, Verdict
 
 if TYPE_CHECKING:  # the judge module imports nltk and torch; load it only when judging
     from kiekai.judge import Judge
+    from kiekai.judge.house_rules import HouseRules
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +78,9 @@ MAX_WORD_CHARS = 80
 MAX_BATCH_PAIRS = 1000
 #: Most used words in one ``/v1/repeat`` request (a Kiek round uses far fewer).
 MAX_USED_WORDS = 500
+#: Most house rulings sent with one request (a table's own rulings, applied before the
+#: judge's evidence; a table makes a handful per game).
+MAX_HOUSE_RULINGS = 200
 #: Largest request body in bytes. A full batch of 1000 pairs of 80-character words written
 #: as ``\\uXXXX`` escapes is about 1 MB (2 MB for characters outside the Basic Multilingual
 #: Plane, escaped as surrogate pairs); 4 MiB leaves room and stops memory abuse.
@@ -149,6 +154,61 @@ StrictnessField = Annotated[
 ]
 
 
+class RulingIn(BaseModel):
+    """One house ruling sent with a request: the table's own decision on a pair, applied
+    before any other evidence (rulebook "Imperfect Guesses": each group of players decides
+    for itself). Same meaning as a line of a house-rules file (docs/judge.md)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"secret": "sofa", "guess": "couch", "accepted": True, "level": "*"}]
+        },
+    )
+
+    secret: Word = Field(description="The secret word of the ruling.", examples=["sofa"])
+    guess: Word = Field(description="The guess (or candidate) it rules on.", examples=["couch"])
+    accepted: bool = Field(description="Whether this table counts the guess as a match.")
+    level: Literal["strict", "standard", "lenient", "*"] = Field(
+        default="*",
+        description="The level the ruling holds at; `*` (the default) for every level.",
+    )
+
+    @model_validator(mode="after")
+    def _words_present(self) -> RulingIn:
+        from kiekai.judge.house_rules import HouseRulesError, HouseRuling
+
+        try:
+            HouseRuling(self.secret, self.guess, self.accepted, self.level)
+        except HouseRulesError as exc:
+            raise ValueError(str(exc)) from None
+        return self
+
+
+HouseRulingsField = Annotated[
+    list[RulingIn],
+    Field(
+        max_length=MAX_HOUSE_RULINGS,
+        description=(
+            "Optional house rulings for this request only (at most "
+            f"{MAX_HOUSE_RULINGS}), for front ends that keep a table's rulings themselves. "
+            "A ruling holds in both directions and comes before the server's own house "
+            "rules and every other evidence; a verdict it decides has relation `house-rule`."
+        ),
+    ),
+]
+
+
+def _house_rules(rulings: Sequence[RulingIn]) -> HouseRules | None:
+    """The request's rulings as a :class:`kiekai.judge.house_rules.HouseRules` (None when
+    there are none)."""
+    if not rulings:
+        return None
+    from kiekai.judge.house_rules import HouseRules, HouseRuling
+
+    return HouseRules(HouseRuling(r.secret, r.guess, r.accepted, r.level) for r in rulings)
+
+
 class JudgeRequest(BaseModel):
     """Body of ``POST /v1/judge``: one secret word and one guess."""
 
@@ -171,6 +231,7 @@ class JudgeRequest(BaseModel):
         examples=["humans"],
     )
     strictness: StrictnessField = Strictness.STANDARD
+    house_rules: HouseRulingsField = []
 
 
 class Pair(BaseModel):
@@ -205,6 +266,7 @@ class BatchRequest(BaseModel):
         description=f"The pairs to judge, answered in the same order (at most {MAX_BATCH_PAIRS}).",
     )
     strictness: StrictnessField = Strictness.STANDARD
+    house_rules: HouseRulingsField = []
 
 
 class RepeatRequest(BaseModel):
@@ -231,6 +293,7 @@ class RepeatRequest(BaseModel):
         examples=[["rocks", "grass"]],
     )
     strictness: StrictnessField = Strictness.STANDARD
+    house_rules: HouseRulingsField = []
 
 
 # -------------------------------------------------------------------------- response models
@@ -365,8 +428,13 @@ class JudgeError(Exception):
         self.message = message
 
 
-def load_judges(levels: Iterable[Strictness] = tuple(Strictness)) -> dict[Strictness, Judge]:
+def load_judges(
+    levels: Iterable[Strictness] = tuple(Strictness), house_rules: HouseRules | None = None
+) -> dict[Strictness, Judge]:
     """Build one :class:`kiekai.judge.Judge` per strictness level and warm it up.
+
+    ``house_rules``: the table's rulings every judge applies before its own evidence
+    (``kiekai serve --house-rules FILE``); None for none.
 
     Each judge is warmed up (``Judge.warm_up()``, or one match where a judge lacks it)
     before it is returned, so lazily loaded models (WordNet, all-MiniLM-L6-v2, the
@@ -383,7 +451,7 @@ def load_judges(levels: Iterable[Strictness] = tuple(Strictness)) -> dict[Strict
 
     judges: dict[Strictness, Judge] = {}
     for level in levels:
-        judge = Judge(level)
+        judge = Judge(level, house_rules=house_rules)
         warm_up = getattr(judge, "warm_up", None)
         if callable(warm_up):
             warm_up()
@@ -474,8 +542,18 @@ class _JudgeService:
                 "try again later",
             ) from exc
 
-    async def match(self, level: Strictness, secret: str, guess: str) -> Verdict:
-        """``Judge(level).match(secret, guess)``, from the cache when judged before."""
+    async def match(
+        self, level: Strictness, secret: str, guess: str, rulings: HouseRules | None = None
+    ) -> Verdict:
+        """``Judge(level).match(secret, guess)``, from the cache when judged before.
+
+        With ``rulings`` (a request's own house rulings) that decide the pair, the judge
+        is asked with them and the answer is not cached; rulings on other pairs change
+        nothing, so the cache still serves the pair.
+        """
+        if _rules_decide(rulings, level, [(secret, guess)]):
+            judge = self.judge_for(level)
+            return await self.call(lambda: judge.match(secret, guess, rulings=rulings))
         key = ("match", level, secret, guess)
         verdict = self.cache.get(key)
         if verdict is None:
@@ -484,13 +562,24 @@ class _JudgeService:
         return verdict
 
     async def match_many(
-        self, level: Strictness, pairs: Sequence[tuple[str, str]]
+        self,
+        level: Strictness,
+        pairs: Sequence[tuple[str, str]],
+        rulings: HouseRules | None = None,
     ) -> list[Verdict]:
-        """Verdicts for ``pairs`` in order; pairs not cached go to the judge in chunks."""
+        """Verdicts for ``pairs`` in order; pairs not cached go to the judge in chunks.
+        Pairs that ``rulings`` (the request's house rulings) decide are answered with
+        them, never from or into the cache."""
         judge = self.judge_for(level)
         found: dict[tuple[str, str], Verdict] = {}
         missing: list[tuple[str, str]] = []
+        ruled = [pair for pair in dict.fromkeys(pairs) if _rules_decide(rulings, level, [pair])]
+        if ruled:
+            verdicts = await self.call(lambda: [judge.match(s, g, rulings=rulings) for s, g in ruled])
+            found.update(zip(ruled, verdicts, strict=True))
         for pair in dict.fromkeys(pairs):  # each distinct pair once, in order
+            if pair in found:
+                continue
             cached = self.cache.get(("match", level, *pair))
             if cached is None:
                 missing.append(pair)
@@ -504,8 +593,18 @@ class _JudgeService:
                 self.cache.put(("match", level, *pair), verdict)
         return [found[pair] for pair in pairs]
 
-    async def is_repeat(self, level: Strictness, candidate: str, used: Sequence[str]) -> Verdict:
-        """``Judge(level).is_repeat(candidate, used)``, from the cache when asked before."""
+    async def is_repeat(
+        self,
+        level: Strictness,
+        candidate: str,
+        used: Sequence[str],
+        rulings: HouseRules | None = None,
+    ) -> Verdict:
+        """``Judge(level).is_repeat(candidate, used)``, from the cache when asked before
+        (never when ``rulings``, the request's house rulings, decide one of its pairs)."""
+        if _rules_decide(rulings, level, [(u, candidate) for u in used]):
+            judge = self.judge_for(level)
+            return await self.call(lambda: judge.is_repeat(candidate, list(used), rulings=rulings))
         key = ("repeat", level, candidate, tuple(used))
         verdict = self.cache.get(key)
         if verdict is None:
@@ -516,6 +615,15 @@ class _JudgeService:
     def close(self) -> None:
         """Stop the worker thread (waits for the running task)."""
         self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _rules_decide(
+    rulings: HouseRules | None, level: Strictness, pairs: Iterable[tuple[str, str]]
+) -> bool:
+    """Whether a request's house ``rulings`` hold a ruling for one of ``pairs`` at ``level``."""
+    if rulings is None or not len(rulings):
+        return False
+    return any(rulings.lookup(s, g, level.value) is not None for s, g in pairs)
 
 
 def _match_many(judge: Any, pairs: Sequence[tuple[str, str]]) -> list[Verdict]:
@@ -900,7 +1008,9 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
         """Does `guess` name the same thing as `secret` at this strictness?"""
         service = service_of(request)
         try:
-            verdict = await service.match(body.strictness, body.secret, body.guess)
+            verdict = await service.match(
+                body.strictness, body.secret, body.guess, _house_rules(body.house_rules)
+            )
             return JudgeResponse(
                 secret=body.secret,
                 guess=body.guess,
@@ -924,7 +1034,9 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
         service = service_of(request)
         pairs = [(p.secret, p.guess) for p in body.pairs]
         try:
-            verdicts = await service.match_many(body.strictness, pairs)
+            verdicts = await service.match_many(
+                body.strictness, pairs, _house_rules(body.house_rules)
+            )
             return [
                 JudgeResponse(
                     secret=secret,
@@ -950,7 +1062,9 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
         """`accepted` is true when `candidate` repeats one of `used`; `matched` names it."""
         service = service_of(request)
         try:
-            verdict = await service.is_repeat(body.strictness, body.candidate, body.used)
+            verdict = await service.is_repeat(
+                body.strictness, body.candidate, body.used, _house_rules(body.house_rules)
+            )
             matched = verdict.matched
             return RepeatResponse(
                 candidate=body.candidate,

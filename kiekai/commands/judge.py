@@ -6,6 +6,9 @@
   ``secret, guess, accepted, score, relation, reason`` (accepted as 1/0), one row per
   input row, in order.
 - ``kiekai repeat WORD --used a,b,c [--strictness L] [--json]``: ne bis in idem.
+- ``--house-rules FILE`` (both commands): a table's own rulings, applied before any other
+  evidence (format: :mod:`kiekai.judge.house_rules`); a malformed file is one ``error:``
+  line naming the line.
 
 Exit status: 0 on success (whatever the verdict), 2 on bad input (unknown strictness,
 missing file or columns, missing arguments), with one ``error:`` line on stderr.
@@ -46,14 +49,24 @@ def _loading_notice() -> None:
         typer.echo(LOADING_NOTICE, err=True)
 
 
-def _judge(strictness: str):
-    """Build a :class:`kiekai.judge.Judge`; bad strictness or model file exits 2."""
+def _judge(strictness: str, house_rules: Path | None = None):
+    """Build a :class:`kiekai.judge.Judge` with the table's house rules from
+    ``house_rules``; a bad strictness, model file or house-rules file exits 2."""
     from kiekai.judge import Judge
+    from kiekai.judge.house_rules import HouseRules
 
     try:
-        return Judge(strictness)
+        rules = HouseRules.load(house_rules) if house_rules is not None else None
+        return Judge(strictness, house_rules=rules)
     except (ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
+
+
+#: The ``--house-rules`` option of ``kiekai judge`` and ``kiekai repeat``.
+HOUSE_RULES_HELP = (
+    "A table's own rulings, applied before the judge's evidence: a UTF-8 file of lines "
+    "'secret<TAB>guess<TAB>yes|no<TAB>level' (level strict, standard, lenient or *)."
+)
 
 
 def _print_verdict(verdict, as_json: bool, extra: dict | None = None) -> None:
@@ -137,9 +150,10 @@ def judge_command(
         help="TSV file with header columns 'secret' and 'guess' ('-' = stdin); "
         "writes a TSV of verdicts to stdout.",
     ),
+    house_rules: Path | None = typer.Option(None, "--house-rules", help=HOUSE_RULES_HELP),
 ) -> None:
     """Judge whether GUESS names the category SECRET (rulebook: "Imperfect Guesses")."""
-    judge = _judge(strictness)
+    judge = _judge(strictness, house_rules)
     if batch is not None:
         if secret is not None or guess is not None:
             _fail("give either SECRET GUESS or --batch FILE, not both")
@@ -173,9 +187,10 @@ def repeat_command(
         "standard", "--strictness", "-s", help="Table rules: strict, standard or lenient."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as one JSON object."),
+    house_rules: Path | None = typer.Option(None, "--house-rules", help=HOUSE_RULES_HELP),
 ) -> None:
     """Ne bis in idem: does WORD repeat one of the used categories? (rulebook)"""
-    judge = _judge(strictness)
+    judge = _judge(strictness, house_rules)
     _check_utf8(word, "WORD")
     _check_utf8(used, "--used")
     used_words = [u.strip() for u in used.split(",") if u.strip()]

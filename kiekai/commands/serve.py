@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from pathlib import Path
 
 import typer
 
@@ -75,6 +76,13 @@ def serve(
         "the background (one to three minutes, once per model); one in the cache is always "
         "used.",
     ),
+    house_rules: Path | None = typer.Option(
+        None,
+        "--house-rules",
+        help="A table's own rulings every verdict applies before the judge's evidence "
+        "(lines 'secret<TAB>guess<TAB>yes|no<TAB>level'); read once at start. Requests may "
+        "also send their own rulings in 'house_rules'.",
+    ),
 ) -> None:
     """Serve the synonym judge over HTTP (POST /v1/judge, /v1/judge/batch, /v1/repeat).
 
@@ -107,6 +115,16 @@ def serve(
     if problem:
         typer.echo(f"error: {problem}", err=True)
         raise typer.Exit(1)
+    rules = None
+    if house_rules is not None:  # checked before the models load, like the address
+        from kiekai.judge.house_rules import HouseRules, HouseRulesError
+
+        try:
+            rules = HouseRules.load(house_rules)
+        except HouseRulesError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        typer.echo(f"house rules: {len(rules)} rulings from {house_rules}", err=True)
     typer.echo("loading the judge (WordNet, all-MiniLM-L6-v2) ...", err=True)
     build_thread = None
     try:  # whatever ends the server, a table build still in torch stops after its batch
@@ -120,7 +138,7 @@ def serve(
                 )
             # every WordNet synset read now (~7 s, 230 MB): new words skip the data files
             resources.preload_wordnet()
-            judges = load_judges()
+            judges = load_judges(house_rules=rules)
         except KeyboardInterrupt:  # Ctrl-C while loading
             raise typer.Exit(130) from None
         except (OSError, RuntimeError, LookupError, ImportError, ValueError) as exc:
