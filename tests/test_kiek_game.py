@@ -439,7 +439,7 @@ def test_a_house_rule_also_decides_ne_bis_in_idem():
     assert judge.is_repeat("crimson", ["red"]).accepted  # no ruling: the judge decides
     assert not judge.match("dog", "hound").accepted and judge.match("dog", "dogs").accepted
     assert judge.match("dog", "hound").relation == "house-rule"
-    assert judge.is_one_word("two words").accepted is False
+    assert judge.check_word("two words").accepted is False
 
 
 class SlowGuesser(ScriptedPlayer):

@@ -10,7 +10,7 @@ follows its evidence"):
 1. the input check (empty, not one word, control or invisible characters): rejected;
 2. the table's **house rules** (:class:`kiekai.judge.house_rules.HouseRules`), as ruled;
 3. **forms** of the same word: accepted at every level;
-4. the **everyday lexicon** (:mod:`kiekai.judge.everyday`, when installed): ``same`` from
+4. the **everyday lexicon** (:mod:`kiekai.judge.everyday`): ``same`` from
    standard, ``near`` and ``hyponym`` at lenient, ``different`` and ``opposite`` never;
 5. **WordNet rules** on common senses, opposites and spelling accidents
    (:mod:`kiekai.judge.features`);

@@ -289,8 +289,8 @@ class HouseRulesJudge:
             )  # fmt: skip
         return self.judge.is_repeat(word, others)
 
-    def is_one_word(self, text: str) -> Verdict:
-        """The wrapped judge's one-word check."""
+    def check_word(self, text: str) -> Verdict:
+        """The wrapped judge's one-word check (:class:`JudgeLike`'s one method for it)."""
         return one_word_verdict(self.judge, text)
 
 
