@@ -392,3 +392,21 @@ def test_lexicon_inflection_guesses_do_not_undo_the_lemmatiser(lexicon_judges) -
     which the lemmatiser answers no."""
     assert lexicon_judges["standard"].match("good", "goods").relation != "synonym"
     assert not lexicon_judges["strict"].match("good", "goods").accepted
+
+
+def test_split_words_over_http(judges) -> None:
+    """The same over the HTTP API: a word cut by a space or an invisible character is
+    not one word (200, rejected); a control character is refused by validation (422)."""
+    from fastapi.testclient import TestClient
+
+    from kiekai.api import create_app
+
+    with TestClient(create_app(judges)) as client:
+        for guess in ("ca t", "c\u200bat", "ca-t"):
+            body = {"secret": "cat", "guess": guess, "strictness": "lenient"}
+            answer = client.post("/v1/judge", json=body).json()
+            assert answer["accepted"] is False and answer["relation"] == "not-one-word", answer
+        refused = client.post("/v1/judge", json={"secret": "dog", "guess": "do\tg"})
+        assert refused.status_code == 422
+        repeat = client.post("/v1/repeat", json={"candidate": "ca t", "used": ["cat"]}).json()
+        assert repeat["accepted"] is False
