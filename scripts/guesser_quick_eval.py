@@ -44,9 +44,8 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=15, help="misses to list")
     args = parser.parse_args()
 
-    import _evalcommon as ec
-
     from kiekai import deck as deck_module
+    from kiekai.eval import common as ec
     from kiekai.kiek import bots
     from kiekai.lexicon import load_vocabulary
     from kiekai.perception.labels import LabelsPerception

@@ -1,4 +1,4 @@
-"""Tests of the evaluation scripts (scripts/eval_*.py, scripts/make_evaluation.py).
+"""Tests of the evaluation package (kiekai/eval; command lines scripts/eval_*.py, scripts/make_evaluation.py).
 
 Plumbing (rounds files, WordNet truth, the baseline, statistics, tables, the dealer) is
 tested on its own; the end-to-end tests run each script's ``main(argv)`` on a handful of
@@ -11,22 +11,18 @@ from __future__ import annotations
 import json
 import random
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
-sys.path.insert(0, str(SCRIPTS))
-
-import _evalcommon as ec  # noqa: E402
-import eval_active  # noqa: E402
-import eval_guesser  # noqa: E402
-import eval_perception  # noqa: E402
-import eval_tournament  # noqa: E402
-import make_evaluation  # noqa: E402
+from kiekai.eval import active as eval_active
+from kiekai.eval import common as ec
+from kiekai.eval import guesser as eval_guesser
+from kiekai.eval import perception as eval_perception
+from kiekai.eval import report as make_evaluation
+from kiekai.eval import tournament as eval_tournament
 
 
 @pytest.fixture(scope="session")

@@ -615,27 +615,74 @@ def _wordnet_masks(
     cards: Sequence[Card],
     candidates: Candidates,
     options: Sequence[tuple[Sequence[int], Sequence[int]]],
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(certain, verdict)`` for every candidate word and option when the perception names
-    the cards' synsets, else ``None``: ``certain`` (bool (O, W)) is :func:`certain_truth` for
-    categories and their ``X-less`` (X certainly true of the two, false of the three), False
-    for other kinds; ``verdict`` (int8 (O, W)) is :func:`wordnet_verdicts`."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(certain, verdict, labelled)`` for every candidate word and option when the
+    perception names the cards' synsets (a deck's labels), else ``None``.
+
+    ``labelled`` (bool (O,)): every card of the option has a synset (only then do the other
+    two arrays speak); ``certain`` (bool (O, W)): :func:`certain_truth` for categories and
+    their ``X-less`` (X certainly true of the two, false of the three), False for other kinds;
+    ``verdict`` (int8 (O, W)): :func:`wordnet_verdicts`."""
+    closures = _card_closures(perception, cards)
+    if closures is None:
+        return None
+    has = [bool(c) for c in closures]
+    labelled = np.asarray([all(has[i] for i in (*three, *two)) for three, two in options])
+    if not labelled.any():
+        return None
     vocab = candidates.vocabulary
     found = certain_truth(perception, cards, vocab, options)
-    if found is None:
-        return None
     swapped = certain_truth(perception, cards, vocab, [(two, three) for three, two in options])
     certain = np.zeros((len(options), len(candidates)), dtype=bool)
     is_cat = np.asarray([k == "category" for k in vocab.kinds])
     v = len(vocab)
     certain[:, :v] = found & is_cat[None, :]
     certain[:, v:] = swapped[:, candidates.base[v:]]
-    verdict = wordnet_verdicts(perception, cards, candidates.words, options)
-    return certain, verdict
+    verdict = wordnet_verdicts(perception, cards, candidates.words[:v], options)
+    # X-less: what WordNet says of X with the groups swapped
+    xs = wordnet_verdicts(
+        perception, cards, [vocab.words[b] for b in candidates.base[v:]],
+        [(two, three) for three, two in options],
+    )
+    return certain, np.concatenate([verdict, xs], axis=1), labelled
 
 
 #: Added to a word's log score when WordNet on the cards' labels rules it out.
 RULED_OUT = -30.0
+
+def wordnet_checked(candidates: Candidates) -> np.ndarray:
+    """bool (W,): candidates whose truth WordNet decides on labelled cards: categories with a
+    checkable sense (:func:`kiekai.lexicon.checkable_senses`: a declared sense that is also a
+    WordNet noun sense of the word; not *pet* = domestic animal, nor *sports*) and their
+    ``X-less``. Cached per candidates object."""
+    from kiekai.lexicon import checkable_senses
+
+    key = id(candidates)
+    hit = _CHECKED.get(key)
+    if hit is not None and hit[0] is candidates:
+        return hit[1]
+    vocab = candidates.vocabulary
+    own = np.asarray(
+        [
+            kind == "category" and bool(checkable_senses(word, names))
+            for word, kind, names in zip(vocab.words, vocab.kinds, vocab.synsets, strict=True)
+        ]
+    )
+    out = own[candidates.base]
+    _CHECKED[key] = (candidates, out)
+    return out
+
+
+_CHECKED: dict[int, tuple[Candidates, np.ndarray]] = {}
+
+
+def _ruled_out(candidates: Candidates, masks: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """bool (O, W): on a labelled option, a word WordNet can check there
+    (:func:`wordnet_checked`, and a sense of it covers one of the five cards) that it does not
+    certainly confirm, or any word WordNet finds false."""
+    certain, verdict, labelled = masks
+    checked = wordnet_checked(candidates)
+    return labelled[:, None] & (((~certain) & checked[None, :] & (verdict != 0)) | (verdict < 0))
 
 
 def _wordnet_penalty(
@@ -644,19 +691,13 @@ def _wordnet_penalty(
     candidates: Candidates,
     options: Sequence[tuple[Sequence[int], Sequence[int]]],
 ) -> np.ndarray:
-    """float64 (O, W): :data:`RULED_OUT` where WordNet on the cards' labels says a category
-    (or ``X-less``) is not certainly true, or any word is false; 0 elsewhere (and everywhere
-    when the perception cannot name synsets)."""
+    """float64 (O, W): :data:`RULED_OUT` where WordNet on the cards' labels rules a word out
+    (:func:`_ruled_out`), 0 elsewhere (and everywhere without labels)."""
     masks = _wordnet_masks(perception, cards, candidates, options)
     out = np.zeros((len(options), len(candidates)))
-    if masks is None:
-        return out
-    certain, verdict = masks
-    checked = np.asarray([k in ("category", "privative") for k in candidates.kinds])
-    out[(~certain) & checked[None, :]] = RULED_OUT
-    out[verdict < 0] = RULED_OUT
+    if masks is not None:
+        out[_ruled_out(candidates, masks)] = RULED_OUT
     return out
-
 
 
 def certain_truth(
@@ -927,19 +968,21 @@ class KiekBot:
             fit[o] = log_true[three].sum(0) + log_false[two].sum(0)
             truthful[o] = believed_true(seen, three, two, kinds)
         listener = np.where(unused[None, :], fit + self._listener_prior[None, :], -np.inf)
+        # a word a reader may take in another sense that names photographable things is
+        # written only when that sense can be checked (a deck's labels)
+        misread = np.asarray([bool(self.vocabulary.misread[b]) for b in self.candidates.base])
+        labelled = np.zeros(len(options), dtype=bool)
         ruled = np.zeros_like(fit)
         masks = _wordnet_masks(self.perception, cards, self.candidates, options)
         if masks is not None:
-            certain, verdict = masks
-            checked = np.asarray([k in ("category", "privative") for k in kinds])
-            truthful &= np.where(checked[None, :], certain, verdict >= 0)
-            ruled = np.where((~certain & checked[None, :]) | (verdict < 0), RULED_OUT, 0.0)
+            certain, verdict, labelled = masks
+            checked = wordnet_checked(self.candidates)
+            # on labelled cards WordNet decides categories; other words must not be false
+            decided = labelled[:, None] & checked[None, :] & (verdict != 0)
+            truthful = np.where(decided, certain, truthful & ~(labelled[:, None] & (verdict < 0)))
+            ruled[_ruled_out(self.candidates, masks)] = RULED_OUT
             listener = listener + ruled
-        else:
-            # a word a reader may take in another sense that names photographable things is
-            # written only when that sense can be checked (a deck's labels)
-            misread = np.asarray([bool(self.vocabulary.misread[b]) for b in self.candidates.base])
-            truthful &= ~misread[None, :]
+        truthful[~labelled] &= ~misread[None, :]
         listener = _log_softmax(listener, LISTENER_BETA, LISTENER_NULL)
         truthful &= (unused & self.persona.known)[None, :]
         out = (pairs, listener.reshape(shape), truthful.reshape(shape), fit.reshape(shape))

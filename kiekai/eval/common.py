@@ -1,4 +1,4 @@
-"""Shared plumbing of the evaluation scripts (``scripts/eval_*.py``, ``scripts/make_evaluation.py``).
+"""Shared plumbing of the evaluation (:mod:`kiekai.eval`; command lines in ``scripts/eval_*.py``).
 
 What lives here, and nothing else:
 
@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
 #: Default deck and rounds file (overridable by flags and by ``KIEKAI_EVAL_DECK`` /
 #: ``KIEKAI_EVAL_ROUNDS``).
@@ -696,33 +696,13 @@ def load_vocabulary() -> Any:
 
 
 def all_declared_senses() -> dict[str, tuple[str, ...]]:
-    """:func:`declared_senses` of the vocabulary and of the fallback categories (when the
-    package has them; the vocabulary wins for a word in both)."""
-    out: dict[str, tuple[str, ...]] = {}
-    try:
-        from kiekai.lexicon import load_fallback_vocabulary
-
-        out.update(declared_senses(load_fallback_vocabulary()))
-    except (ImportError, OSError, ValueError):
-        pass
-    out.update(declared_senses(load_vocabulary()))
-    return out
+    """:func:`declared_senses` of the bots' vocabulary."""
+    return declared_senses(load_vocabulary())
 
 
 def candidate_words() -> list[str]:
-    """Every word a bot may write: the everyday vocabulary, then the fallback categories
-    (``kiekai.lexicon.load_fallback_vocabulary``) when the package has them."""
-    words = list(load_vocabulary())
-    try:
-        from kiekai.lexicon import load_fallback_vocabulary
-    except ImportError:
-        return words
-    try:
-        extra = list(load_fallback_vocabulary())
-    except (OSError, ValueError):
-        return words
-    seen = set(words)
-    return words + [w for w in extra if w not in seen]
+    """Every vocabulary word a bot may write (``X-less`` forms are derived from them)."""
+    return list(load_vocabulary())
 
 
 def declared_senses(vocabulary: Any) -> dict[str, tuple[str, ...]]:

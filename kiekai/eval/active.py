@@ -1,0 +1,661 @@
+"""Evaluate the Kiek active bot: truthfulness, guessability and variety of its words.
+
+Usage::
+
+    python scripts/eval_active.py --deck ../shared/decks/imagenet-dev [--games 6] \\
+        [--players 4] [--levels easy,normal,hard] [--seed 0] [--out DIR]
+
+Seeded *games* of hands are dealt from the deck's labelled photos, as at a real table
+(rulebook, "Preparations" and "The Next Turn"): 4 cards a player, 3 face up; the active
+player plays 2 cards from hand; 3 of the 5 stay on the table (here chosen by the seeded
+dealer, not by bots); a player out of cards is dealt 4 more (discards reshuffled when the
+pile is empty); every word written (the active player's and the guesses) goes out of play
+(ne bis in idem). A game lasts ``players x 3`` turns. The active bot (``KiekBot`` at each
+level) plays each turn; a panel of guesser bots (one per level) guesses.
+
+Measured per active level:
+
+- **truthfulness**: the word is true of the group of three and, in none of its senses, of
+  the two by WordNet on the deck's wnids (:meth:`kiekai.eval.common.Taxonomy.true_of`); words with
+  no noun sense in WordNet (colours, qualities) and splits with a card that has no synset
+  cannot be checked and are counted apart. Target: >= 99%. Also over the turns where a true
+  word was possible (:func:`feasible_words`).
+- **legality**: the play uses 2 cards of the hand and splits exactly the five cards 3/2, and
+  the word does not repeat a used one (``Judge.is_repeat``).
+- **guessability**: the share of the panel's guesses the judge (standard) matches with the
+  word, and the mean points per turn at stake 1 (one per match).
+- **variety**: distinct words / turns within each game and over all games, and the Shannon
+  entropy of the words (bits).
+
+Exit status: 0 on success, 2 on a user error (missing deck, too few labelled photos).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiekai.eval import common as ec
+
+LEVELS = ("easy", "normal", "hard")
+CARDS_PER_PLAYER = 4
+FACE_UP = 3
+ROUNDS_PER_GAME = 3
+
+#: An active player: ActiveView -> ActivePlay.
+Active = Callable[[Any], Any]
+#: A guesser: GuessView -> word.
+Guess = Callable[[Any], str]
+
+
+def deal_turns(cards: Sequence[Any], players: int, turns: int, rng: random.Random) -> Any:
+    """Yield the deals of one game and learn each play, as a generator protocol.
+
+    Yields ``(active_seat, table, hand)`` (tuples of cards) and expects to be sent the
+    ``(played_ids, kept_ids)`` of that turn: the 2 hand cards played and the 3 cards that stay.
+
+    Raises:
+        EvalError: fewer than ``4 * players + 3`` cards (rulebook, "Preparations").
+    """
+    needed = CARDS_PER_PLAYER * players + FACE_UP
+    if len(cards) < needed:
+        raise ec.EvalError(
+            f"the deck has {len(cards)} usable labelled photos; {players} players need {needed}"
+        )
+    pile = list(cards)
+    rng.shuffle(pile)
+    hands = [[pile.pop() for _ in range(CARDS_PER_PLAYER)] for _ in range(players)]
+    table = [pile.pop() for _ in range(FACE_UP)]
+    discards: list[Any] = []
+    seat = rng.randrange(players)
+    for _turn in range(turns):
+        if len(hands[seat]) < 2:
+            if len(pile) < CARDS_PER_PLAYER:
+                rng.shuffle(discards)
+                pile = discards + pile
+                discards = []
+            hands[seat] += [pile.pop() for _ in range(min(CARDS_PER_PLAYER, len(pile)))]
+        played, kept = yield seat, tuple(table), tuple(hands[seat])
+        played_cards = [c for c in hands[seat] if c.id in played]
+        hands[seat] = [c for c in hands[seat] if c.id not in played]
+        five = table + played_cards
+        table = [c for c in five if c.id in kept]
+        discards += [c for c in five if c.id not in kept]
+        seat = (seat + 1) % players
+
+
+@dataclass(frozen=True)
+class Feasibility:
+    """Whether a true word was possible in a turn (see :func:`feasible_words`).
+
+    Attributes:
+        true_words: distinct checkable candidate words (including ``X-less``) that WordNet
+            calls true of at least one legal play, before removing used words.
+        possible: at least one of them does not repeat a used word (the judge's ne bis in
+            idem, rulebook "The Next Turn").
+        example: the first such unused word (sorted order), or ``None``.
+        unjudged_plays: legal plays (of 6 pairs x 10 splits) left out because a card of the
+            five has no WordNet synset (they cannot be judged either way).
+    """
+
+    true_words: int
+    possible: bool
+    example: str | None
+    unjudged_plays: int
+
+
+def feasible_words(
+    table: Sequence[Any],
+    hand: Sequence[Any],
+    used: Sequence[str],
+    word_of_synset: dict[Any, list[str]],
+    taxonomy: ec.Taxonomy,
+    is_repeat: Callable[[str, Sequence[str]], bool] | None = None,
+) -> Feasibility:
+    """Was a true word possible this turn? Over every legal play (2 of the hand's cards added
+    to the table's 3, split 3-vs-2; rulebook, "A Turn"), collect the candidate words
+    :meth:`kiekai.eval.common.Taxonomy.true_of` accepts (the same truth the turn is scored by):
+
+    - a word X with a noun sense that is an ancestor-or-self of each of the three and no
+      sense covering any of the two;
+    - ``X-less`` (rulebook, "Imperfect Guesses") for a word X true of each of the two and, in
+      no sense, of any of the three.
+
+    Words the noun hierarchy cannot judge (:meth:`~kiekai.eval.common.Taxonomy.checkable`) are
+    left out, as a written one would count as not true. A candidate equal (case-folded) to
+    a used word is used; otherwise ``is_repeat(word, used)`` (the judge, standard) decides.
+    Candidates are tried in sorted order and the judge is asked only until one is unused,
+    so the cost stays one or two judge calls a turn.
+
+    Args:
+        word_of_synset: synset -> candidate words with that noun sense
+            (:func:`synset_index`).
+        used: words already written this game.
+        is_repeat: the judge's ne bis in idem; ``None``: exact equality only.
+
+    Returns:
+        a :class:`Feasibility`.
+    """
+    used_set = {" ".join(u.lower().split()) for u in used}
+    true: set[str] = set()
+    unjudged = 0
+    for a, b in itertools.combinations(range(len(hand)), 2):
+        five = [*table, hand[a], hand[b]]
+        synsets = [taxonomy.synset_of_card(c) for c in five]
+        for three in itertools.combinations(range(5), 3):
+            if any(x is None for x in synsets):
+                unjudged += 1
+                continue
+            s3 = [synsets[i] for i in three]
+            s2 = [synsets[i] for i in range(5) if i not in three]
+            candidates = {
+                word
+                for synset in taxonomy.separating_ancestors(s3, s2)
+                for word in word_of_synset.get(synset, ())
+            } | {
+                "-".join(word.split()) + "-less"
+                for synset in taxonomy.separating_ancestors(s2, s3)
+                for word in word_of_synset.get(synset, ())
+            }
+            for word in sorted(candidates - true):
+                if taxonomy.checkable(word) and taxonomy.true_of(word, s3, s2):
+                    true.add(word)
+    example = None
+    for word in sorted(true):
+        if word in used_set:
+            continue
+        if is_repeat is not None and used and is_repeat(word, list(used)):
+            continue
+        example = word
+        break
+    return Feasibility(len(true), example is not None, example, unjudged)
+
+
+def synset_index(words: Sequence[str], taxonomy: ec.Taxonomy) -> dict[Any, list[str]]:
+    """synset -> the words among ``words`` that have it as a WordNet noun sense."""
+    index: dict[Any, list[str]] = {}
+    for word in words:
+        for synset in taxonomy.noun_senses(word):
+            index.setdefault(synset, []).append(word.strip().lower())
+    return index
+
+
+def play_games(
+    cards: Sequence[Any],
+    active: Active,
+    panel: dict[str, Guess],
+    taxonomy: ec.Taxonomy,
+    accepts: Callable[[str, str], bool],
+    is_repeat: Callable[[str, Sequence[str]], bool],
+    games: int,
+    players: int,
+    seed: int,
+    vocabulary: Sequence[str] = (),
+) -> list[dict[str, Any]]:
+    """Play ``games`` seeded games of ``players * 3`` turns and record every turn.
+
+    Args:
+        cards: labelled cards to deal from.
+        active: the active bot's ``play_turn``.
+        panel: guesser name -> ``guess`` function.
+        taxonomy: WordNet ground truth.
+        accepts: ``accepts(secret, guess)``, the judge's match.
+        is_repeat: ``is_repeat(word, used_words)``, the judge's ne bis in idem.
+        games: number of games; game ``g`` uses ``random.Random(seed * 1000 + g)``.
+        players: seats at the table (3 to 8).
+        vocabulary: the candidate words (the whole vocabulary, whatever the level), for
+            :func:`feasible_words` (empty: not counted).
+
+    Returns:
+        One dict per turn (``game``, ``turn``, ``word``, ``true``, ``checkable``, ``legal``,
+        ``repeat``, ``matches``, ``feasible`` (a true unused word was possible, see
+        :func:`feasible_words`), ``feasible_true_words``, ``feasible_example``,
+        ``unjudged_plays``, ``cards_without_synset`` (cards of the played split with no
+        WordNet synset: such a turn is not checkable), guesses and the labels of the split).
+    """
+    from kiekai.kiek.players import ActiveView, GuessView
+
+    word_of_synset = synset_index(vocabulary, taxonomy)
+
+    records: list[dict[str, Any]] = []
+    for g in range(games):
+        rng = random.Random(seed * 1000 + g)
+        turns = players * ROUNDS_PER_GAME
+        dealer = deal_turns(cards, players, turns, rng)
+        used: list[str] = []
+        step = next(dealer)
+        for t in range(turns):
+            seat, table, hand = step
+            stake = min(1 + t // players, 3)
+            view = ActiveView(
+                seat=seat, turn=t, stake=stake, table=table, hand=hand, used_words=tuple(used)
+            )
+            feasible = feasible_words(table, hand, used, word_of_synset, taxonomy, is_repeat)
+            play = active(view)
+            by_id = {c.id: c for c in (*table, *hand)}
+            five_ids = {c.id for c in table} | set(play.played)
+            legal = (
+                len(set(play.played)) == 2
+                and set(play.played) <= {c.id for c in hand}
+                and len(set(play.three)) == 3
+                and len(set(play.two)) == 2
+                and set(play.three) | set(play.two) == five_ids
+                and not set(play.three) & set(play.two)
+            )
+            three = [by_id[i] for i in play.three if i in by_id]
+            two = [by_id[i] for i in play.two if i in by_id]
+            s3, s2, missing = taxonomy.split_synsets(three, two)
+            word = play.word
+            # a card without a synset (either group) makes the split unjudgeable: counted
+            # as not checkable and reported, never judged on the remaining cards
+            judged = missing == 0 and len(s3) == 3 and len(s2) == 2
+            checkable = judged and taxonomy.checkable(word)
+            true = checkable and legal and taxonomy.true_of(word, s3, s2)
+            true_declared = judged and legal and taxonomy.true_of(word, s3, s2, declared=True)
+            repeat = is_repeat(word, used)
+            word_senses = set(taxonomy.noun_senses(word))
+            synonym_of = next((u for u in used if word_senses & set(taxonomy.noun_senses(u))), None)
+            guesses: dict[str, str] = {}
+            for name, guess in panel.items():
+                gview = GuessView(
+                    seat=(seat + 1) % players,
+                    turn=t,
+                    stake=stake,
+                    active_seat=seat,
+                    three=tuple(three),
+                    two=tuple(two),
+                    used_words=tuple(used),
+                )
+                guesses[name] = guess(gview)
+            matched = {name: accepts(word, w) for name, w in guesses.items()}
+            records.append(
+                {
+                    "game": g,
+                    "turn": t,
+                    "hand_size": len(hand),
+                    "used_before": len(used),
+                    "feasible": feasible.possible,
+                    "feasible_true_words": feasible.true_words,
+                    "feasible_example": feasible.example,
+                    "unjudged_plays": feasible.unjudged_plays,
+                    "cards_without_synset": missing,
+                    "word": word,
+                    "labels_three": [c.label for c in three],
+                    "labels_two": [c.label for c in two],
+                    "legal": legal,
+                    "checkable": checkable,
+                    "true": true,
+                    "true_declared": true_declared,
+                    "repeat": repeat,
+                    "shares_synset_with": synonym_of,
+                    "guesses": guesses,
+                    "matched": matched,
+                    "matches": sum(matched.values()),
+                }
+            )
+            used.append(word)
+            used += [w for w in guesses.values() if w]
+            # the seeded dealer keeps 3 of the five (the rulebook's choosers are not measured)
+            five = sorted(five_ids)
+            kept = set(rng.sample(five, FACE_UP))
+            try:
+                step = dealer.send((tuple(play.played), kept))
+            except StopIteration:
+                break
+    return records
+
+
+def summarise(
+    records: Sequence[dict[str, Any]], panel_size: int, players: int = 4
+) -> dict[str, Any]:
+    """Shares (in [0, 1]) and counts over turn records from :func:`play_games`
+    (``players``: seats per game, so that the first round is the first ``players`` turns)."""
+    n = len(records)
+    first_round = players
+    checkable = [r for r in records if r["checkable"]]
+    true = sum(r["true"] for r in records)
+    by_game: dict[int, list[str]] = {}
+    for r in records:
+        by_game.setdefault(r["game"], []).append(r["word"].strip().lower())
+    per_game_distinct = [ec.share(len(set(ws)), len(ws)) for ws in by_game.values()]
+    words = [r["word"].strip().lower() for r in records]
+    low, high = ec.wilson_interval(sum(r["true"] for r in checkable), len(checkable))
+    guesses = n * panel_size
+    match_count = sum(r["matches"] for r in records)
+    per_guesser: dict[str, float] = {}
+    for name in records[0]["matched"] if records else []:
+        per_guesser[name] = ec.share(sum(r["matched"][name] for r in records), n)
+    return {
+        "turns": n,
+        "games": len(by_game),
+        "truthful": ec.share(true, n),
+        "truthful_count": true,
+        "truthful_declared": ec.share(sum(r["true_declared"] for r in records), n),
+        "feasible": ec.share(sum(1 for r in records if r["feasible"]), n),
+        "truthful_when_feasible": ec.share(
+            sum(1 for r in records if r["feasible"] and r["true"]),
+            sum(1 for r in records if r["feasible"]),
+        ),
+        "truthful_first_round": ec.share(
+            sum(1 for r in records if r["true"] and r["turn"] < first_round),
+            sum(1 for r in records if r["turn"] < first_round),
+        ),
+        "truthful_of_checkable": ec.share(sum(r["true"] for r in checkable), len(checkable)),
+        "truthful_of_checkable_ci95": [low, high],
+        "uncheckable": n - len(checkable),
+        "cards_without_synset": sum(r["cards_without_synset"] for r in records),
+        "unjudged_plays": sum(r["unjudged_plays"] for r in records),
+        "truthful_feasible_count": sum(1 for r in records if r["feasible"] and r["true"]),
+        "feasible_count": sum(1 for r in records if r["feasible"]),
+        "untrue_when_feasible_examples": [
+            {
+                "word": r["word"],
+                "three": r["labels_three"],
+                "two": r["labels_two"],
+                "possible": r["feasible_example"],
+            }
+            for r in records
+            if r["feasible"] and not r["true"]
+        ][:10],
+        "legal": ec.share(sum(r["legal"] for r in records), n),
+        "repeats": sum(r["repeat"] for r in records),
+        "synset_repeats": sum(1 for r in records if r["shares_synset_with"]),
+        "synset_repeat_examples": list(
+            dict.fromkeys(
+                f"{r['word']} ~ {r['shares_synset_with']}"
+                for r in records
+                if r["shares_synset_with"]
+            )
+        )[:5],
+        "guessability": ec.share(match_count, guesses),
+        "points_per_turn": match_count / n if n else 0.0,
+        "per_guesser": per_guesser,
+        "distinct_per_game": sum(per_game_distinct) / len(per_game_distinct)
+        if per_game_distinct
+        else 0.0,
+        "distinct_overall": ec.share(len(set(words)), n),
+        "entropy_bits": ec.entropy_bits(words),
+        "top_words": Counter(words).most_common(10),
+        "untrue_examples": [
+            {"word": r["word"], "three": r["labels_three"], "two": r["labels_two"]}
+            for r in records
+            if r["checkable"] and not r["true"]
+        ][:10],
+    }
+
+
+def plot(result: dict[str, Any], path: Path) -> Path:
+    """Save a PNG: truthfulness, guessability and within-game variety per active level."""
+    plt = ec.pyplot()
+    levels = list(result["levels"])
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
+    specs = [
+        ("truthful", "truthful turns (%)", "#2f855a"),
+        ("guessability", "panel guesses matched (%)", "#2b6cb0"),
+        ("distinct_per_game", "distinct words / turns in a game (%)", "#805ad5"),
+    ]
+    for ax, (key, title, colour) in zip(axes, specs, strict=True):
+        values = [100 * result["levels"][lvl][key] for lvl in levels]
+        ax.bar(levels, values, color=colour)
+        for i, v in enumerate(values):
+            ax.text(i, v + 1.5, f"{v:.1f}", ha="center", fontsize=9)
+        ax.set_ylim(0, 110)
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("active bot level")
+    axes[0].axhline(99, color="grey", linestyle="--", linewidth=1)
+    fig.suptitle(f"Active bot over {result['config']['games']} seeded games per level")
+    return ec.save_figure(fig, path)
+
+
+def render_markdown(result: dict[str, Any], image: str | None) -> str:
+    """The report section for ``docs/EVALUATION.md``."""
+    cfg = result["config"]
+    rows = []
+    for level, s in result["levels"].items():
+        lo, hi = s["truthful_of_checkable_ci95"]
+        rows.append(
+            [
+                level,
+                s["turns"],
+                ec.pct(s["truthful"]),
+                f"{ec.pct(s['truthful_of_checkable'])} ({ec.pct(lo)}–{ec.pct(hi)})",
+                ec.pct(s["truthful_declared"]),
+                ec.pct(s["feasible"]),
+                f"{ec.pct(s['truthful_when_feasible'])} "
+                f"({s['truthful_feasible_count']}/{s['feasible_count']})",
+                ec.pct(s["truthful_first_round"]),
+                s["uncheckable"],
+                ec.pct(s["legal"]),
+                f"{s['repeats']} / {s['synset_repeats']}",
+                ec.pct(s["guessability"])
+                + " ("
+                + " / ".join(ec.pct(v, 0) for v in s["per_guesser"].values())
+                + ")",
+                f"{s['points_per_turn']:.2f}",
+                ec.pct(s["distinct_per_game"]),
+                ec.pct(s["distinct_overall"]),
+                f"{s['entropy_bits']:.2f}",
+            ]
+        )
+    out = [
+        f"Deck `{cfg['deck']}` ({cfg['cards']} labelled cards), perception **{cfg['perception']}**, "
+        f"{cfg['games']} seeded games per level of {cfg['players']} players x 3 rounds "
+        f"(seed {cfg['seed']}); guesser panel: {', '.join(cfg['panel'])}; judge at standard strictness.",
+        "",
+        ec.markdown_table(
+            [
+                "level",
+                "turns",
+                "true (all)",
+                "true (checkable, 95% CI)",
+                "true (with vocabulary senses)",
+                "a true word was possible",
+                "true when possible",
+                "true in round 1",
+                "not checkable",
+                "legal",
+                "repeats (judge / shared synset)",
+                "panel matched (per guesser)",
+                "points/turn",
+                "distinct/game",
+                "distinct overall",
+                "entropy (bits)",
+            ],
+            rows,
+        ),
+        "",
+        "*true*: WordNet says one noun sense of the word is an ancestor-or-self of each of the "
+        "three photos' synsets and no noun sense of it is one of any of the two's (a reader may "
+        "take the word in any sense: *crane* is not true of three crane birds against two crane "
+        "machines); *not checkable*: the word has no noun sense in "
+        "WordNet or is mainly an adjective by WordNet's SemCor counts (a colour or quality, "
+        "e.g. *natural*), so it counts as not true in *true (all)*; *with "
+        "vocabulary senses*: also counting the synsets the bots' vocabulary declares for the "
+        "word (e.g. *sports* for sports equipment). *panel matched*: share of the guesses of "
+        "the panel (in the order listed) that the judge matches with the word; *points/turn*: "
+        "matches per turn at stake 1. *a true word was possible*: some checkable word the bots "
+        "may write (vocabulary and fallback categories, or *X-less* of one) is true by WordNet "
+        "of some legal play (2 hand cards, a 3-vs-2 split) that turn and does not repeat a "
+        "used word by the judge's ne bis in idem; *true when possible*: truthfulness over those turns; *round 1*: the first "
+        "turn of every player, before words run out. *repeats*: the active word repeats a "
+        "word written earlier in the game by the judge's ne bis in idem / by sharing a WordNet "
+        "noun synset with it.",
+        "",
+    ]
+    missing = sum(s["cards_without_synset"] for s in result["levels"].values())
+    unjudged = sum(s["unjudged_plays"] for s in result["levels"].values())
+    out += [
+        f"Cards without a WordNet synset: {missing} in played splits (such turns count as not "
+        f"checkable), {unjudged} possible plays left out of *a true word was possible*.",
+        "",
+    ]
+    if image:
+        out += [f"![active bot]({image})", ""]
+    for level, s in result["levels"].items():
+        top = ", ".join(f"{w} ({c})" for w, c in s["top_words"])
+        out.append(f"- **{level}** most used words: {top}.")
+        if s["untrue_examples"]:
+            ex = "; ".join(
+                f"*{e['word']}* for {', '.join(map(str, e['three']))} vs {', '.join(map(str, e['two']))}"
+                for e in s["untrue_examples"][:3]
+            )
+            out.append(f"  Untrue examples: {ex}.")
+        if s["untrue_when_feasible_examples"]:
+            ex = "; ".join(
+                f"*{e['word']}* for {', '.join(map(str, e['three']))} vs "
+                f"{', '.join(map(str, e['two']))} (possible: *{e['possible']}*)"
+                for e in s["untrue_when_feasible_examples"][:3]
+            )
+            out.append(f"  Untrue although a true word was possible: {ex}.")
+        if s["synset_repeat_examples"]:
+            out.append(
+                "  Same synset as an earlier word: " + "; ".join(s["synset_repeat_examples"]) + "."
+            )
+    out += ["", f"Time: {result['seconds']:.1f} s in all."]
+    return "\n".join(out)
+
+
+def run(
+    deck: Path | str,
+    games: int = 6,
+    players: int = 4,
+    levels: Sequence[str] = LEVELS,
+    seed: int = 0,
+    perception_kind: str = "labels",
+    clip_model: str | None = None,
+    clip_checkpoint: str | None = None,
+    loaded: tuple[list[Any], Any, list[Any]] | None = None,
+) -> dict[str, Any]:
+    """Play the seeded games with the project's bots at each level and summarise.
+
+    Raises:
+        EvalError: missing deck, bad ``players``/``games``, too few labelled cards.
+    """
+    if not 3 <= players <= 8:
+        raise ec.EvalError(f"--players must be 3 to 8 (got {players})")
+    if games < 1:
+        raise ec.EvalError(f"--games must be at least 1 (got {games})")
+    if loaded is None:
+        cards = ec.load_deck_cards(deck)
+        perception, usable = ec.load_perception_for(
+            perception_kind, cards, clip_model, clip_checkpoint
+        )
+    else:
+        cards, perception, usable = loaded
+    from kiekai.kiek.bots import KiekBot
+
+    full_vocabulary = ec.candidate_words()
+    taxonomy = ec.Taxonomy(declared=ec.all_declared_senses())
+    labelled = [c for c in usable if taxonomy.synset_of_card(c) is not None]
+    judge = ec.make_judge("standard")
+    panel_bots = {
+        f"guesser-{lvl}": KiekBot(
+            f"guesser-{lvl}", perception=perception, judge=judge, level=lvl, seed=seed + 101 + i
+        )
+        for i, lvl in enumerate(LEVELS)
+    }
+    panel = {name: bot.guess for name, bot in panel_bots.items()}
+    started = time.perf_counter()
+    per_level: dict[str, Any] = {}
+    all_records: dict[str, Any] = {}
+    for level in levels:
+        try:
+            bot = KiekBot(
+                f"active-{level}", perception=perception, judge=judge, level=level, seed=seed
+            )
+        except ValueError as exc:
+            raise ec.EvalError(f"--levels: {exc}") from None
+        records = play_games(
+            labelled,
+            bot.play_turn,
+            panel,
+            taxonomy,
+            lambda secret, guess: ec.judge_accepts(judge, secret, guess),
+            lambda word, used: bool(used) and bool(judge.is_repeat(word, list(used)).accepted),
+            games,
+            players,
+            seed,
+            full_vocabulary,
+        )
+        per_level[level] = summarise(records, len(panel), players)
+        all_records[level] = records
+    return {
+        "levels": per_level,
+        "records": all_records,
+        "seconds": time.perf_counter() - started,
+        "config": {
+            "deck": ec.display_path(deck),
+            "cards": len(labelled),
+            "perception": getattr(perception, "name", perception_kind),
+            "games": games,
+            "players": players,
+            "seed": seed,
+            "panel": list(panel),
+        },
+    }
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line flags."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--deck", type=Path, default=ec.DEFAULT_DECK, help="labelled deck folder")
+    p.add_argument(
+        "--games",
+        "--hands",
+        dest="games",
+        type=int,
+        default=6,
+        help="seeded games per level (each players x 3 turns)",
+    )
+    p.add_argument("--players", type=int, default=4, help="seats at the table, 3 to 8 (default 4)")
+    p.add_argument("--levels", default=",".join(LEVELS), help="comma-separated active bot levels")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--perception", choices=["labels", "clip", "auto"], default="labels")
+    p.add_argument("--clip-model", default=None)
+    p.add_argument("--clip-checkpoint", default=None)
+    p.add_argument(
+        "--out", type=Path, default=None, help="folder for active.json, active.png, active.md"
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run from the command line; returns the exit status (0 ok, 2 user error)."""
+    args = build_parser().parse_args(argv)
+
+    def body() -> int:
+        levels = [x.strip() for x in args.levels.split(",") if x.strip()]
+        result = run(
+            args.deck,
+            args.games,
+            args.players,
+            levels,
+            args.seed,
+            args.perception,
+            args.clip_model,
+            args.clip_checkpoint,
+        )
+        for level, s in result["levels"].items():
+            print(
+                f"{level}: {s['turns']} turns, true {ec.pct(s['truthful'])} "
+                f"(of checkable {ec.pct(s['truthful_of_checkable'])}), legal {ec.pct(s['legal'])}, "
+                f"repeats {s['repeats']}, panel matched {ec.pct(s['guessability'])}, "
+                f"distinct/game {ec.pct(s['distinct_per_game'])}, entropy {s['entropy_bits']:.2f} bits"
+            )
+        if args.out:
+            ec.write_outputs(args.out, "active", result, plot, render_markdown)
+        return 0
+
+    return ec.run_main(body)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
