@@ -196,3 +196,46 @@ def test_sense_index_maps_declared_synsets(vocab: Vocabulary) -> None:
     assert sense_index(vocab) is index
     assert vocab.index("dog") in index["dog.n.01"]
     assert vocab.index("kitchen") in index["kitchen_utensil.n.01"]
+
+
+def test_kinds_concreteness_and_misread_senses(vocab: Vocabulary) -> None:
+    from kiekai.lexicon import KINDS
+
+    assert set(vocab.kinds) == set(KINDS)
+    kind = dict(zip(vocab.words, vocab.kinds, strict=True))
+    assert kind["dog"] == "category" and kind["black"] == "colour" and kind["dark"] == "light"
+    assert kind["wooden"] == "material" and kind["outdoors"] == "setting" and kind["furry"] == "quality"
+    # no taxonomy jargon: the words the issue names are not offered at all
+    for word in ("chordate", "vertebrate", "instrumentality", "artifact", "organism", "placental",
+                 "instrumentation", "living thing", "device"):
+        assert word not in vocab, word
+    # Brysbaert et al. (2014): dog is rated very concrete; NaN where a word is unrated
+    assert vocab.concreteness[vocab.index("dog")] > 4.5
+    assert vocab.concreteness.dtype == np.float32
+    # "instrument" is also WordNet's instrument.n.01 (above clocks and rifles): a misreading
+    assert "instrument.n.01" in vocab.misread[vocab.index("instrument")]
+    assert vocab.misread[vocab.index("dog")] == ()
+    # grounded qualities name the WordNet categories a plain reading holds of
+    assert "wheeled_vehicle.n.01" in vocab.synsets[vocab.index("wheels")]
+    assert vocab.synsets[vocab.index("black")] == ()
+    sub = vocab.subset(np.asarray([k == "colour" for k in vocab.kinds]))
+    assert set(sub.kinds) == {"colour"} and len(sub.misread) == len(sub)
+
+
+def test_optional_columns_are_checked(tmp_path: Path) -> None:
+    bad_kind = tmp_path / "k.tsv"
+    bad_kind.write_text("word\tgroup\tsynsets\tkind\ncat\tanimal\tcat.n.01\tbeast\n")
+    with pytest.raises(VocabularyError, match=r"k\.tsv:2: unknown kind 'beast'"):
+        load_vocabulary(bad_kind)
+    bad_number = tmp_path / "n.tsv"
+    bad_number.write_text("word\tgroup\tsynsets\tconcreteness\ncat\tanimal\tcat.n.01\tvery\n")
+    with pytest.raises(VocabularyError, match="not a number"):
+        load_vocabulary(bad_number)
+    bad_column = tmp_path / "c.tsv"
+    bad_column.write_text("word\tgroup\tsynsets\tcolour\ncat\tanimal\tcat.n.01\tgrey\n")
+    with pytest.raises(VocabularyError, match="unknown column"):
+        load_vocabulary(bad_column)
+    old = tmp_path / "old.tsv"
+    old.write_text("word\tgroup\tsynsets\ncat\tanimal\tcat.n.01\nstriped\tquality\t\n")
+    small = load_vocabulary(old)
+    assert small.kinds == ("category", "quality") and np.isnan(small.concreteness).all()

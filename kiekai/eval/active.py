@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import random
 import sys
 import time
@@ -416,8 +417,26 @@ def plot(result: dict[str, Any], path: Path) -> Path:
 
 
 def render_markdown(result: dict[str, Any], image: str | None) -> str:
-    """The report section for ``docs/EVALUATION.md``."""
+    """The report section for ``docs/EVALUATION.md``: the bot-only games (when run), then
+    the dealt turns."""
     cfg = result["config"]
+    lead = []
+    if result.get("selfplay"):
+        lead = [
+            "### Bot-only games, measured like the held-out check",
+            "",
+            render_selfplay_markdown(result["selfplay"]),
+            "",
+        ]
+        if result.get("selfplay_pixels"):
+            lead += [
+                "The same deck without its labels.csv (pixels only; truth checked against the "
+                "hidden labels):",
+                "",
+                render_selfplay_markdown(result["selfplay_pixels"]),
+                "",
+            ]
+        lead += ["### Truthfulness on dealt turns", ""]
     rows = []
     for level, s in result["levels"].items():
         lo, hi = s["truthful_of_checkable_ci95"]
@@ -446,6 +465,7 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
             ]
         )
     out = [
+        *lead,
         f"Deck `{cfg['deck']}` ({cfg['cards']} labelled cards), perception **{cfg['perception']}**, "
         f"{cfg['games']} seeded games per level of {cfg['players']} players x 3 rounds "
         f"(seed {cfg['seed']}); guesser panel: {', '.join(cfg['panel'])}; judge at standard strictness.",
@@ -603,6 +623,137 @@ def run(
     }
 
 
+
+def run_selfplay(
+    deck: Path | str,
+    cards: Sequence[Any],
+    perception: Any,
+    levels: Sequence[str] = LEVELS,
+    games: int = 3,
+    bots: int = 4,
+    seed: int = 0,
+    log_dir: Path | None = None,
+    labels: Path | str | None = None,
+) -> dict[str, Any]:
+    """Bot-only games per level through the real engine (:mod:`kiekai.eval.selfplay`), measured
+    as the held-out check measures them (:mod:`kiekai.eval.quality`).
+
+    Args:
+        deck: the deck folder (for the report and its labels.csv).
+        cards, perception: the deck's cards and the bots' perception.
+        levels: bot levels, all seats at one level per game (as ``kiekai play --level``).
+        games: games per level, engine seeds ``seed + 1 .. seed + games``.
+        bots: players per game.
+        log_dir: where the game logs go (default: a temporary folder).
+        labels: the labels.csv the truth is checked against (default the deck's, when it
+            has one; the bots may never have seen it).
+
+    Returns:
+        ``{"levels": {level: play_games result with truth}, "config": ...}``.
+    """
+    import tempfile
+
+    from kiekai.eval import selfplay
+
+    judge = ec.make_judge("standard")
+    if labels is None and (Path(deck) / "labels.csv").is_file():
+        labels = Path(deck) / "labels.csv"
+    folder = Path(log_dir) if log_dir is not None else Path(tempfile.mkdtemp(prefix="kiekai-selfplay-"))
+    seeds = list(range(seed + 1, seed + 1 + games))
+    out: dict[str, Any] = {}
+    started = time.perf_counter()
+    for level in levels:
+        try:
+            result = selfplay.play_games(
+                cards, perception, judge, level=level, seeds=seeds, bots=bots, log_dir=folder
+            )
+        except ValueError as exc:
+            raise ec.EvalError(f"cannot play bot-only games on {deck}: {exc}") from None
+        out[level] = selfplay.with_truth(result, labels) if labels else result
+    return {
+        "levels": out,
+        "seconds": time.perf_counter() - started,
+        "config": {
+            "deck": ec.display_path(deck),
+            "perception": getattr(perception, "name", "?"),
+            "games": games,
+            "bots": bots,
+            "seeds": seeds,
+            "labels": ec.display_path(labels) if labels else None,
+            "logs": ec.display_path(folder),
+        },
+    }
+
+
+#: The held-out targets (issue 9, "Done when") the self-play table is read against.
+TARGETS = {
+    "zipf_median": ">= 4.5",
+    "rare_share": "<= 10%",
+    "privative_share": "<= 10%",
+    "unanimous_share": "<= 50%",
+    "truth": ">= 95% with labels, >= 80% from pixels",
+}
+
+
+def render_selfplay_markdown(result: dict[str, Any]) -> str:
+    """The report's table of bot-only games per level (median Zipf, rare, X-less and
+    unanimous shares, truth, score spread, thinking time)."""
+    cfg = result["config"]
+    rows = []
+    for level, r in result["levels"].items():
+        q = r["quality"]
+        truth = q.get("truth")
+        rows.append(
+            [
+                level,
+                q.get("turns", 0),
+                f"{q.get('zipf_median', 0):.2f}",
+                ec.pct(q.get("rare_share", 0)),
+                ec.pct(q.get("privative_share", 0)),
+                ec.pct(q.get("unanimous_share", 0)),
+                "n/a" if truth is None else f"{ec.pct(truth)} ({q.get('truth_checkable', 0)})",
+                f"{r['spread']['max_minus_min']:.1f} / {r['spread']['sd']:.1f}",
+                f"{r['active_ms']['median']:.0f} / {r['active_ms']['p90']:.0f}",
+                f"{r['guess_ms']['median']:.0f} / {r['guess_ms']['p90']:.0f}",
+            ]
+        )
+    out = [
+        f"{cfg['games']} bot-only games per level of {cfg['bots']} bots (engine seeds "
+        f"{cfg['seeds'][0]}..{cfg['seeds'][-1]}, the bots seeded as `kiekai play` seeds them), "
+        f"deck `{cfg['deck']}`, perception **{cfg['perception']}**"
+        + (f", truth checked against `{cfg['labels']}`" if cfg.get("labels") else "")
+        + ". Measured from the game logs with the definitions of the held-out check "
+        "(`kiekai.eval.quality`; the same figures as `../shared/tools/bots_quality.py`).",
+        "",
+        ec.markdown_table(
+            [
+                "level",
+                "turns",
+                "median Zipf",
+                "rarer than Zipf 3.5",
+                "X-less",
+                "all guessers same word",
+                "true (checkable)",
+                "score spread (max-min / sd)",
+                "active ms (median / p90)",
+                "guess ms (median / p90)",
+            ],
+            rows,
+        ),
+        "",
+        "Targets: " + "; ".join(f"{k} {v}" for k, v in TARGETS.items()) + ".",
+        "",
+    ]
+    for level, r in result["levels"].items():
+        words = r["quality"].get("secrets", [])
+        top = Counter(w.lower() for w in words).most_common(12)
+        out.append(f"- **{level}** active words: " + ", ".join(f"{w} ({c})" for w, c in top) + ".")
+        untrue = r["quality"].get("untrue") or []
+        if untrue:
+            out.append(f"  Untrue by WordNet: {', '.join(sorted({u['word'] for u in untrue}))}.")
+    return "\n".join(out)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command-line flags."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -621,6 +772,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--perception", choices=["labels", "clip", "auto"], default="labels")
     p.add_argument("--clip-model", default=None)
     p.add_argument("--clip-checkpoint", default=None)
+    p.add_argument(
+        "--selfplay-games", type=int, default=3,
+        help="bot-only games per level through the engine, measured like the held-out check "
+        "(0: none)",
+    )
+    p.add_argument("--bots", type=int, default=4, help="players in the bot-only games")
+    p.add_argument("--logs", type=Path, default=None, help="folder for the bot-only game logs")
+    p.add_argument(
+        "--labels", type=Path, default=None,
+        help="labels.csv to check truth against (default: the deck's); for a copy of the deck "
+        "without labels.csv, pass the original's",
+    )
     p.add_argument(
         "--out", type=Path, default=None, help="folder for active.json, active.png, active.md"
     )
@@ -643,6 +806,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.clip_model,
             args.clip_checkpoint,
         )
+        if args.selfplay_games > 0:
+            cards = ec.load_deck_cards(args.deck)
+            perception, usable = ec.load_perception_for(
+                args.perception, cards, args.clip_model, args.clip_checkpoint
+            )
+            result["selfplay"] = run_selfplay(
+                args.deck, usable, perception, levels, args.selfplay_games, args.bots,
+                args.seed, args.logs, args.labels,
+            )
+            for level, r in result["selfplay"]["levels"].items():
+                q = {k: v for k, v in r["quality"].items() if k not in ("secrets", "untrue")}
+                print(f"{level} self-play: {json.dumps(q)} spread {r['spread']} "
+                      f"active ms {r['active_ms']} guess ms {r['guess_ms']}")
         for level, s in result["levels"].items():
             print(
                 f"{level}: {s['turns']} turns, true {ec.pct(s['truthful'])} "

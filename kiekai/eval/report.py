@@ -123,6 +123,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--active-levels", default="easy,normal,hard", help="comma-separated active bot levels"
     )
+    p.add_argument(
+        "--selfplay-games", type=int, default=3,
+        help="bot-only games per level, measured like the held-out check",
+    )
+    p.add_argument("--bots", type=int, default=4, help="players in the bot-only games")
+    p.add_argument(
+        "--unlabelled-deck", type=Path, default=None,
+        help="a copy of --deck without labels.csv: its bot-only games (pixels only) are checked "
+        "against --deck's labels",
+    )
     p.add_argument("--tournament-games", type=int, default=9, help="self-play games")
     p.add_argument("--speed-images", type=int, default=32, help="images in the CLIP speed test")
     p.add_argument("--limit", type=int, default=None, help="score only the first N rounds")
@@ -170,6 +180,17 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         loaded=loaded,
     )
     eval_active.plot(active, plots / "active.png")
+    if args.selfplay_games > 0:
+        active["selfplay"] = eval_active.run_selfplay(
+            args.deck, usable, perception, levels, args.selfplay_games, args.bots, args.seed
+        )
+        if args.unlabelled_deck is not None:
+            bare = ec.load_deck_cards(args.unlabelled_deck)
+            pixels, bare_usable = ec.load_perception_for("auto", bare)
+            active["selfplay_pixels"] = eval_active.run_selfplay(
+                args.unlabelled_deck, bare_usable, pixels, levels, args.selfplay_games,
+                args.bots, args.seed, labels=Path(args.deck) / "labels.csv",
+            )
     seconds["active"] = time.perf_counter() - t
 
     print("perception ...", file=sys.stderr)
