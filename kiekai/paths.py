@@ -1,7 +1,7 @@
 """Where kiekai's own data files are: one resolver for the repository and the installed wheel.
 
 kiekai reads a handful of small files it ships itself: ``data/judge-model.json``,
-``data/vocabulary.tsv``, ``data/fallback-categories.tsv``, ``data/default-deck.csv``,
+``data/vocabulary.tsv``, ``data/default-deck.csv``,
 ``data/lexnames`` and ``models/registry.json``. The top-level ``data/`` and ``models/`` folders
 of the repository are the only copy in version control (scripts such as
 ``scripts/fit_judge.py`` and ``scripts/build_vocabulary.py`` write there). A built wheel

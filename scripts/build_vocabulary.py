@@ -293,7 +293,10 @@ KIND_WORDS: dict[str, tuple[str, str, list[str]]] = {
     "kitchen": ("setting", "scene", [
         "kitchen.n.01", "kitchen_utensil.n.01", "kitchen_appliance.n.01", "cookware.n.01",
     ]),
-    "indoors": ("setting", "scene", []),
+    "indoors": ("setting", "scene", [
+        "furniture.n.01", "home_appliance.n.01", "kitchen_utensil.n.01", "cookware.n.01",
+        "tableware.n.01", "toiletry.n.01",
+    ]),
     "furry": ("quality", "quality", [
         "canine.n.02", "feline.n.01", "bear.n.01", "rodent.n.01", "leporid.n.01",
         "primate.n.02", "sheep.n.01", "musteline_mammal.n.01", "procyonid.n.01",
@@ -305,6 +308,10 @@ KIND_WORDS: dict[str, tuple[str, str, list[str]]] = {
     ]),
     "wheels": ("quality", "quality", ["wheeled_vehicle.n.01", "wheel.n.01"]),
     "man-made": ("quality", "quality", ["artifact.n.01"]),
+    "non-living": ("quality", "quality", [
+        "artifact.n.01", "food.n.01", "food.n.02", "natural_object.n.01",
+        "geological_formation.n.01",
+    ]),
     "electric": ("quality", "quality", [
         "electrical_device.n.01", "electronic_equipment.n.01", "home_appliance.n.01",
         "computer.n.01",

@@ -95,7 +95,7 @@ def test_wheel_holds_every_data_file_byte_for_byte(wheel: Path) -> None:
             assert archive.read(member) == source.read_bytes(), f"{member} differs from {source}"
     # The files the code reads by name are among them.
     for needed in (
-        "judge-model.json", "vocabulary.tsv", "fallback-categories.tsv", "default-deck.csv",
+        "judge-model.json", "vocabulary.tsv", "default-deck.csv",
         "lexnames",
     ):  # fmt: skip
         assert f"kiekai/_data/{needed}" in names

@@ -502,7 +502,7 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
         "word (e.g. *sports* for sports equipment). *panel matched*: share of the guesses of "
         "the panel (in the order listed) that the judge matches with the word; *points/turn*: "
         "matches per turn at stake 1. *a true word was possible*: some checkable word the bots "
-        "may write (vocabulary and fallback categories, or *X-less* of one) is true by WordNet "
+        "may write (a vocabulary word, or *X-less* of one) is true by WordNet "
         "of some legal play (2 hand cards, a 3-vs-2 split) that turn and does not repeat a "
         "used word by the judge's ne bis in idem; *true when possible*: truthfulness over those turns; *round 1*: the first "
         "turn of every player, before words run out. *repeats*: the active word repeats a "
@@ -769,7 +769,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=4, help="seats at the table, 3 to 8 (default 4)")
     p.add_argument("--levels", default=",".join(LEVELS), help="comma-separated active bot levels")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--perception", choices=["labels", "clip", "auto"], default="labels")
+    from kiekai.perception import KINDS
+
+    p.add_argument(
+        "--perception", choices=list(KINDS), default="labels",
+        help="how the bots see the photos (classifier: pixels only, labels.csv ignored; the "
+        "labels still score the results)",
+    )
     p.add_argument("--clip-model", default=None)
     p.add_argument("--clip-checkpoint", default=None)
     p.add_argument(

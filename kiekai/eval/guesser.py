@@ -485,7 +485,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--rounds", type=Path, default=ec.DEFAULT_ROUNDS, help="rounds file (.jsonl)")
     p.add_argument("--deck", type=Path, default=ec.DEFAULT_DECK, help="deck folder the rounds use")
-    p.add_argument("--perception", choices=["labels", "clip", "auto"], default="labels")
+    from kiekai.perception import KINDS
+
+    p.add_argument(
+        "--perception", choices=list(KINDS), default="labels",
+        help="how the bots see the photos (classifier: pixels only, labels.csv ignored; the "
+        "labels still score the results)",
+    )
     p.add_argument("--clip-model", default=None, help="open_clip architecture name")
     p.add_argument("--clip-checkpoint", default=None, help="open_clip weights file")
     p.add_argument("--strictness", choices=["strict", "standard", "lenient"], default="standard")

@@ -129,9 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--bots", type=int, default=4, help="players in the bot-only games")
     p.add_argument(
-        "--unlabelled-deck", type=Path, default=None,
-        help="a copy of --deck without labels.csv: its bot-only games (pixels only) are checked "
-        "against --deck's labels",
+        "--pixels", default="classifier",
+        help="perception of the pixels-only runs (bot-only games, guesser on the rounds), "
+        "labels.csv ignored and used only to score; '' for none",
     )
     p.add_argument("--tournament-games", type=int, default=9, help="self-play games")
     p.add_argument("--speed-images", type=int, default=32, help="images in the CLIP speed test")
@@ -142,6 +142,24 @@ def build_parser() -> argparse.ArgumentParser:
         "--doc", type=Path, default=DOC, help="report to write (plots go to its eval/ folder)"
     )
     return p
+
+
+def _pixels_perception(kind: str, cards: Sequence[Any]) -> tuple[Any | None, list[Any]]:
+    """The pixels-only perception (``--pixels``), or ``(None, [])`` when none is asked for or
+    this installation has no such perception (said on stderr)."""
+    if not kind:
+        return None, []
+    from kiekai.perception import KINDS
+
+    if kind not in KINDS:
+        print(f"no {kind} perception in this installation: pixels-only runs skipped", file=sys.stderr)
+        return None, []
+    try:
+        perception, usable = ec.load_perception_for(kind, cards)
+    except ec.EvalError as exc:
+        print(f"pixels-only runs skipped: {exc}", file=sys.stderr)
+        return None, []
+    return perception, usable
 
 
 def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
@@ -158,6 +176,7 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     cards = ec.load_deck_cards(args.deck)
     perception, usable = ec.load_perception_for("labels", cards)
     loaded = (cards, perception, usable)
+    pixels, pixel_cards = _pixels_perception(args.pixels, cards)
     seconds["loading"] = time.perf_counter() - t
 
     print("guesser ...", file=sys.stderr)
@@ -166,6 +185,12 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         args.rounds, args.deck, seed=args.seed, limit=args.limit, loaded=loaded
     )
     eval_guesser.plot(guesser, plots / "guesser.png")
+    guesser_pixels = None
+    if pixels is not None:
+        guesser_pixels = eval_guesser.run(
+            args.rounds, args.deck, seed=args.seed, limit=args.limit, levels=(),
+            loaded=(cards, pixels, pixel_cards),
+        )
     seconds["guesser"] = time.perf_counter() - t
 
     print("active bot ...", file=sys.stderr)
@@ -184,12 +209,10 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         active["selfplay"] = eval_active.run_selfplay(
             args.deck, usable, perception, levels, args.selfplay_games, args.bots, args.seed
         )
-        if args.unlabelled_deck is not None:
-            bare = ec.load_deck_cards(args.unlabelled_deck)
-            pixels, bare_usable = ec.load_perception_for("auto", bare)
+        if pixels is not None:
             active["selfplay_pixels"] = eval_active.run_selfplay(
-                args.unlabelled_deck, bare_usable, pixels, levels, args.selfplay_games,
-                args.bots, args.seed, labels=Path(args.deck) / "labels.csv",
+                args.deck, pixel_cards, pixels, levels, args.selfplay_games, args.bots,
+                args.seed, labels=Path(args.deck) / "labels.csv",
             )
     seconds["active"] = time.perf_counter() - t
 
@@ -233,6 +256,20 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
                     "baseline with the simple synset-match judge",
                     ec.pct(gs["baseline_synset"]["share"]),
                 ],
+                *(
+                    [
+                        [
+                            f"guesser top-1 match, **{guesser_pixels['config']['perception']}** "
+                            "perception (pixels only; labels only score)",
+                            f"**{ec.pct(guesser_pixels['summary']['guesser_top1']['share'])}** "
+                            f"({guesser_pixels['summary']['guesser_top1']['count']}/"
+                            f"{guesser_pixels['summary']['rounds']}); top-5 "
+                            f"{ec.pct(guesser_pixels['summary']['guesser_top5']['share'])}",
+                        ]
+                    ]
+                    if guesser_pixels
+                    else []
+                ),
                 ["guesser top-5 match", ec.pct(gs["guesser_top5"]["share"])],
                 [
                     "guesser top-1 true of the split (WordNet)",
@@ -254,6 +291,18 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             ]
             + [
                 [
+                    f"bot-only games ({lvl}, {name}): median Zipf / rarer than 3.5 / X-less / "
+                    "all guessers same word / true (checkable)",
+                    f"{q['zipf_median']:.2f} / {ec.pct(q['rare_share'])} / "
+                    f"{ec.pct(q['privative_share'])} / {ec.pct(q['unanimous_share'])} / "
+                    + ("n/a" if q.get("truth") is None else f"{ec.pct(q['truth'])} of {q['truth_checkable']}"),
+                ]
+                for key, name in (("selfplay", "labels"), ("selfplay_pixels", "pixels only"))
+                if active.get(key)
+                for lvl, q in ((lv, r["quality"]) for lv, r in active[key]["levels"].items())
+            ]
+            + [
+                [
                     f"self-play mean points ({lvl})",
                     f"{s['mean']:.1f} ± {s['stdev']:.1f} over {s['seat_games']} games",
                 ]
@@ -271,6 +320,16 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             "",
             eval_guesser.render_markdown(guesser, "eval/guesser.png"),
             "",
+            *(
+                [
+                    "### The same rounds, pixels only",
+                    "",
+                    eval_guesser.render_markdown(guesser_pixels, None),
+                    "",
+                ]
+                if guesser_pixels
+                else []
+            ),
             "## 2. Active bot",
             "",
             eval_active.render_markdown(active, "eval/active.png"),

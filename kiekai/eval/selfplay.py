@@ -125,6 +125,7 @@ def play_games(
             for i in range(bots)
         ]
         path = log_dir / f"selfplay-{level}-seed{seed}.jsonl"
+        path.unlink(missing_ok=True)  # the event log appends; each game starts a new file
         with EventLog(path) as log:
             outcome = play_game(
                 players,

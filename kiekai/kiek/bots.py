@@ -108,8 +108,20 @@ LISTENER_NULL = 1.5
 UNGROUNDED_SPECIFICITY = 0.35
 #: Weight of the active bot's own leanings (kind bias and taste) against the modelled listener.
 OWN_TASTE_WEIGHT = 0.5
+#: A colour or quality whose weakest card is at least this far on the right side of 0.5 is
+#: *probably* true; the active bot writes one, at :data:`WEAK_COST` less utility (log units),
+#: before it writes an ``X-less``.
+WEAK_MARGIN = 0.05
+WEAK_COST = 1.5
+#: When the active bot believes no word true, a category (a name of a kind of thing) must be
+#: this much less in doubt than a colour or quality to be written (score units).
+FALLBACK_NAMING_COST = 0.25
 #: A word the perception scores exactly this is unknown to it ("can't tell").
 UNDECIDED = 0.5
+#: In likelihoods, a "can't tell" score stands for this probability that the word is true of
+#: the photo: the base rate of an everyday word over photos (few photos show a *father* or a
+#: *bank*), not 0.5, so a guesser prefers the words it has evidence for to those it cannot see.
+UNKNOWN_BASE_RATE = 0.1
 
 
 @dataclass(frozen=True)
@@ -139,9 +151,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 4.0, 1.0, 0.3, 0.8, 0.8, 0.8),
-    "normal": Level("normal", 3.5, 0.5, 0.7, 0.5, 0.6, 0.6),
-    "hard": Level("hard", 3.0, 0.2, 1.0, 0.25, 0.4, 0.4),
+    "easy": Level("easy", 4.0, 1.0, 0.3, 1.0, 1.0, 1.0),
+    "normal": Level("normal", 3.5, 0.5, 0.7, 0.7, 0.8, 0.8),
+    "hard": Level("hard", 3.0, 0.2, 1.0, 0.4, 0.5, 0.5),
 }
 #: Share of the words above its level's frequency curve that a persona still lacks.
 FORGOTTEN = 0.06
@@ -341,9 +353,17 @@ def perceive(
 # ---------------------------------------------------------------------------------------------
 
 
+def likelihood_scores(scores: np.ndarray) -> np.ndarray:
+    """float64 copy of ``scores`` with each "can't tell" (exactly 0.5) replaced by
+    :data:`UNKNOWN_BASE_RATE`: what a score means as a probability in a likelihood."""
+    s = np.asarray(scores, dtype=np.float64)
+    return np.where(s == UNDECIDED, UNKNOWN_BASE_RATE, s)
+
+
 def split_log_fit(scores: np.ndarray, three: Sequence[int], two: Sequence[int]) -> np.ndarray:
     """Log-probability that each word is true of every card in ``three`` and false of every
-    card in ``two`` (cards independent).
+    card in ``two`` (cards independent; a "can't tell" score counts as
+    :data:`UNKNOWN_BASE_RATE`, :func:`likelihood_scores`).
 
     Args:
         scores: float array (N, W) of scores in [0, 1].
@@ -353,7 +373,7 @@ def split_log_fit(scores: np.ndarray, three: Sequence[int], two: Sequence[int]) 
     Returns:
         float64 array (W,), at most 0.
     """
-    s = np.clip(np.asarray(scores, dtype=np.float64), EPS, 1.0 - EPS)
+    s = np.clip(likelihood_scores(scores), EPS, 1.0 - EPS)
     return np.log(s[list(three)]).sum(axis=0) + np.log1p(-s[list(two)]).sum(axis=0)
 
 
@@ -651,10 +671,10 @@ def _wordnet_masks(
 RULED_OUT = -30.0
 
 def wordnet_checked(candidates: Candidates) -> np.ndarray:
-    """bool (W,): candidates whose truth WordNet decides on labelled cards: categories with a
-    checkable sense (:func:`kiekai.lexicon.checkable_senses`: a declared sense that is also a
-    WordNet noun sense of the word; not *pet* = domestic animal, nor *sports*) and their
-    ``X-less``. Cached per candidates object."""
+    """bool (W,): candidates whose truth WordNet decides on labelled cards: categories all of
+    whose declared senses are WordNet noun senses of the word
+    (:func:`kiekai.lexicon.checkable_senses`; not *pet*, declared also as domestic animal,
+    nor *sports* = sports equipment) and their ``X-less``. Cached per candidates object."""
     from kiekai.lexicon import checkable_senses
 
     key = id(candidates)
@@ -664,7 +684,7 @@ def wordnet_checked(candidates: Candidates) -> np.ndarray:
     vocab = candidates.vocabulary
     own = np.asarray(
         [
-            kind == "category" and bool(checkable_senses(word, names))
+            kind == "category" and bool(names) and len(checkable_senses(word, names)) == len(names)
             for word, kind, names in zip(vocab.words, vocab.kinds, vocab.synsets, strict=True)
         ]
     )
@@ -677,12 +697,11 @@ _CHECKED: dict[int, tuple[Candidates, np.ndarray]] = {}
 
 
 def _ruled_out(candidates: Candidates, masks: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-    """bool (O, W): on a labelled option, a word WordNet can check there
-    (:func:`wordnet_checked`, and a sense of it covers one of the five cards) that it does not
-    certainly confirm, or any word WordNet finds false."""
+    """bool (O, W): on a labelled option, a word WordNet decides (:func:`wordnet_checked`)
+    that it does not certainly confirm, or any word WordNet finds false."""
     certain, verdict, labelled = masks
     checked = wordnet_checked(candidates)
-    return labelled[:, None] & (((~certain) & checked[None, :] & (verdict != 0)) | (verdict < 0))
+    return labelled[:, None] & (((~certain) & checked[None, :]) | (verdict < 0))
 
 
 def _wordnet_penalty(
@@ -788,6 +807,22 @@ def certain_truth(
     return hits.T > 0
 
 
+def _naming_words(candidates: Candidates) -> np.ndarray:
+    """bool (W,): see :attr:`KiekBot._naming`."""
+    from kiekai.lexicon import checkable_senses
+
+    vocab = candidates.vocabulary
+    own = np.asarray(
+        [
+            kind == "category" or bool(checkable_senses(word, names)) or bool(misread)
+            for word, kind, names, misread in zip(
+                vocab.words, vocab.kinds, vocab.synsets, vocab.misread, strict=True
+            )
+        ]
+    )
+    return own[candidates.base] & ~candidates.negated
+
+
 def _options(pairs: Sequence[tuple[int, int]]) -> list[tuple[list[int], list[int]]]:
     """The (three rows, two rows) of every (pair, split) choice over ``table + hand`` rows,
     pair-major, then :data:`SPLITS`."""
@@ -881,6 +916,10 @@ class KiekBot:
         #: float64 (W,): the prior it credits the other players with (theory of mind)
         self._listener_prior = self.candidates.prior + (1.0 - tom) * self.persona.bias
         self._noise_rows: dict[bytes, np.ndarray] = {}
+        #: bool (W,): words that name kinds of things (WordNet could check them on photos):
+        #: categories, words grounded in one of their own noun senses (*wheels*), words with
+        #: a misreading (*orange*)
+        self._naming = _naming_words(self.candidates)
 
     def __repr__(self) -> str:
         return f"KiekBot({self.name!r}, level={self.level.name!r})"
@@ -903,8 +942,8 @@ class KiekBot:
     def guess(self, view: GuessView) -> str:
         """Write the word this bot thinks the active player wrote (never a used word).
 
-        Each unused word the bot knows is scored by its own prior plus :func:`split_log_fit`
-        on its own noisy view (with a deck's WordNet labels, words WordNet rules out score
+        Each unused word the bot knows (and its perception can tell on at least one of the
+        five cards) is scored by its own prior plus :func:`split_log_fit` on its own noisy view (with a deck's WordNet labels, words WordNet rules out score
         :data:`RULED_OUT`); the bot samples among its 5 best at its level's temperature.
         Returns ``""`` when it knows no unused word.
         """
@@ -913,6 +952,11 @@ class KiekBot:
         value = split_log_fit(seen, (0, 1, 2), (3, 4)) + self._own_prior
         value = value + _wordnet_penalty(self.perception, five, self.candidates, [([0, 1, 2], [3, 4])])[0]
         allowed = self.persona.known & self._unused(view.used_words)
+        # a word its perception cannot tell on any of the five is not a guess but a shot in
+        # the dark: only when nothing else is left
+        seen_any = (seen != UNDECIDED).any(axis=0)
+        if (allowed & seen_any).any():
+            allowed &= seen_any
         if not allowed.any():
             return ""
         order = np.flatnonzero(allowed)[np.argsort(-value[allowed], kind="stable")]
@@ -943,8 +987,11 @@ class KiekBot:
             with a deck's WordNet labels, certainly true (categories, ``X-less``) and not
             false by WordNet (any word); float64 array of the same shape: the fit
             (:func:`split_log_fit`). Splits index :data:`SPLITS` over ``table + pair``.
-            With ``with_penalty``, a fifth array of the same shape: :data:`RULED_OUT` where
-            WordNet on a deck's labels rules the word out, else 0.
+            With ``with_penalty``, two more arrays of the same shape: :data:`RULED_OUT` where
+            WordNet on a deck's labels rules the word out, else 0; and the weakest link of
+            the word's truth, ``min(min over the three of s - 0.5, min over the two of
+            0.5 - s)`` on the bot's view (-inf where the perception cannot tell the word on
+            any of the five).
 
         Raises:
             ValueError: the table does not hold 3 cards or the hand fewer than 2.
@@ -959,14 +1006,20 @@ class KiekBot:
         pairs = list(itertools.combinations(range(len(hand)), 2))
         options = _options(pairs)
         unused = self._unused(used_words)
-        log_true, log_false = np.log(seen), np.log1p(-seen)
+        p = np.clip(likelihood_scores(seen), EPS, 1.0 - EPS)
+        log_true, log_false = np.log(p), np.log1p(-p)
         kinds = self.candidates.kinds
         shape = (len(pairs), len(SPLITS), len(self.candidates))
         fit = np.empty((len(options), shape[2]))
         truthful = np.empty((len(options), shape[2]), dtype=bool)
+        margin = np.empty((len(options), shape[2]))
+        undecided = seen == UNDECIDED
         for o, (three, two) in enumerate(options):
             fit[o] = log_true[three].sum(0) + log_false[two].sum(0)
             truthful[o] = believed_true(seen, three, two, kinds)
+            margin[o] = np.minimum((seen[three] - UNDECIDED).min(0), (UNDECIDED - seen[two]).min(0))
+            # a word the perception cannot tell at all on these five is a blind guess
+            margin[o][undecided[three + two].all(0)] = -np.inf
         listener = np.where(unused[None, :], fit + self._listener_prior[None, :], -np.inf)
         # a word a reader may take in another sense that names photographable things is
         # written only when that sense can be checked (a deck's labels)
@@ -978,7 +1031,7 @@ class KiekBot:
             certain, verdict, labelled = masks
             checked = wordnet_checked(self.candidates)
             # on labelled cards WordNet decides categories; other words must not be false
-            decided = labelled[:, None] & checked[None, :] & (verdict != 0)
+            decided = labelled[:, None] & checked[None, :]
             truthful = np.where(decided, certain, truthful & ~(labelled[:, None] & (verdict < 0)))
             ruled[_ruled_out(self.candidates, masks)] = RULED_OUT
             listener = listener + ruled
@@ -986,7 +1039,9 @@ class KiekBot:
         listener = _log_softmax(listener, LISTENER_BETA, LISTENER_NULL)
         truthful &= (unused & self.persona.known)[None, :]
         out = (pairs, listener.reshape(shape), truthful.reshape(shape), fit.reshape(shape))
-        return (*out, ruled.reshape(shape)) if with_penalty else out
+        if with_penalty:
+            return (*out, ruled.reshape(shape), margin.reshape(shape))
+        return out
 
     def play_turn(self, view: ActiveView) -> ActivePlay:
         """Choose 2 hand cards, the 3-vs-2 split and the word (rulebook, "A Turn").
@@ -995,14 +1050,29 @@ class KiekBot:
         the log-probability that a modelled guesser writes the word plus
         :data:`OWN_TASTE_WEIGHT` times its own leaning, and samples among the best 10 (judged
         unused by the judge) at its level's temperature. When no choice has such a word, it
-        writes the unused word it knows that fits a split best (the most probably true).
+        writes the unused word it knows whose truth is least in doubt (its weakest card
+        scores nearest the right side of 0.5); a word its perception cannot tell at all on
+        the five cards only as a last resort.
         """
-        pairs, listener, truthful, fit, ruled = self.plan_turn(
+        pairs, listener, truthful, fit, ruled, margin = self.plan_turn(
             view.table, view.hand, view.used_words, with_penalty=True
         )
         words = self.candidates.words
         w = len(words)
         utility = listener + OWN_TASTE_WEIGHT * self.persona.bias[None, None, :]
+        # a colour or quality that is only *probably* true of each card (margin
+        # WEAK_MARGIN) is preferred to an X-less, which the others rarely guess
+        # (rulebook, "Imperfect Guesses"), but comes after the words it is sure of
+        weak = (
+            (margin >= WEAK_MARGIN)
+            & ~self._naming[None, None, :]
+            & ~self.candidates.negated[None, None, :]
+            & (ruled == 0)
+            & (self.persona.known & self._unused(view.used_words))[None, None, :]
+            & ~truthful
+        )
+        utility = np.where(weak, utility - WEAK_COST, utility)
+        truthful = truthful | weak
         flat = np.where(truthful, utility, -np.inf).ravel()
         count = int(np.isfinite(flat).sum())
         candidates: list[int] = []
@@ -1014,10 +1084,18 @@ class KiekBot:
                     if len(candidates) >= 10:
                         break
         if not candidates:
-            # nothing it believes true: the unused word it knows that most probably is,
-            # never one that WordNet on a deck's labels rules out when another is left
-            allowed = self.persona.known & self._unused(view.used_words)
-            best = np.where(allowed[None, None, :], fit + ruled, -np.inf).ravel()
+            # nothing it believes true: the unused word it knows whose weakest link is the
+            # strongest (a word the perception cannot tell at all only when nothing else is
+            # left), never one that WordNet on a deck's labels rules out when another is left
+            # ("X-less" only when true: never as a guess)
+            allowed = self.persona.known & self._unused(view.used_words) & ~self.candidates.negated
+            blind = np.where(np.isfinite(margin), 0.0, -1e3)
+            # unsure, it says something vague (a colour, a quality) rather than name a wrong kind
+            naming = self._naming
+            vague = np.where(naming, -FALLBACK_NAMING_COST, 0.0)[None, None, :]
+            key = np.where(np.isfinite(margin), margin, 0.0) + blind + ruled + vague
+            key = key + 1e-3 * self._own_prior[None, None, :]  # ties: the likelier word
+            best = np.where(allowed[None, None, :], key, -np.inf).ravel()
             for f in np.argsort(-best, kind="stable")[:500]:
                 if np.isfinite(best[f]) and not is_used(words[f % w], view.used_words, self.judge):
                     candidates = [int(f)]
