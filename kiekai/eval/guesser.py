@@ -3,7 +3,7 @@
 Usage::
 
     python scripts/eval_guesser.py --rounds ../shared/eval/kiek-rounds-dev.jsonl \\
-        --deck ../shared/decks/imagenet-dev [--perception labels|clip|auto] [--out DIR]
+        --deck ../shared/decks/imagenet-dev [--perception labels|clip|auto|classifier|colour] [--out DIR]
 
 Each round (see :func:`kiekai.eval.common.load_rounds`) shows five photos split 3/2. The guesser
 sees only the photos, through the perception, and the words already used (none here);

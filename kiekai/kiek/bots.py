@@ -109,9 +109,10 @@ UNGROUNDED_SPECIFICITY = 0.35
 #: Weight of the active bot's own leanings (kind bias and taste) against the modelled listener.
 OWN_TASTE_WEIGHT = 0.5
 #: A colour or quality whose weakest card is at least this far on the right side of 0.5 is
-#: *probably* true; the active bot writes one, at :data:`WEAK_COST` less utility (log units),
+#: *probably* true (more likely than not on every card); the active bot writes one, at
+#: :data:`WEAK_COST` less utility (log units),
 #: before it writes an ``X-less``.
-WEAK_MARGIN = 0.05
+WEAK_MARGIN = 0.02
 WEAK_COST = 1.5
 #: When the active bot believes no word true, a category (a name of a kind of thing) must be
 #: this much less in doubt than a colour or quality to be written (score units).
@@ -139,6 +140,9 @@ class Level:
         temperature: softmax temperature of its choices in log units (0 = always the best).
         taste: standard deviation of its seeded per-word preference, log units.
         kind_spread: standard deviation of its seeded leaning towards each kind of word.
+        trust: weight of the evidence of its eyes against its own leanings when it guesses
+            (the likelihood's exponent, 0..1): how sure it is that the others see what it
+            sees; lower = guessers of one table part ways more often.
     """
 
     name: str
@@ -148,12 +152,13 @@ class Level:
     temperature: float
     taste: float
     kind_spread: float
+    trust: float = 1.0
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 4.0, 1.0, 0.3, 1.0, 1.0, 1.0),
-    "normal": Level("normal", 3.5, 0.5, 0.7, 0.7, 0.8, 0.8),
-    "hard": Level("hard", 3.0, 0.2, 1.0, 0.4, 0.5, 0.5),
+    "easy": Level("easy", 4.0, 1.0, 0.3, 1.0, 1.0, 1.0, 0.5),
+    "normal": Level("normal", 3.5, 0.5, 0.7, 1.0, 1.0, 1.0, 0.65),
+    "hard": Level("hard", 3.0, 0.2, 1.0, 0.6, 0.7, 0.7, 0.8),
 }
 #: Share of the words above its level's frequency curve that a persona still lacks.
 FORGOTTEN = 0.06
@@ -949,7 +954,7 @@ class KiekBot:
         """
         five = list(view.three) + list(view.two)
         seen = self.see(five)
-        value = split_log_fit(seen, (0, 1, 2), (3, 4)) + self._own_prior
+        value = self.level.trust * split_log_fit(seen, (0, 1, 2), (3, 4)) + self._own_prior
         value = value + _wordnet_penalty(self.perception, five, self.candidates, [([0, 1, 2], [3, 4])])[0]
         allowed = self.persona.known & self._unused(view.used_words)
         # a word its perception cannot tell on any of the five is not a guess but a shot in
