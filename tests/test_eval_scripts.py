@@ -577,9 +577,13 @@ def test_make_evaluation_writes_the_report_from_nothing(
         "--deck", str(dev_deck), "--rounds", str(dev_rounds), "--limit", "3",
         "--active-games", "1", "--players", "3", "--active-levels", "hard",
         "--tournament-games", "1", "--speed-images", "0", "--doc", str(doc),
+        "--selfplay-games", "1", "--bots", "3",
     ]  # fmt: skip
     assert make_evaluation.main(argv) == 0
     text = doc.read_text()
+    # the bot-only games, measured like the held-out check
+    assert "Bot-only games, measured like the held-out check" in text
+    assert "median Zipf" in text and "all guessers same word" in text
     for heading in (
         "## Headline",
         "## 1. Guesser",

@@ -370,6 +370,15 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             "rounds": guesser["rounds"],
         },
         "active": active["levels"],
+        "selfplay": {
+            key: {
+                level: {k: v for k, v in r.items() if k != "logs"}
+                for level, r in active[key]["levels"].items()
+            }
+            for key in ("selfplay", "selfplay_pixels")
+            if active.get(key)
+        },
+        "guesser_pixels": guesser_pixels["summary"] if guesser_pixels else None,
         "perception": {"labels": perc_labels, "clip": perc_clip},
         "tournament": tournament["levels"],
         "seconds": seconds,
