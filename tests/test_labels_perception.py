@@ -119,7 +119,7 @@ def test_cached_results_repeat(wordnet_only: LabelsPerception) -> None:
 
 
 def test_embeddings_grade_what_wordnet_does_not_link(with_embeddings: LabelsPerception) -> None:
-    s = with_embeddings.scores([TENCH, SPORTS_CAR], ["water", "keyboard", "fast", "animal", "road"])
+    s = with_embeddings.scores([TENCH, SPORTS_CAR], ["river", "keyboard", "fast", "animal", "road"])
     water, keyboard, fast, animal, road = s.T
     assert animal[0] == LINKED
     # unlinked noun categories stay below 0.5 whatever the similarity ...

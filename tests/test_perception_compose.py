@@ -35,7 +35,7 @@ def cards():
     return [labelled, Card(**{**galaxies.__dict__, **strip}), Card(**{**page.__dict__, **strip})]
 
 
-WORDS = ["black", "white", "brown", "fish", "cat", "animal", "sky", "gray"]
+WORDS = ["black", "white", "brown", "fish", "cat", "animal", "moon", "gray"]
 
 
 def test_each_word_comes_from_the_first_part_that_knows_it(cards):
@@ -46,8 +46,8 @@ def test_each_word_comes_from_the_first_part_that_knows_it(cards):
     assert scores.shape == (3, len(WORDS)) and scores.dtype == np.float32
     colour_cols, classifier_cols = [0, 1, 2, 7], [3, 4, 5]
     assert np.array_equal(scores[:, colour_cols], colour.scores(cards, [WORDS[j] for j in colour_cols]))
-    assert np.array_equal(scores[:, classifier_cols], classifier.scores(cards, [WORDS[j] for j in classifier_cols]))
-    assert (scores[:, WORDS.index("sky")] == 0.5).all()  # nobody knows it: undecided
+    np.testing.assert_allclose(scores[:, classifier_cols], classifier.scores(cards, [WORDS[j] for j in classifier_cols]), rtol=1e-5)
+    assert (scores[:, WORDS.index("moon")] == 0.5).all()  # nobody knows it: undecided
     assert composite.knows(WORDS).tolist() == [True] * 6 + [False, True]
     routes = composite.routes(WORDS)
     assert routes[0].tolist() == [True, True, True, False, False, False, False, True]

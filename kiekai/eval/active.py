@@ -15,10 +15,11 @@ level) plays each turn; a panel of guesser bots (one per level) guesses.
 
 Measured per active level:
 
-- **truthfulness**: the word is true of the group of three and, in none of its senses, of
-  the two by WordNet on the deck's wnids (:meth:`kiekai.eval.common.Taxonomy.true_of`); words with
-  no noun sense in WordNet (colours, qualities) and splits with a card that has no synset
-  cannot be checked and are counted apart. Target: >= 99%. Also over the turns where a true
+- **truthfulness**: as the held-out check has it (:class:`kiekai.eval.quality.TruthChecker`):
+  a word is checkable when one of its WordNet noun senses covers one of the five cards (not a
+  colour, a quality or an ``X-less``), and true when one sense covers the three and none the
+  two; splits with a card that has no synset cannot be checked and are counted apart.
+  Target: >= 95% of the checkable words. Also over the turns where a true
   word was possible (:func:`feasible_words`).
 - **legality**: the play uses 2 cards of the hand and splits exactly the five cards 3/2, and
   the word does not repeat a used one (``Judge.is_repeat``).
@@ -225,6 +226,11 @@ def play_games(
     from kiekai.kiek.players import ActiveView, GuessView
 
     word_of_synset = synset_index(vocabulary, taxonomy)
+    from kiekai.eval.quality import TruthChecker
+
+    # the held-out check's truth: checkable when a noun sense of the word covers one of the
+    # five cards (a colour or quality is not; an X-less is not)
+    checker = TruthChecker({c.id: c.wnid for c in cards if getattr(c, "wnid", None)}, taxonomy.wn)
 
     records: list[dict[str, Any]] = []
     for g in range(games):
@@ -258,8 +264,9 @@ def play_games(
             # a card without a synset (either group) makes the split unjudgeable: counted
             # as not checkable and reported, never judged on the remaining cards
             judged = missing == 0 and len(s3) == 3 and len(s2) == 2
-            checkable = judged and taxonomy.checkable(word)
-            true = checkable and legal and taxonomy.true_of(word, s3, s2)
+            verdict = checker.check(word, list(play.three), list(play.two)) if judged else None
+            checkable = verdict is not None
+            true = checkable and legal and bool(verdict)
             true_declared = judged and legal and taxonomy.true_of(word, s3, s2, declared=True)
             repeat = is_repeat(word, used)
             word_senses = set(taxonomy.noun_senses(word))

@@ -278,10 +278,12 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             ]
             + [
                 [
-                    f"active bot ({lvl}) words true of its split (WordNet)",
-                    f"**{ec.pct(s['truthful'])}** of {s['turns']} turns "
-                    f"(95% CI of checkable {ec.pct(s['truthful_of_checkable_ci95'][0])}–"
-                    f"{ec.pct(s['truthful_of_checkable_ci95'][1])}); a true word was possible in "
+                    f"active bot ({lvl}) on dealt turns: checkable words true of the split "
+                    "(WordNet, the held-out check's definition)",
+                    f"**{ec.pct(s['truthful_of_checkable'])}** of {s['turns'] - s['uncheckable']} "
+                    f"checkable in {s['turns']} turns "
+                    f"(95% CI {ec.pct(s['truthful_of_checkable_ci95'][0])}–"
+                    f"{ec.pct(s['truthful_of_checkable_ci95'][1])}); a checkable true word was possible in "
                     f"{ec.pct(s['feasible'])}, true when possible "
                     f"{ec.pct(s['truthful_when_feasible'])} "
                     f"({s['truthful_feasible_count']}/{s['feasible_count']}); first round "
