@@ -206,8 +206,14 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     )
     eval_active.plot(active, plots / "active.png")
     if args.selfplay_games > 0:
+        # as `kiekai play` sees a labelled deck: --perception auto (CLIP, else the labels for
+        # things and the pixels for colours)
+        try:
+            played, played_cards = ec.load_perception_for("auto", cards)
+        except ec.EvalError:
+            played, played_cards = perception, usable
         active["selfplay"] = eval_active.run_selfplay(
-            args.deck, usable, perception, levels, args.selfplay_games, args.bots, args.seed
+            args.deck, played_cards, played, levels, args.selfplay_games, args.bots, args.seed
         )
         if pixels is not None:
             active["selfplay_pixels"] = eval_active.run_selfplay(
