@@ -405,3 +405,16 @@ def test_bots_of_one_level_differ_and_seeds_repeat(dev_cards, dev_perception) ->
     first = guesses(1)
     assert guesses(1) == first
     assert sum(a != b for a, b in zip(first, guesses(2), strict=True)) >= 5
+
+
+def test_every_candidate_is_one_word_for_the_judge(judge) -> None:
+    """The engine refuses a word the judge does not take as one word; no candidate may be
+    such a word (``fruit-less`` reads as *fruitless* and is refused; ``animal-less`` is a
+    new formation and passes)."""
+    from kiekai.kiek.bots import candidates_for
+    from kiekai.lexicon import load_vocabulary
+
+    cands = candidates_for(load_vocabulary())
+    assert "fruit-less" not in cands.words and "home-less" not in cands.words
+    refused = [w for w in cands.words if not judge.check_word(w).accepted]
+    assert refused == []

@@ -6,7 +6,8 @@ knows about words being "the same" comes from the judge (``Judge.is_repeat``).
 
 **Words.** The candidate words are the vocabulary (:mod:`kiekai.lexicon`): everyday categories,
 colours, light, materials, settings and qualities, plus ``X-less`` (rulebook, "Imperfect
-Guesses": "person-less") for an everyday category X (Zipf >= :data:`PRIVATIVE_MIN_ZIPF`). How
+Guesses": "person-less") for an everyday category X (Zipf >= :data:`PRIVATIVE_MIN_ZIPF`) whose
+closed form is not already a word (no *fruit-less*: *fruitless*). How
 readily people write a word is its *prior*, in log units (:func:`word_prior`)::
 
     ZIPF_WEIGHT * (zipf - 4.5) + CONCRETENESS_WEIGHT * (concreteness - 4)
@@ -242,6 +243,18 @@ def word_prior(vocabulary: Vocabulary) -> np.ndarray:
 _CANDIDATES: dict[int, tuple[Vocabulary, Candidates]] = {}
 
 
+def _closed_form_is_a_word(closed: str) -> bool:
+    """Whether ``closed`` (``fruitless``, ``homeless``) is already an English word, in WordNet
+    or met in text (wordfreq Zipf >= 2): ``fruit-less`` would read as *fruitless*
+    (unproductive), and a table (the judge's one-word check) takes it as that word split in
+    two, not as a new formation like ``people-less``."""
+    from wordfreq import zipf_frequency
+
+    from kiekai.models import wordnet
+
+    return bool(wordnet().synsets(closed)) or zipf_frequency(closed, "en") >= 2.0
+
+
 def candidates_for(vocabulary: Vocabulary) -> Candidates:
     """The :class:`Candidates` of a vocabulary (computed once per vocabulary object)."""
     hit = _CANDIDATES.get(id(vocabulary))
@@ -255,6 +268,7 @@ def candidates_for(vocabulary: Vocabulary) -> Candidates:
         and " " not in word
         and vocabulary.zipf[i] >= PRIVATIVE_MIN_ZIPF
         and less(word) not in vocabulary
+        and not _closed_form_is_a_word(word + "less")
     ]
     words = tuple(vocabulary.words) + tuple(less(vocabulary.words[i]) for i in xs)
     kinds = tuple(vocabulary.kinds) + ("privative",) * len(xs)
