@@ -10,7 +10,7 @@ people play and answers, for two lemmas, how a table treats them:
 kind           meaning                                                 a table accepts it at
 =============  =====================================================  =========================
 ``same``       name the same thing in everyday use (photo / picture)   standard and lenient
-``near``       near-synonym or degree word (hot / warm, house / home)  lenient only
+``near``       near-synonym or degree word (hot / warm, pot / pan)     lenient only
 ``hyponym``    one is a kind of the other, one step (dog / puppy)      lenient only
 ``different``  different kinds of one thing (car / truck)              no level
 ``opposite``   opposites (black / white, hot / cold)                   no level
@@ -117,7 +117,7 @@ class EverydayRelation:
         a: the first word as looked up (what the caller passed, lower-cased and stripped).
         b: the second word as looked up.
         evidence: one human-readable clause for a verdict's reason, naming the lexicon and
-            its version, e.g. ``"everyday lexicon v1: 'photo' and 'picture' name the same
+            its version, e.g. ``"everyday lexicon v2: 'photo' and 'picture' name the same
             thing"``.
         entry_a: the lexicon word that decided for ``a`` (``"dog"`` when ``"dogs"`` was
             looked up; ``"car"`` when ``"automobile"`` reached ``car | truck`` through
