@@ -265,3 +265,70 @@ def test_two_people_in_two_browsers_and_two_bots(browser, kit, tmp_path):
         if server._thread.is_alive():
             table.stop("test over")
             server.stop()
+
+
+def test_a_refused_word_keeps_the_split_and_the_word_in_the_browser(browser, tmp_path):
+    """A phrase is refused with the reason; the three chosen cards and the typed word stay
+    on the page and "Write it down" works again at once (scripted bots, a table judge)."""
+    from kiek_helpers import ScriptedPlayer, TableJudge
+    from PIL import Image
+
+    from kiekai.deck import load_deck
+    from kiekai.display import card_names
+    from kiekai.web.server import run_web_game, start_server
+    from kiekai.web.table import WebTable
+
+    folder = tmp_path / "deck"
+    folder.mkdir()
+    for i in range(20):
+        Image.new("RGB", (80, 60), (i * 37 % 256, i * 91 % 256, 120)).save(folder / f"p{i:02d}.png")
+    cards = list(load_deck(folder).cards)
+    table = WebTable(["Player 1", "Bot 1", "Bot 2"], [0], cards, card_names(cards), TableJudge())
+    server = start_server(table)
+    box: dict = {}
+
+    def run():
+        try:
+            with EventLog(tmp_path / "game.jsonl") as log:
+                run_web_game(
+                    table, server, lambda seat, name: ScriptedPlayer(name, ["dog"]), cards,
+                    judge=TableJudge(), seed=3, rounds=1, log=log, time_limit=90, linger=0.2,
+                )  # fmt: skip
+        except BaseException as exc:
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    context = browser.new_context(viewport={"width": 1300, "height": 950})
+    try:
+        thread.start()
+        page = context.new_page()
+        page.goto(server.seat_url(0))
+        d = page.locator("#decision")
+        hand = d.locator("form[data-count='2'] label.pickable")
+        hand.nth(0).click()
+        hand.nth(1).click()
+        d.locator("form[data-count='2'] button[type=submit]").click()
+        five = d.locator("form[data-count='3'] label.pickable")
+        for i in (4, 1, 3):
+            five.nth(i).click()
+        d.locator("input[name=word]").fill("very alive")
+        d.locator("form[data-count='3'] button[type=submit]").click()
+        page.wait_for_selector("#decision p.error:not([hidden])", timeout=10000)
+        page.wait_for_function("document.querySelector('#decision').innerText.includes('one word')")
+        checked = page.evaluate(
+            "() => Array.from(document.querySelectorAll(\"#decision input[name=card]:checked\"))"
+            ".map((box) => box.value).sort()"
+        )
+        assert checked == ["1", "3", "4"]
+        assert d.locator("input[name=word]").input_value() == "very alive"
+        submit = d.locator("form[data-count='3'] button[type=submit]")
+        assert submit.is_enabled()
+        d.locator("input[name=word]").fill("dog")
+        submit.click()
+        page.wait_for_function("!document.querySelector(\"#decision form[data-count='3']\")", timeout=10000)
+        assert "error" not in box
+    finally:
+        context.close()
+        table.stop("test over")
+        server.stop()
+        thread.join(timeout=20)

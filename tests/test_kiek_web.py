@@ -9,6 +9,7 @@ whole games in a real headless Chromium with the real bots and judge."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -238,6 +239,39 @@ def test_bad_posts_get_a_clear_4xx_and_the_game_goes_on(deck, tmp_path):
         answer_everything(t)
         assert t.error is None and t.outcome is not None
         assert sum(1 for e in read_log(t.log_path) if e.type == "score") == 4
+    finally:
+        t.close()
+
+
+def test_a_refused_word_keeps_the_chosen_cards_and_the_word_on_the_page(deck, tmp_path):
+    """A refused word (a phrase) re-renders the question with the reason, the three cards
+    still chosen and the word still in its box, for the active player and for a guesser:
+    bad input loses nothing."""
+    t = Table(deck, tmp_path)
+    try:
+        t.client.get(t.url())
+        t.play(rounds=1)
+        pending = t.pending(0, "play")
+        t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
+        r = t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["4", "1", "3"], "word": "very alive"})
+        assert r.status_code == 422
+        decision = t.state()["decision"]
+        assert "one word" in decision and 'value="very alive"' in decision
+        checked = re.findall(r'name="card" value="(\d)" checked', decision)
+        assert sorted(checked) == ["1", "3", "4"], decision
+        r = t.post(0, "play", data={"request": pending.id, "step": "back"})
+        assert 'value="very alive"' not in t.state()["decision"]  # other cards: a fresh form
+        t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
+        r = t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "dog"})
+        assert r.status_code == 200
+        t.post(0, "reveal", request=t.pending(0, "reveal").id, do="done")
+        t.post(0, "keep", request=t.pending(0, "keep").id, card="0")
+        guess = t.pending(0, "guess")
+        r = t.post(0, "guess", request=guess.id, word="two <words>")
+        assert r.status_code == 422
+        decision = t.state()["decision"]
+        assert 'value="two &lt;words&gt;"' in decision  # kept, and escaped
+        assert t.post(0, "guess", request=guess.id, word="dog").status_code == 200
     finally:
         t.close()
 

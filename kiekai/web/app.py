@@ -333,6 +333,7 @@ def _answer_play(table: WebTable, pending: Pending, form: dict[str, list[str]]) 
         return
     if step == "back":
         pending.step, pending.played = 1, ()
+        pending.draft_cards, pending.draft_word = (), ""
         return
     if step != "split" or pending.step != 2:
         raise Refused(409, "choose the two cards of your hand first")
@@ -341,6 +342,7 @@ def _answer_play(table: WebTable, pending: Pending, form: dict[str, list[str]]) 
     word = _one(form, "word", "").strip()
     why = table.check_word(word)
     if why:
+        pending.draft_cards, pending.draft_word = tuple(three_ix), word[:MAX_WORD]
         raise Refused(422, f"Please write one word ({why}).")
     three = tuple(five[i] for i in sorted(three_ix))
     two = tuple(c for c in five if c not in three)
@@ -351,6 +353,7 @@ def _answer_guess(table: WebTable, seat: WebSeat, pending: Pending, form: dict[s
     word = _one(form, "word", "").strip()
     why = table.check_word(word)
     if why:
+        pending.draft_word = word[:MAX_WORD]
         raise Refused(422, f"Please write one word ({why}).")
     pending.wrote = word
     seat.last_guess = word
@@ -531,6 +534,8 @@ def _decision_context(table, seat, pending: Pending, card, names) -> dict[str, A
         "limit": glass.seconds if glass is not None else None,
         "max_word": MAX_WORD,
         "answered": pending.answered,
+        "draft_cards": list(pending.draft_cards),
+        "draft_word": pending.draft_word,
     }
     if pending.kind == "play":
         d["stake"] = view.stake

@@ -80,6 +80,10 @@ class Pending:
         call: for ``reveal``: this person says "ne bis in idem".
         wrote: for ``guess``: the word written (shown to its writer while waiting).
         defaulted: the person did not answer in time; the default was taken.
+        draft_cards: for ``play`` (step 2): the indices of the three cards of the last
+            refused answer, shown chosen again so that a refused word loses nothing.
+        draft_word: for ``play`` and ``guess``: the word of the last refused answer, shown
+            in the word box again.
     """
 
     id: str
@@ -94,6 +98,8 @@ class Pending:
     call: bool = False
     wrote: str = ""
     defaulted: bool = False
+    draft_cards: tuple[int, ...] = ()
+    draft_word: str = ""
 
     @property
     def answered(self) -> bool:

@@ -41,7 +41,13 @@
     }
   }
 
-  async function post(action, data) {
+  // A refused answer leaves the form as it was (the chosen cards, the word) and usable again.
+  function reopen(form) {
+    $$("button", form).forEach((b) => { b.disabled = false; });
+    if (form.kiekUpdate) form.kiekUpdate();
+  }
+
+  async function post(action, data, form) {
     const errorBox = $('#decision [data-role="error"]');
     try {
       const response = await fetch(base + "/" + action, {
@@ -50,12 +56,13 @@
         body: data.toString(),
       });
       const answer = await response.json().catch(() => ({}));
-      if (!response.ok && errorBox && answer.error) {
-        errorBox.textContent = answer.error;
-        errorBox.hidden = false;
+      if (!response.ok) {
+        if (errorBox && answer.error) { errorBox.textContent = answer.error; errorBox.hidden = false; }
+        if (form) reopen(form);
       }
     } catch (err) {
       if (errorBox) { errorBox.textContent = "The table did not answer; try again."; errorBox.hidden = false; }
+      if (form) reopen(form);
     }
     refresh();
   }
@@ -99,6 +106,9 @@
       if (count) count.textContent = n === need ? "chosen" : "choose " + (need - n) + " more";
       if (submit) submit.disabled = n !== need || (word && !word.value.trim());
     };
+    form.kiekUpdate = update;
+    // cards the server shows chosen (the last answer, refused for its word) count as chosen
+    $$('input[type="checkbox"]', form).forEach((box) => { if (box.checked) order.push(box); });
     $$('input[type="checkbox"]', form).forEach((box) => {
       box.addEventListener("change", () => {
         if (box.checked) {
@@ -124,7 +134,7 @@
         const data = new URLSearchParams(new FormData(form));
         if (event.submitter && event.submitter.name) data.append(event.submitter.name, event.submitter.value);
         $$("button", form).forEach((b) => { b.disabled = true; });
-        post(form.dataset.action, data);
+        post(form.dataset.action, data, form);
       });
     });
     const word = $('#decision input[name="word"]');
