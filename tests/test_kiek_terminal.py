@@ -168,7 +168,8 @@ def test_cards_have_names_and_the_countdown_redraws_in_place_and_time_up_is_said
     assert not thread.is_alive() and "error" not in result, result.get("error")
     screen = " ".join(pty.text().split())  # lines joined: messages wrap
     assert screen.count("Turn forfeited") == 1
-    assert "chose no cards in the two minutes: the first two cards of your hand were played for you" in screen
+    assert "chose no cards in time: the first two cards of your hand were played for you" in screen
+    assert "two minutes" not in screen  # this table's turn is 2.5 s (--turn-seconds)
     assert "nobody scores this turn (docs/rules.md, settled reading 11)" in screen
     assert "Time is up" not in screen and "ran out of time: no word" not in screen
     outcome = result["outcome"]

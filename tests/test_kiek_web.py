@@ -8,6 +8,7 @@ whole games in a real headless Chromium with the real bots and judge."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import threading
@@ -358,9 +359,14 @@ def test_two_people_never_see_each_others_hand_or_word_before_the_reveal(deck, t
         for seat in (0, 1):
             view = t.state(seat)
             assert "zebra" not in json.dumps(view)  # the secret is not shown before the reveal
+        # the writer of the word waits for the others: their page says so, in their words
+        waiting = t.state(0)["decision"]
+        assert "The others are guessing your word" in waiting and "choosing" not in waiting
         t.post(1, "guess", request=guess.id, word="okapi")
         reveal = t.pending(0, "reveal")
         assert "zebra" in t.state(1)["decision"] and "okapi" in t.state(0)["decision"]
+        assert "read aloud: your word was" in t.state(0)["decision"]
+        assert "read aloud: Player 1's word was" in html.unescape(t.state(1)["decision"])
         # the table's overrule button: seat 1 overrules its own verdict, both see it
         r = t.post(1, "reveal", request=t.pending(1, "reveal").id, do="overrule", guesser="1")
         assert r.status_code == 200

@@ -581,7 +581,7 @@ class EventPrinter:
         two = ", ".join(self._card(c) for c in data.get("two", []))
         if data.get("forfeited"):
             self._say(
-                f"[yellow]{who} chose no cards in the two minutes: the first two cards of "
+                f"[yellow]{who} chose no cards in time: the first two cards of "
                 f"{self._whose(event.player)} hand were played for "
                 f"{'you' if self._name(event.player) == 'You' else 'them'} and the five split "
                 "in table order.[/yellow]"

@@ -308,7 +308,7 @@ class WebTable:
                     self.log_lines.append(line)
             self._record(event)
             if self.engine is not None:
-                self._take_snapshot()
+                self._take_snapshot(after=event)
             self._bump()
 
     def _record(self, event: Event) -> None:
@@ -352,9 +352,25 @@ class WebTable:
             record.points = tuple(data.get("points", ()))
             record.scored = True
 
-    def _take_snapshot(self) -> None:
+    def _take_snapshot(self, after: Event | None = None) -> None:
+        """Copy what the pages show from the engine (under the lock).
+
+        Args:
+            after: the event being logged, if any. The engine logs ``play`` (with a word)
+                before it moves to GUESS and ``reveal`` before it moves to CALL, and the
+                runner then waits for people or the judge with no event in between; the
+                snapshot takes the phase those events lead to, so that the pages do not say
+                "choosing cards" while the others guess, or "guessing" while the words are
+                read aloud.
+        """
         engine = self.engine
         assert engine is not None
+        phase = engine.phase.value
+        if after is not None:
+            if after.type == "play" and after.data.get("wrote_word") and phase == Phase.PLAY.value:
+                phase = Phase.GUESS.value
+            elif after.type == "reveal" and phase == Phase.GUESS.value:
+                phase = Phase.CALL.value
         self.snapshot = {
             "turn": engine.turn,
             "round": engine.round + 1,
@@ -362,7 +378,7 @@ class WebTable:
             "total_turns": engine.total_turns,
             "stake": engine.stake,
             "active": engine.active,
-            "phase": engine.phase.value,
+            "phase": phase,
             "table": [c.id for c in engine.table],
             "hands": [[c.id for c in hand] for hand in engine.hands],
             "scores": list(engine.scores),
@@ -392,6 +408,8 @@ class WebTable:
             self.seats[seat].pending = pending
             if kind == "reveal":
                 self.reveals[seat] = pending
+            if self.engine is not None:  # the engine has moved on to this question
+                self._take_snapshot()
             self._bump()
             return pending
 
