@@ -304,3 +304,32 @@ def test_the_real_program_starts_the_clock_when_the_cards_are_on_screen(tmp_path
         child.close(force=True)
     assert child.exitstatus == 130 or child.signalstatus is not None
     assert log.read_text(encoding="utf-8").splitlines()[0].startswith('{"type": "header"')
+
+
+def test_ctrl_c_while_a_person_thread_waits_gives_the_terminal_back():
+    """People answer in their own threads; Ctrl-C ends the program from the main thread
+    while such a thread still waits for keys in cbreak mode. The terminal must come back
+    with echo and line editing on (else the shell's next programs type blind)."""
+    master, slave = os.openpty()
+    before = termios.tcgetattr(slave)
+    assert before[3] & termios.ECHO and before[3] & termios.ICANON
+    script = (
+        "import sys, threading, time\n"
+        "from kiekai.ui.kiek_terminal import LineReader\n"
+        "reader = LineReader(sys.stdin)\n"
+        "threading.Thread(target=reader.edit_line, args=(None, lambda typed, left: None), daemon=True).start()\n"
+        "time.sleep(0.8)\n"
+        "print('cbreak' if not __import__('termios').tcgetattr(0)[3] & __import__('termios').ECHO else 'echo', flush=True)\n"
+        "sys.exit(130)\n"
+    )
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-c", script], stdin=slave, stdout=subprocess.PIPE, cwd=REPO)
+    out, _ = child.communicate(timeout=60)
+    assert child.returncode == 130
+    assert out.decode().strip() == "cbreak"  # the thread was editing a line
+    after = termios.tcgetattr(slave)
+    os.close(master)
+    os.close(slave)
+    assert after[3] & termios.ECHO, "echo left off"
+    assert after[3] & termios.ICANON, "line editing left off"

@@ -21,6 +21,7 @@ and keeps the log.
 
 from __future__ import annotations
 
+import atexit
 import base64
 import codecs
 import io
@@ -82,6 +83,10 @@ class LineReader:
         #: held by a person's decision from its first line on screen to its answer, so
         #: that people sharing one terminal are asked one after the other
         self.lock = threading.RLock()
+        #: (file descriptor, terminal attributes) to put back while a line is edited in
+        #: cbreak mode; see :meth:`restore_terminal`
+        self._tty_saved: tuple[int, list] | None = None
+        self._restore_at_exit = False
 
     def _fileno(self) -> int | None:
         if os.name == "nt":
@@ -163,7 +168,10 @@ class LineReader:
             self._buffer = rest
             return typed.rstrip("\r")
         self._buffer = ""
-        saved = termios.tcgetattr(fd)
+        self._tty_saved = (fd, termios.tcgetattr(fd))
+        if not self._restore_at_exit:
+            atexit.register(self.restore_terminal)
+            self._restore_at_exit = True
         try:
             tty.setcbreak(fd)
             escape_seq = False
@@ -200,7 +208,25 @@ class LineReader:
                     elif char.isprintable() and len(typed) < MAX_TYPED:
                         typed += char
         finally:
-            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+            self.restore_terminal()
+
+    def restore_terminal(self) -> None:
+        """Put the terminal back as :meth:`edit_line` found it (echo, line editing).
+
+        Called when a line is done, and at interpreter exit: people answer in their own
+        threads, and Ctrl-C ends the program from the main thread while such a thread still
+        waits for keys in cbreak mode; without this the shell's next programs would get a
+        terminal that echoes nothing. Does nothing when no line is being edited.
+        """
+        saved, self._tty_saved = self._tty_saved, None
+        if saved is None:
+            return
+        import termios
+
+        try:
+            termios.tcsetattr(saved[0], termios.TCSADRAIN, saved[1])
+        except (termios.error, OSError, ValueError):
+            pass  # the terminal is gone
 
     def _discard_typed(self, fd: int) -> None:
         self._buffer = ""
