@@ -388,6 +388,11 @@ def test_knock_when_roller_has_no_match_first_valid_knocker_lays():
     ernst = game.knock(4, t=1.3)
     assert (britta.result, britta.card) == ("penalty", 6)  # Britta turns over a 6
     assert (ernst.result, ernst.card) == ("penalty", 10)  # Ernst turns over a 10
+    # why: "they have neither an 8 nor a 12" (the values the dice make), logged with it
+    assert (britta.why, britta.values) == ("cannot_lay", (8, 12)) == (ernst.why, ernst.values)
+    knocks = [e.data for e in game.log.events if e.type == "knock"]
+    assert knocks[0]["why"] == "cannot_lay" and knocks[0]["values"] == [8, 12]
+    assert "why" not in knocks[1] and christian.why == ""
     assert (christian.result, christian.card) == ("lay", 8)
     assert doris.result == "too_slow" and game.fronts[3] == [12]
     assert game.fronts[1] == [4, 6, 11] and game.fronts[2] == [7, 12]
@@ -398,6 +403,7 @@ def test_knock_while_the_roller_still_has_a_match_is_wrong():
     game.roll(0)
     outcome = game.knock(1)
     assert (outcome.valid, outcome.result, outcome.card) == (False, "penalty", 12)
+    assert (outcome.why, outcome.values) == ("roller_can_lay", (5, 7, 8))
     assert 12 in game.fronts[1] and game.laid[1] == []
 
 

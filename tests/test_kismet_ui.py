@@ -527,9 +527,55 @@ def test_5_a_wrong_knock_with_nothing_laid_says_why_it_costs_nothing():
             step_to_bot_roll(app, table, want_roller_match=True)
             await pilot.press("space")
             assert "wrong knock" in table.message
-            assert "no laid-down card" in table.message and "costs nothing" in table.message
+            assert "no cost" in table.message and "laid nothing down" in table.message
 
     asyncio.run(scenario())
+
+
+def test_5_a_wrong_knock_says_why_it_was_wrong_on_one_80_column_line():
+    """The message names the rule that was broken: the roller still has a matching card
+    (which), or you have none of the values the dice make (which); the status line and the
+    event line show it whole at 80 columns (no "…")."""
+
+    async def scenario():
+        app, table = variant_app()
+        game = table.game
+        async with app.run_test(size=(80, 24)) as pilot:
+            await start(pilot, app)
+            await pilot.press("a", "enter")  # pre-lay the 2: a wrong knock turns it back
+            step_to_bot_roll(app, table, want_roller_match=True)
+            roller, has = game.roller, sorted(game.matching(game.roller))
+            await pilot.press("space")
+            name = app.names[roller]
+            assert f"{name} still has a" in table.message and str(has[0]) in table.message
+            assert "your 2 goes face up again" in table.message
+            status = text_of(app, "#status").splitlines()
+            assert status[1].strip() == table.message and "…" not in status[1]
+            events = text_of(app, "#events").splitlines()
+            knock = next(line for line in events if "knocks wrongly" in line)
+            assert f"({name} still has a" in knock and "…" not in knock
+
+    asyncio.run(scenario())
+
+    async def no_match_of_own():
+        app, table = variant_app()
+        game = table.game
+        async with app.run_test(size=(80, 24)) as pilot:
+            await start(pilot, app)
+            await pilot.press("enter")
+            while not (
+                game.phase == "turn" and game.roller != 0 and not game.matching(game.roller)
+                and not game.laid_this_turn
+            ):  # fmt: skip
+                assert app.step(), "the situation did not come up"
+                assert game.phase != "round_over"
+            values = sorted(game.values)
+            # the person holds none of the values the dice make (as late in a round)
+            game.fronts[0] = [v for v in game.fronts[0] if v not in values]
+            await pilot.press("space")
+            assert f"you have no {values[0]}" in table.message, table.message
+
+    asyncio.run(no_match_of_own())
 
 
 def test_5_round_results_are_a_small_table():

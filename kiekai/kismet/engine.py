@@ -392,12 +392,19 @@ class KnockOutcome:
             by a player with no laid-down card: there is nothing to turn face up, so it costs
             nothing, as an empty pile costs nothing in the base game; Reading 13).
         card: the card value laid or turned back, or ``None``.
+        why: for a wrong knock, why it was wrong: ``"roller_can_lay"`` (the roller still
+            has a matching card in front of him) or ``"cannot_lay"`` (the knocker has none);
+            ``""`` for a valid knock.
+        values: the values behind ``why``: the roller's matching cards, or every value the
+            dice make (the knocker has none of them); ascending.
     """
 
     player: int
     valid: bool
     result: str
     card: int | None = None
+    why: str = ""
+    values: tuple[int, ...] = ()
 
 
 class VariantGame(_Logged):
@@ -681,16 +688,19 @@ class VariantGame(_Logged):
         self.knocked.add(player)
         roller = self.roller
         own = self.matching(player)
+        why, values = "", ()
         if self.phase == "pass" and self.overlooked:
             valid = True
         elif self.matching(roller):
-            valid = False
+            valid, why, values = False, "roller_can_lay", tuple(sorted(self.matching(roller)))
         else:
             valid = bool(own)
+            if not valid:
+                why, values = "cannot_lay", tuple(sorted(self.values))
         if not valid:
             card = self._turn_back(player)
             outcome = KnockOutcome(
-                player, False, "penalty" if card is not None else "no_penalty", card
+                player, False, "penalty" if card is not None else "no_penalty", card, why, values
             )
         elif self.knock_right_used:
             outcome = KnockOutcome(player, True, "too_slow")
@@ -713,6 +723,7 @@ class VariantGame(_Logged):
             card=outcome.card,
             roller=roller,
             t=t,
+            **({"why": outcome.why, "values": list(outcome.values)} if outcome.why else {}),
         )
         if outcome.result == "lay":
             self._check_round_end(t)

@@ -743,10 +743,13 @@ class VariantTable(_Table):
                     "laid-down card to turn back"
                 ),
                 "too_slow": "right knock, but someone knocked first",
-                "penalty": f"wrong knock: you turn your {outcome.card} face up again",
+                "penalty": (
+                    f"wrong knock: {wrong_knock_why(outcome.why, outcome.values, roller)}; "
+                    f"your {outcome.card} goes face up again"
+                ),
                 "no_penalty": (
-                    "wrong knock, but you have no laid-down card to turn face up, so it "
-                    "costs nothing"
+                    f"wrong knock: {wrong_knock_why(outcome.why, outcome.values, roller)}; "
+                    "no cost, you have laid nothing down"
                 ),
             }[outcome.result]
         )
@@ -867,6 +870,27 @@ def _join(values: Iterable[object], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def wrong_knock_why(why: str, values: Sequence[int], roller: str, knocker: str = "you") -> str:
+    """Why a knock was wrong, in a few words (Variant, "Knocking").
+
+    Args:
+        why: :attr:`~kiekai.kismet.engine.KnockOutcome.why` (``"roller_can_lay"`` or
+            ``"cannot_lay"``).
+        values: :attr:`~kiekai.kismet.engine.KnockOutcome.values`.
+        roller: the roller's name; ``knocker``: the knocker's (``"you"`` reads as "you have").
+
+    Returns:
+        e.g. ``"bot1 still has a 7 or 8"`` or ``"you have no 5, 6 or 9"``; ``""`` for an
+        unknown ``why`` (logs written before the reason was logged).
+    """
+    either = _join(values, "or")
+    if why == "roller_can_lay":
+        return f"{roller} still has {'an' if values and values[0] in (8, 11) else 'a'} {either}"
+    if why == "cannot_lay":
+        return f"{knocker} {'have' if knocker == 'you' else 'has'} no {either}"
+    return ""
 
 
 def _value(card_id: str) -> int:
@@ -991,6 +1015,11 @@ def describe(
             "penalty": f"knocks wrongly and turns the {card} face up again",
             "no_penalty": "knocks wrongly; no laid-down card to turn back, so no penalty",
         }.get(d["result"], d["result"])
+        why = wrong_knock_why(d.get("why", ""), d.get("values", ()), roller, who)
+        if why and d["result"] == "penalty":  # short enough for an 80-column event list
+            text = f"knocks wrongly ({why}), turns the {card} up"
+        elif why and d["result"] == "no_penalty":
+            text = f"knocks wrongly ({why}); no cost"
         return f"{t}  {who} {text}"
     if kind == "round_over":
         return f"{t}round {d['round'] + 1} over: {who} laid all cards"
