@@ -23,8 +23,9 @@ def test_bots_only_game_prints_the_game_and_results(variant):
     out = result.output
     assert "seed 1" in out and "results" in out and "winner:" in out
     assert ("knocks" in out or "lays" in out) if variant else ("covers card" in out)
-    for seat in range(3):
-        assert f"bot{seat}" in out
+    for number in (1, 2, 3):  # bots are numbered from 1, as with a person at the table
+        assert f"bot{number}" in out
+    assert "bot0" not in out
 
 
 def test_same_seed_prints_the_same_game():

@@ -811,8 +811,9 @@ async def run_realtime(
 
 
 def seat_names(players: int, humans: int = 0) -> dict[int, str]:
-    """Seat → display name: ``human`` for seats ``0 .. humans-1``, ``bot<seat>`` for the rest."""
-    return {s: ("human" if s < humans else f"bot{s}") for s in range(players)}
+    """Seat → display name: ``human`` for seats ``0 .. humans-1``, ``bot1``, ``bot2`` … for
+    the rest (numbered from 1 with or without a person, as people count)."""
+    return {s: ("human" if s < humans else f"bot{s - humans + 1}") for s in range(players)}
 
 
 def make_table(
