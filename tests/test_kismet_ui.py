@@ -191,6 +191,25 @@ def test_pre_lay_and_knocks_by_keys():
     asyncio.run(scenario())
 
 
+def test_too_many_pre_lay_points_are_said_plainly_before_and_at_enter():
+    """Toggling past the limit says so (not "Enter confirms"); Enter then names the cards
+    in words ("2 and 12 make 12"), not as a Python list."""
+
+    async def scenario():
+        app, table = variant_app()
+        async with app.run_test(size=(100, 40)) as pilot:
+            await start(pilot, app)
+            await pilot.press("a")
+            assert table.message == "pre-lay 2: 6 of 6 minus points; Enter confirms"
+            await pilot.press("k")
+            assert "12 minus points, more than 6" in table.message
+            assert "Enter confirms" not in table.message
+            await pilot.press("enter")
+            assert "2 and 12 make 12" in table.message and "[" not in table.message
+
+    asyncio.run(scenario())
+
+
 def test_own_turn_roll_lay_and_pass_by_keys():
     async def scenario():
         app, table = variant_app(seed=5, players=2)

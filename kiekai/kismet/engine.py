@@ -552,9 +552,15 @@ class VariantGame(_Logged):
             raise IllegalAction(f"pre-lay distinct cards 2..12 from your hand, not {chosen!r}")
         points = sum(self.rules.points(v) for v in chosen)
         if points > self.rules.pre_lay_limit:
+            ordered = [str(v) for v in sorted(chosen)]
+            cards = (
+                f"the {ordered[0]}"
+                if len(ordered) == 1
+                else ", ".join(ordered[:-1]) + f" and {ordered[-1]}"
+            )
             raise IllegalAction(
-                f"pre-laid cards may add up to {self.rules.pre_lay_limit} minus points, "
-                f"{list(chosen)} make {points}"
+                f"pre-laid cards may add up to {self.rules.pre_lay_limit} minus points; "
+                f"{cards} make {points}: leave one out"
             )
         for v in chosen:
             self.fronts[player].remove(v)

@@ -314,9 +314,12 @@ class KismetApp(App[None]):
                 self.pre_lay_choice ^= {value}
                 points = sum(g.rules.points(v) for v in self.pre_lay_choice)
                 chosen = ", ".join(map(str, sorted(self.pre_lay_choice))) or "nothing"
+                limit = g.rules.pre_lay_limit
                 table.message = (
-                    f"pre-lay {chosen}: {points} of {g.rules.pre_lay_limit} minus points; "
-                    "Enter confirms"
+                    f"pre-lay {chosen}: {points} minus points, more than {limit}: "
+                    "press a key again to put a card back"
+                    if points > limit
+                    else f"pre-lay {chosen}: {points} of {limit} minus points; Enter confirms"
                 )
             else:
                 table.human_lay(seat, value)
