@@ -743,3 +743,24 @@ def test_10_sitting_idle_in_the_variant_is_no_overlook_and_gives_no_free_knock()
             assert game.laid[0] == []  # nobody made him turn anything back or laid on it
 
     asyncio.run(scenario())
+
+
+def test_10_the_turn_limit_of_the_person_in_the_variant_is_counted_down_on_screen():
+    """A turn left idle ends after VariantTable.turn_limit seconds (taking the dice too):
+    the dice line shows the seconds left, so it is no surprise."""
+
+    async def scenario():
+        app, table = variant_app(seed=5, players=2)
+        game = table.game
+        async with app.run_test(size=(80, 24)) as pilot:
+            await start(pilot, app)
+            await pilot.press("enter")
+            assert game.next_roller == 0 and game.phase == "await_roll"
+            assert f"{table.turn_limit:.0f} s left" in text_of(app, "#dice")
+            await pilot.press("r")
+            app.advance(12.0)
+            assert f"{table.turn_limit - 12:.0f} s left" in text_of(app, "#dice")
+            await pilot.press("p")  # passed: nothing waits on the person any more
+            assert "s left" not in text_of(app, "#dice")
+
+    asyncio.run(scenario())

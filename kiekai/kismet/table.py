@@ -501,6 +501,24 @@ class VariantTable(_Table):
         """True once the first round has been dealt."""
         return self.game.round >= 0
 
+    def time_left(self, seat: int) -> float | None:
+        """Seconds (≥ 0) before :attr:`turn_limit` acts for the person at ``seat``: the
+        dice are taken for him (his turn to roll) or his turn ends (he has rolled); ``None``
+        when nothing waits on him. While paused: the seconds left when the game goes on."""
+        g = self.game
+        if seat not in self.humans:
+            return None
+        if g.phase in ("await_roll", "pass") and g.next_roller == seat:
+            due = self.scheduler.due_of("turn:take")
+        elif g.phase == "turn" and g.roller == seat:
+            due = self.scheduler.due_of("turn:pass")
+        else:
+            return None
+        if due is None:
+            return None
+        now = self.clock.now() if self.scheduler.paused_at is None else self.scheduler.paused_at
+        return max(0.0, due - now)
+
     # --- flow ----------------------------------------------------------------------------
     def _start_round(self) -> None:
         g = self.game

@@ -141,6 +141,8 @@ class KismetApp(App[None]):
         self._signals: dict[int, object] = {}
         #: True while the terminal is smaller than :data:`MIN_SIZE` (the game is paused).
         self.too_small = False
+        #: the whole seconds of the person's turn limit last drawn (variant), or None
+        self._second_shown: int | None = None
 
     # --- layout --------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -350,8 +352,13 @@ class KismetApp(App[None]):
         self._dirty = True
 
     def _tick(self) -> None:
-        """Every 0.1 s: redraw after changes, and each second of the start countdown."""
-        if self._dirty or self.table.countdown() is not None:
+        """Every 0.1 s: redraw after changes, and each second of the start countdown and of
+        the person's turn limit in the variant."""
+        table = self.table
+        left = table.time_left(self.human) if isinstance(table, VariantTable) else None
+        second = None if left is None else math.ceil(left)
+        if self._dirty or table.countdown() is not None or second != self._second_shown:
+            self._second_shown = second
             self.redraw()
 
     def redraw(self) -> None:
@@ -522,6 +529,9 @@ class KismetApp(App[None]):
             dice.append(
                 f"   {self.names[g.roller]} passed; {self.names[g.next_roller]} takes the dice next"
             )
+        left = table.time_left(self.human)
+        if left is not None:  # the person's turn limit (VariantTable.turn_limit), shown
+            dice.append(f"   {math.ceil(left)} s left", style="bold" if left <= 10 else "")
         self._show("#dice", dice)
         self._show("#rows", self._variant_rows())
         self._status(self._variant_prompt())
