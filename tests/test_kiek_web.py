@@ -391,6 +391,14 @@ def test_start_now_gives_the_empty_seats_to_bots(deck, tmp_path):
         assert t.post(0, "start").status_code == 200
         assert t.post(0, "start").status_code == 409
         t.play(rounds=1)
+        t.pending(0, "play")
+        # Player 2 opens the link late: the page says a bot plays the seat and it is to watch
+        assert t.client.get(t.url(1)).status_code == 200
+        assert not t.table.seats[1].joined
+        late = html.unescape(t.state(1)["status"])
+        assert "a bot plays Player 2 (bot)" in late and "You watch Player 2 (bot)" in late
+        assert "The bot's hand" in late and "Your hand" not in late
+        assert "Player 2 (bot) (you) <span class=\"tag\">bot</span>" in late
         answer_everything(t, 0)
         events = list(read_log(t.log_path))
         players = events[0].data["players"]

@@ -401,7 +401,7 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
             {
                 "name": s.name,
                 "you": s is seat,
-                "bot": not s.human or (table.state != "lobby" and not s.joined),
+                "bot": not s.human or s.by_bot or (table.state != "lobby" and not s.joined),
                 "joined": s.joined,
                 "score": scores[s.index] if s.index < len(scores) else 0,
                 "active": snap.get("active") == s.index and table.state == "playing",
@@ -422,6 +422,7 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
             "token": seat.token,
             "me": seat.index,
             "my_name": seat.name,
+            "watching": seat.by_bot,
             "names": names,
             "players": players,
             "snap": snap,

@@ -151,6 +151,7 @@ def run_web_game(
             else:
                 if seat.human:
                     seat.name = f"{seat.name} (bot)"
+                    seat.by_bot = True
                 players.append(make_bot(seat.index, seat.name))
         table._bump()
 

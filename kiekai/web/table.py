@@ -121,6 +121,8 @@ class WebSeat:
         gone_since: clock time the last connection closed, or ``None``.
         pending: the question the game waits for, or ``None``.
         notices: recent messages for the person (refused answers, defaults taken).
+        by_bot: a bot plays this person's seat: nobody had opened its link when the game
+            started. Opening the link later shows the table to watch; it never joins.
     """
 
     index: int
@@ -133,6 +135,7 @@ class WebSeat:
     pending: Pending | None = None
     notices: deque[str] = field(default_factory=lambda: deque(maxlen=4))
     last_guess: str = ""
+    by_bot: bool = False
 
     @property
     def human(self) -> bool:
@@ -237,9 +240,10 @@ class WebTable:
         return found
 
     def join(self, seat: WebSeat) -> None:
-        """A person opened the seat's link; the game starts when every seat is joined."""
+        """A person opened the seat's link; the game starts when every seat is joined.
+        A seat a bot plays (:attr:`WebSeat.by_bot`) is not joined: its page is to watch."""
         with self.cond:
-            if not seat.joined:
+            if not seat.joined and not seat.by_bot:
                 seat.joined = True
                 self._bump()
             if self.state == "lobby" and all(s.joined for s in self.seats if s.human):
