@@ -292,6 +292,19 @@ def test_reload_shows_the_current_question(deck, tmp_path):
         t.close()
 
 
+def test_a_stopped_game_says_why_in_a_sentence(deck, tmp_path):
+    t = Table(deck, tmp_path)
+    try:
+        t.client.get(t.url())
+        t.play(rounds=1)
+        t.pending(0, "play")
+        t.table.stop("stopped with Ctrl-C")
+        decision = t.state()["decision"]
+        assert "The game stopped" in decision and "Stopped with Ctrl-C. The game log" in decision
+    finally:
+        t.close()
+
+
 def read_events(lines, count, timeout=5.0):
     """The next ``count`` server-sent event names from an open stream's line iterator."""
     names = []

@@ -259,9 +259,10 @@ class WebTable:
         self.started.set()
 
     def stop(self, reason: str) -> None:
-        """The game stopped (Ctrl-C, an error): waiting seats give up, pages say why."""
+        """The game stopped (Ctrl-C, an error): waiting seats give up, pages say why (the
+        first reason given: the game thread's own error comes after it)."""
         with self.cond:
-            if self.state != "over":
+            if self.state not in ("over", "stopped"):
                 self.state = "stopped"
                 self.stop_reason = reason
             self._bump()
