@@ -312,18 +312,26 @@ def test_a_refused_word_keeps_the_split_and_the_word_in_the_browser(browser, tmp
         for i in (4, 1, 3):
             five.nth(i).click()
         d.locator("input[name=word]").fill("very alive")
-        d.locator("form[data-count='3'] button[type=submit]").click()
+        submit = d.locator("form[data-count='3'] button[type=submit]")
+        submit.click()
         page.wait_for_selector("#decision p.error:not([hidden])", timeout=10000)
-        page.wait_for_function("document.querySelector('#decision').innerText.includes('one word')")
+        assert "one word" in page.inner_text("#decision p.error:not([hidden])")
+        page.reload()  # the server's page keeps the refused answer too
+        page.wait_for_selector("form[data-count='3']")
         checked = page.evaluate(
             "() => Array.from(document.querySelectorAll(\"#decision input[name=card]:checked\"))"
             ".map((box) => box.value).sort()"
         )
         assert checked == ["1", "3", "4"]
         assert d.locator("input[name=word]").input_value() == "very alive"
-        submit = d.locator("form[data-count='3'] button[type=submit]")
+        assert submit.is_enabled() and "chosen" in d.locator("[data-role=count]").inner_text()
+        d.locator("input[name=word]").fill("two words")
+        submit.click()
+        page.wait_for_selector("#decision p.error:not([hidden])", timeout=10000)
+        d.locator("input[name=word]").fill("dog")  # typed at once, while the page updates
+        page.wait_for_timeout(1500)
+        assert d.locator("input[name=word]").input_value() == "dog"
         assert submit.is_enabled()
-        d.locator("input[name=word]").fill("dog")
         submit.click()
         page.wait_for_function("!document.querySelector(\"#decision form[data-count='3']\")", timeout=10000)
         assert "error" not in box

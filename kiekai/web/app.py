@@ -452,7 +452,9 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
         key = f"{table.state}:{snap.get('turn')}:{snap.get('phase')}"
         if context["decision"] is not None:
             d = context["decision"]
-            key = f"{pending.id}:{pending.step}:{pending.error}:{d.get('reveal_key', '')}:{pending.answered}"
+            # not the refusal: the page shows it from the answer and keeps what was typed
+            # since (a re-render would drop keys typed while it fetched the new state)
+            key = f"{pending.id}:{pending.step}:{d.get('reveal_key', '')}:{pending.answered}"
         elif seat.pending is not None and seat.pending.kind == "guess":
             key += f":wrote:{seat.pending.wrote}"
         context["key"] = key

@@ -57,7 +57,11 @@
       });
       const answer = await response.json().catch(() => ({}));
       if (!response.ok) {
-        if (errorBox && answer.error) { errorBox.textContent = answer.error; errorBox.hidden = false; }
+        if (errorBox && answer.error) {
+          $$('#decision p.error:not([data-role])').forEach((p) => { p.hidden = true; });  // older
+          errorBox.textContent = answer.error;
+          errorBox.hidden = false;
+        }
         if (form) reopen(form);
       }
     } catch (err) {
