@@ -18,6 +18,7 @@ import pytest
 
 from kiekai.judge import Judge, features, resources
 from kiekai.judge.normalize import normalise
+from kiekai.judge.wordnet_index import WordNetIndex
 
 #: Words of the test tables: the rulebook's examples and everyday pairs.
 WORDS = [
@@ -236,7 +237,10 @@ def test_preloading_wordnet_reads_every_synset_once_and_changes_no_verdict(cache
     before = _verdicts()
     seconds = resources.preload_wordnet()
     wn = resources.wordnet()
-    cached = sum(len(by_offset) for by_offset in wn._synset_offset_cache.values())
+    if isinstance(wn, WordNetIndex):  # one object per synset, kept by the index
+        cached = len(wn._synsets)
+    else:  # NLTK's reader (KIEKAI_WORDNET_INDEX=off)
+        cached = sum(len(by_offset) for by_offset in wn._synset_offset_cache.values())
     assert cached >= 117_659  # every synset of WordNet 3.0 (adjective satellites included)
     assert seconds >= 0.0 and resources.preload_wordnet() == 0.0  # once per process
     assert _verdicts() == before
@@ -280,3 +284,21 @@ def test_a_stopped_background_build_ends_its_thread_and_saves_nothing(cache, mon
     assert not thread.is_alive()
     assert "stopped" in lines[-1]
     assert not list((cache / "embeddings").glob("*.npy"))
+
+
+def test_a_build_reports_its_progress(cache) -> None:
+    """A build says how far it got and how long is left (a busy machine took 19 min)."""
+    words = [f"{w}" for w in WORDS] + [
+        "apple", "banana", "cherry", "grape", "lemon", "melon", "olive", "peach", "pear",
+        "plum", "berry", "fig", "lime", "mango", "kiwi", "date", "nut", "seed", "leaf",
+        "stem", "root", "bark", "wood", "twig",
+    ]  # fmt: skip
+    lines: list[str] = []
+    table = resources.build_table(words, batch_size=3, report=lines.append)
+    assert len(table) == len(words)
+    progress = [line for line in lines if "embedding table:" in line]
+    assert 5 <= len(progress) <= 11, lines
+    done = [int(line.split("embedding table: ")[1].split(" of")[0]) for line in progress]
+    assert done == sorted(done) and 0 < done[0] and done[-1] < len(words)
+    assert all(f" of {len(words)} words (" in line for line in progress)
+    assert all("s left at this pace" in line for line in progress)

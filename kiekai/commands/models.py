@@ -9,10 +9,12 @@ the command that fixes it. Exit status 0 when the required resources (MiniLM and
 present, 1 otherwise; CLIP and the classifier are optional (without CLIP bots see through the
 classifier and colours; without both, through labels.csv and colours).
 
-A last row shows the judge's embedding table (MiniLM vectors of ~48,000 common English words
-in kiekai's cache, see ``kiekai.judge.resources.load_embedding_table``); it is optional (words
-are then encoded on the fly, slower) and ``--build-embeddings`` builds it (about a minute on 2
-cores; ``kiekai serve`` also builds it at start-up).
+Two last rows show the judge's tables in kiekai's cache: its WordNet index (the WordNet facts
+and lemma table it reads, ``kiekai.judge.wordnet_index``; built by the first verdict
+otherwise) and its embedding table (MiniLM vectors of ~48,000 common English words, see
+``kiekai.judge.resources.load_embedding_table``; optional: words are then encoded on the fly,
+slower). ``--build-embeddings`` builds both (15-60 s and 1-20 min on 2 cores, depending on
+load; ``kiekai serve`` also builds them at start-up).
 """
 
 from __future__ import annotations
@@ -51,8 +53,8 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--build-embeddings",
-                help="Build the judge's embedding table of common words when missing "
-                "(about a minute).",
+                help="Build the judge's tables when missing: its WordNet index (15-60 s) "
+                "and the embedding table of common words (1-20 min, depending on load).",
             ),
         ] = False,
     ) -> None:
@@ -128,12 +130,46 @@ def register(app: typer.Typer) -> None:
                 status,
             )
         if not required_missing:
+            table.add_row(*_wordnet_index_row(build_embeddings, err, problems))
             table.add_row(*_embedding_table_row(build_embeddings, err, problems))
         out.print(table)
         for line in problems:
             out.print(escape(line), soft_wrap=True)
         if required_missing:
             raise typer.Exit(EXIT_MISSING)
+
+
+def _wordnet_index_row(build: bool, err, problems: list[str]) -> tuple[str, ...]:
+    """The ``kiekai models`` row of the judge's WordNet index
+    (:mod:`kiekai.judge.wordnet_index`), building it if ``build`` (progress lines go to
+    the ``err`` console); a missing index adds a line to ``problems``."""
+    from rich.markup import escape
+
+    from kiekai import models
+    from kiekai.judge import wordnet_index
+
+    title = "WordNet index\n[dim]the judge's WordNet facts and lemma table (SQLite)[/dim]"
+    try:
+        found = wordnet_index.open_index(build=build, report=err.print)
+    except (models.ModelUnavailable, wordnet_index.IndexUnavailable) as exc:
+        problems.append(f"WordNet index: {exc}")
+        return (title, "no", "-", "-", "-", "[red]cannot be built[/red]")
+    if found is None:
+        problems.append(
+            "WordNet index: not built yet; the first verdict builds it (15-60 s). "
+            "Fix: `kiekai models --build-embeddings`."
+        )
+        return (title, "no", "-", "-", "-", "[yellow]not built[/yellow]")
+    size = found.path.stat().st_size / 1e6
+    took = f", built in {found.meta.get('build_s', '?')} s"
+    return (
+        f"{title}\n[dim]{int(found.meta['synsets']):,} synsets, {size:.0f} MB{took}[/dim]",
+        "no",
+        "cache",
+        escape(str(found.path)),
+        "[green]key ok[/green]",
+        "[green]ok[/green]",
+    )
 
 
 def _embedding_table_row(build: bool, err, problems: list[str]) -> tuple[str, ...]:

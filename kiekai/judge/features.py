@@ -38,7 +38,7 @@ import numpy as np
 
 from kiekai.judge import lexical
 from kiekai.judge.normalize import compound_key, normalise, strip_diacritics
-from kiekai.judge.resources import cosine
+from kiekai.judge.resources import PAIR_CACHE_ENTRIES, cosine
 
 #: Feature vector read by the per-strictness logistic regression, in this order.
 #: All lie in 0..1 except ``embedding`` (cosine, -1..1).
@@ -220,13 +220,13 @@ def _with_raw(ev: Evidence | None, secret: str, guess: str) -> Evidence | None:
     return replace(ev, raw_secret=secret.strip(), raw_guess=guess.strip())
 
 
-@lru_cache(maxsize=262144)
+@lru_cache(maxsize=PAIR_CACHE_ENTRIES)
 def _cached_surface(secret: str, guess: str) -> Evidence | None:
     with lexical.WORDNET_LOCK:
         return _with_raw(_surface(secret, guess), secret, guess)
 
 
-@lru_cache(maxsize=262144)
+@lru_cache(maxsize=PAIR_CACHE_ENTRIES)
 def _cached_meaning(secret: str, guess: str) -> Evidence:
     with lexical.WORDNET_LOCK:
         return _with_raw(_meaning(normalise(secret), normalise(guess)), secret, guess)

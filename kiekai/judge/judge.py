@@ -31,6 +31,7 @@ from kiekai.judge import lexical
 from kiekai.judge.features import NEVER, Evidence, meaning_evidence, surface_evidence
 from kiekai.judge.house_rules import HouseRules, HouseRuling
 from kiekai.judge.model import JudgeModel, load_model
+from kiekai.judge.resources import PAIR_CACHE_ENTRIES
 from kiekai.judge.verdict import Strictness, Verdict
 
 _INPUT_RELATIONS = ("empty", "not-one-word")
@@ -153,7 +154,7 @@ def lexicon_evidence(secret: str, guess: str, lexicon: LexiconLike | None) -> Ev
     return _lexicon_evidence(secret, guess, lexicon)
 
 
-@lru_cache(maxsize=262144)
+@lru_cache(maxsize=PAIR_CACHE_ENTRIES)
 def _lexicon_evidence(secret: str, guess: str, lexicon: LexiconLike) -> Evidence | None:
     """:func:`lexicon_evidence` for a lexicon that is not None."""
     from kiekai.judge.normalize import normalise
@@ -239,6 +240,7 @@ class Judge:
         build_embedding_table: bool = False,
         preload_wordnet: bool = False,
         report: Callable[[str], None] | None = None,
+        load_encoder: bool = True,
     ) -> None:
         """Load everything a first verdict needs (WordNet, MiniLM, lemminflect, inflect,
         breame, the embedding table) now, so that the first real call is as fast as later
@@ -250,10 +252,11 @@ class Judge:
         ``build_embedding_table`` it is built there first when missing (one to three
         minutes on 2 cores, once per model), with one line before and after passed to
         ``report``. With ``preload_wordnet`` every WordNet synset is read now
-        (:func:`kiekai.judge.resources.preload_wordnet`: about 7 s and 230 MB), which
-        makes the WordNet part of a new word about three times faster. Both are off by
-        default, so that tests and one-shot commands never pay for them;
-        ``kiekai serve`` and ``scripts/bench_judge.py`` turn them on.
+        (:func:`kiekai.judge.resources.preload_wordnet`). Both are off by default, so
+        that tests and one-shot commands never pay for them. Without ``load_encoder``
+        the sentence model is left to load on the first word outside the judge's
+        tables (``kiekai serve`` does this when an embedding table is in use: it keeps
+        about 1 GB of torch out of memory).
 
         Raises:
             RuntimeError: a model cannot be loaded (message from :mod:`kiekai.models`).
@@ -268,7 +271,8 @@ class Judge:
             seconds = resources.preload_wordnet()
             if report and seconds:
                 report(f"WordNet preloaded: every synset read in {seconds:.1f} s")
-        resources.warm_up_encoder()  # tabled words never load MiniLM; the first new word would
+        if load_encoder:  # tabled words never load MiniLM; the first new word would
+            resources.warm_up_encoder()
         self.match("dogs", "puppies")
         self.match("colour", "the colors")
         self.is_repeat("3", ["three"])

@@ -28,7 +28,7 @@ from kiekai.judge.normalize import (
     hidden_character,
     normalise,
 )
-from kiekai.judge.resources import wordnet, zipf
+from kiekai.judge.resources import PAIR_CACHE_ENTRIES, wordnet, zipf
 
 #: Zipf frequency (wordfreq) at or above which an unknown-to-WordNet string counts as a
 #: real English word: 3.0 = once per million words. Typo lists in web text sit lower
@@ -630,7 +630,7 @@ class Links:
         return link if link is not None and link.common else None
 
 
-@lru_cache(maxsize=262144)
+@lru_cache(maxsize=PAIR_CACHE_ENTRIES)
 def wordnet_links(a: str, b: str) -> Links:
     """Sense-weighted WordNet links from normalised word ``a`` (secret) to ``b`` (guess)."""
     sa = sense_weights(a)
@@ -842,7 +842,7 @@ def _strip_suffix(longer: str, shorter: str, suffixes: tuple[str, ...]) -> str |
 DEGREE_SUFFIXES = ("ish",)
 
 
-@lru_cache(maxsize=262144)
+@lru_cache(maxsize=PAIR_CACHE_ENTRIES)
 def degree_link(a: str, b: str) -> bool:
     """Whether one normalised word is the other plus a degree suffix (red / reddish)."""
     ka, kb = compound_key(a), compound_key(b)
@@ -853,7 +853,7 @@ def degree_link(a: str, b: str) -> bool:
     return False
 
 
-@lru_cache(maxsize=262144)
+@lru_cache(maxsize=PAIR_CACHE_ENTRIES)
 def morphological_link(a: str, b: str) -> str | None:
     """How two normalised words are related by affixes alone, if they are.
 

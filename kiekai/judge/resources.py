@@ -38,46 +38,120 @@ EMBED_TEMPLATE = "a photo of {}."
 #: Dimension of an all-MiniLM-L6-v2 embedding (model card; ``models/registry.json``).
 EMBEDDING_DIM = 384
 
+#: Entries of each of the judge's per-pair caches (evidence, WordNet links, affix links):
+#: about 2 KB per pair together, so at most about 70 MB. Servers keep their own cache of
+#: verdicts in front (``kiekai.api.VERDICT_CACHE_ENTRIES``); larger per-pair caches only
+#: grew memory (a 50,000-row ``--batch`` of new pairs held 100 MB more than 5,000 rows).
+PAIR_CACHE_ENTRIES = 32_768
+
 _LOCK = threading.Lock()
 #: Serialises encoding: torch's thread count is process-wide, so two threads changing it
 #: at once could leave it at 1 for everyone.
 _ENCODE_LOCK = threading.Lock()
 
+#: Set ``KIEKAI_WORDNET_INDEX=off`` to make the judge read WordNet through NLTK's reader
+#: instead of the compact index (:mod:`kiekai.judge.wordnet_index`); for comparisons.
+WORDNET_INDEX_ENV = "KIEKAI_WORDNET_INDEX"
+
+_REPORTER: Callable[[str], None] | None = None
+_WORDNET = None
+#: Held while the judge's WordNet opens (or its index builds), apart from :data:`_LOCK`.
+_WORDNET_LOCK = threading.Lock()
+
+
+def set_reporter(report: Callable[[str], None] | None) -> None:
+    """Send one line to ``report`` (e.g. a print to stderr) whenever something slow is
+    about to load or build in this process: the WordNet index build and its progress,
+    NLTK's WordNet reader, the sentence model. ``None`` (the default) says nothing.
+    Command lines set it, so that a user waiting seconds knows why, while a verdict
+    that needs nothing slow prints nothing."""
+    global _REPORTER
+    _REPORTER = report
+
+
+def _report(line: str) -> None:
+    if _REPORTER is not None:
+        _REPORTER(line)
+
 
 def loaded() -> bool:
     """Whether WordNet and the sentence model are both loaded in this process already."""
+    return wordnet_loaded() and encoder_loaded()
+
+
+def wordnet_loaded() -> bool:
+    """Whether the judge's WordNet (index or NLTK reader) is open in this process."""
+    return _WORDNET is not None
+
+
+def encoder_loaded() -> bool:
+    """Whether the sentence model (MiniLM, with torch) is loaded in this process."""
     from kiekai import models
 
-    return (
-        models.wordnet.cache_info().currsize > 0 and models.sentence_model.cache_info().currsize > 0
-    )
+    return models.sentence_model.cache_info().currsize > 0
+
+
+def _index_disabled() -> bool:
+    return os.environ.get(WORDNET_INDEX_ENV, "").strip().lower() in ("0", "off", "false", "no")
 
 
 def wordnet():
-    """The NLTK WordNet corpus reader (WordNet 3.0), loaded on first use.
+    """The judge's WordNet 3.0, opened on first use: the compact index
+    (:class:`kiekai.judge.wordnet_index.WordNetIndex`, the same answers as NLTK's reader
+    without its load of several seconds), built in kiekai's cache on first use; or
+    NLTK's ``WordNetCorpusReader`` when the index cannot be built (one
+    ``RuntimeWarning``) or ``KIEKAI_WORDNET_INDEX=off``.
 
     Raises:
         RuntimeError: WordNet cannot be found; the message says how to install it.
     """
-    from kiekai import models
+    global _WORDNET
+    if _WORDNET is not None:
+        return _WORDNET
+    with _WORDNET_LOCK:  # one opening (or build) per process, whichever thread asks first
+        if _WORDNET is None:
+            _WORDNET = _open_wordnet()
+    return _WORDNET
 
-    with _LOCK:  # models.wordnet is lru_cached; the lock keeps two threads from loading it twice
-        return models.wordnet()
+
+def _open_wordnet():
+    from kiekai import models
+    from kiekai.judge import wordnet_index
+
+    if not _index_disabled():
+        try:
+            index = wordnet_index.open_index(build=True, report=_report)
+            index.install_lemminflect()  # its lemma table from the index: no 0.3 s load
+            return index
+        except wordnet_index.IndexUnavailable as exc:
+            _warn_once("wordnet-index", f"{exc}; the judge reads WordNet through NLTK (slower)")
+    _report("loading WordNet through NLTK ...")
+    return models.wordnet()
+
+
+def use_wordnet(reader) -> None:
+    """Make ``reader`` (an index, NLTK's reader, or ``None``: open again on next use) the
+    judge's WordNet. For tests and benchmarks; the judge's per-word caches are not
+    touched, so call it before judging."""
+    global _WORDNET
+    with _WORDNET_LOCK:
+        _WORDNET = reader
 
 
 _WORDNET_PRELOADED = threading.Event()
 
 
 def preload_wordnet() -> float:
-    """Read every WordNet synset (117,659 in WordNet 3.0) into the NLTK reader's cache
-    now, so that a word new to the process never waits for its synsets, their
-    hypernyms and their derivational links to be parsed from the data files.
+    """Read every WordNet synset now, so that a word new to the process never waits for
+    its synsets to be read.
 
-    Measured on 2 cores: about 7 s and 230 MB more memory, once per process; afterwards
-    the WordNet part of a pair of new words takes about a third of the time (p99 of new
-    in-table words 4 ms against 13 ms, same pairs, separate processes). For servers
-    (``kiekai serve``) and benchmarks; results are unchanged (the same synsets, read
-    earlier). Not thread-safe, like the reader: call it before serving.
+    With the index (the default) this makes the 117,659 synset objects from the index
+    file (measured: 4.9 s and 105 MB on 2 cores at a load average of 11, their lemmas and
+    pointers still unparsed); with NLTK's reader it parses every synset from the data
+    files (about 7 s and 230 MB). ``kiekai serve`` no longer does it (the index reads a
+    synset in tens of microseconds on first use); for benchmarks that time new words
+    apart from reading. Results are unchanged (the same synsets, read earlier). Not
+    thread-safe with NLTK's reader: call it before serving.
 
     Returns:
         Seconds spent; 0.0 when this process preloaded before.
@@ -89,7 +163,7 @@ def preload_wordnet() -> float:
         return 0.0
     wn = wordnet()
     start = time.perf_counter()
-    for _ in wn.all_synsets():  # nltk keeps each synset in its per-offset cache
+    for _ in wn.all_synsets():  # both readers keep each synset they make
         pass
     _WORDNET_PRELOADED.set()
     return time.perf_counter() - start
@@ -105,6 +179,11 @@ def sentence_model():
     from kiekai import models
 
     with _LOCK:  # lru_cached in kiekai.models; the lock serialises the first load
+        if models.sentence_model.cache_info().currsize == 0:
+            _report(
+                "loading the sentence model (all-MiniLM-L6-v2, with torch) for words not in "
+                "the judge's tables ..."
+            )
         return models.sentence_model()
 
 
@@ -126,17 +205,18 @@ def _one_torch_thread():
         torch.set_num_threads(old)
 
 
-def _encode(texts: list[str], batch_size: int = 32) -> np.ndarray:
+def _encode(texts: list[str], batch_size: int = 32, single_thread: bool = False) -> np.ndarray:
     """Unit-length MiniLM embeddings of ``texts``: float32 [len(texts), 384].
 
-    One or two texts run on one torch thread (see :func:`_one_torch_thread`); larger
-    batches use torch's thread pool.
+    One or two texts (or any number with ``single_thread``) run on one torch thread (see
+    :func:`_one_torch_thread`); larger batches use torch's thread pool.
 
     Raises:
         RuntimeError: the model cannot be loaded (see :func:`sentence_model`).
     """
     model = sentence_model()
-    with _ENCODE_LOCK, _one_torch_thread() if len(texts) <= 2 else nullcontext():
+    one = single_thread or len(texts) <= 2
+    with _ENCODE_LOCK, _one_torch_thread() if one else nullcontext():
         out = model.encode(
             texts,
             batch_size=batch_size,
@@ -160,17 +240,20 @@ def warm_up_encoder() -> None:
 
 # ------------------------------------------------------------------------------ word cache
 
-#: Word -> unit embedding, filled by :func:`embedding`, :func:`cosine` and
-#: :func:`prefetch_embeddings` (from the embedding table or by encoding). A word keeps
-#: the first vector found for it. Cleared when it reaches this many words.
-MAX_CACHED_EMBEDDINGS = 200_000
+#: Word -> unit embedding of words encoded in this process (words outside the embedding
+#: table), filled by :func:`embedding`, :func:`cosine` and :func:`prefetch_embeddings`.
+#: A word keeps the first vector found for it. Cleared when it reaches this many words
+#: (20,000 vectors of 1.5 KB: 30 MB), so a server fed made-up words stays bounded.
+#: Words of the table are never copied here: their rows are read from the memory-mapped
+#: table, which the operating system shares between processes and can page out.
+MAX_CACHED_EMBEDDINGS = 20_000
 _VECTORS: dict[str, np.ndarray] = {}
 
 
 def _store(word: str, raw) -> np.ndarray:
     if len(_VECTORS) >= MAX_CACHED_EMBEDDINGS:
         _VECTORS.clear()
-    vec = np.array(raw, dtype=np.float32)  # a copy: table rows are memory-mapped
+    vec = np.array(raw, dtype=np.float32)
     vec.setflags(write=False)
     return _VECTORS.setdefault(word, vec)
 
@@ -182,10 +265,14 @@ def _known(word: str) -> np.ndarray | None:
         return vec
     table = embedding_table()
     if table is not None:
-        row = table.get(word)
-        if row is not None:
-            return _store(word, row)
+        return table.get(word)  # a read-only row of the memory map, not a copy
     return None
+
+
+def in_tables(word: str) -> bool:
+    """Whether the embedding of normalised ``word`` costs no encode (it is in the
+    embedding table or was encoded before in this process)."""
+    return _known(word) is not None
 
 
 def embedding(word: str) -> np.ndarray:
@@ -204,17 +291,24 @@ def embedding(word: str) -> np.ndarray:
     return _store(word, _encode([EMBED_TEMPLATE.format(word)])[0])
 
 
-def prefetch_embeddings(words: Sequence[str], batch_size: int = 256) -> None:
+def prefetch_embeddings(
+    words: Sequence[str], batch_size: int = 256, single_thread: bool = False
+) -> None:
     """Embed the ``words`` found neither in the cache nor in the embedding table, in
     batches of ``batch_size``, into :func:`embedding`'s cache.
 
     A speed-up for batch judging and fitting; results equal :func:`embedding`'s within
-    float32 rounding (about 3e-7 per component, measured).
+    float32 rounding (about 3e-7 per component, measured). ``single_thread`` runs torch
+    on one thread (servers: a few words at a time, on a machine whose other cores are
+    busy, go several times faster so; measured 8 words in 54 ms against 290 ms with
+    two threads on 2 loaded cores).
     """
     todo = sorted({w for w in words if w and _known(w) is None})
     if not todo:
         return
-    vecs = _encode([EMBED_TEMPLATE.format(w) for w in todo], batch_size=batch_size)
+    vecs = _encode(
+        [EMBED_TEMPLATE.format(w) for w in todo], batch_size=batch_size, single_thread=single_thread
+    )
     for w, v in zip(todo, vecs, strict=True):
         _store(w, v)
 
@@ -244,7 +338,8 @@ def cosine(a: str, b: str) -> float:
 #: the top 50,000, 47,994 are alphabetic and their own normalised form; they reach down
 #: to a Zipf frequency of 2.55 (the 50,000th word, "impertinent": about 350 times per
 #: billion words). The table takes 74 MB on disk and 45-190 s to build on 2 cores
-#: (measured on a quiet and on a busy machine).
+#: (measured on a quiet and on a busy machine); 19 minutes were seen on a machine
+#: shared by many jobs (issue 11).
 TABLE_TOP_N = 50_000
 
 #: Version of the table's file layout; part of the key, so a layout change rebuilds.
@@ -419,7 +514,11 @@ def _warn_once(kind: str, message: str) -> None:
         warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
-def build_table(words: Sequence[str], batch_size: int = 128) -> EmbeddingTable:
+def build_table(
+    words: Sequence[str],
+    batch_size: int = 128,
+    report: Callable[[str], None] | None = None,
+) -> EmbeddingTable:
     """Encode ``words`` (in :data:`EMBED_TEMPLATE`, batches of ``batch_size``) into an
     in-memory :class:`EmbeddingTable`, batching texts of equal token count together.
     About 1-4 ms per word on 2 cores, depending on other load (measured: 1,000 words
@@ -430,6 +529,10 @@ def build_table(words: Sequence[str], batch_size: int = 128) -> EmbeddingTable:
     Rows equal :func:`embedding`'s one-word encodes within float32 rounding (measured:
     at most 2.6e-7 per component over 200 words): padding in a batch is masked out of
     attention and of the mean pooling.
+
+    ``report`` gets a progress line after each tenth of the batches (words done, time so
+    far, an estimate of the time left), since on a busy machine a build has taken
+    19 minutes.
 
     Raises:
         ValueError: ``words`` repeats a word.
@@ -447,11 +550,21 @@ def build_table(words: Sequence[str], batch_size: int = 128) -> EmbeddingTable:
         sizes = [len(text) for text in texts]
     order = sorted(range(len(texts)), key=sizes.__getitem__)
     vectors = np.zeros((len(words), EMBEDDING_DIM), dtype=np.float32)
-    for i in range(0, len(order), batch_size):
+    batches = -(-len(order) // batch_size)
+    step = max(1, -(-batches // 10))
+    for number, i in enumerate(range(0, len(order), batch_size), start=1):
         if _STOP_BUILDS.is_set():
             raise BuildStopped("the embedding table build was stopped (the process is exiting)")
         rows = order[i : i + batch_size]
         vectors[rows] = _encode([texts[j] for j in rows], batch_size=batch_size)
+        if report and number % step == 0 and number < batches:
+            done = i + len(rows)
+            spent = time.perf_counter() - start
+            left = spent / done * (len(words) - done)
+            report(
+                f"  embedding table: {done:,} of {len(words):,} words ({100 * done // len(words)} "
+                f"%) in {spent:.0f} s; about {left:.0f} s left at this pace"
+            )
     return EmbeddingTable(words, vectors, build_s=time.perf_counter() - start, built_now=True)
 
 
@@ -558,7 +671,8 @@ def load_embedding_table(
         rebuild: build it even when the cache holds it (benchmarks time the build).
         words: an explicit word list instead of :func:`table_words` (tests use a few
             words).
-        report: called with one line before and one after a build (e.g. ``print``).
+        report: called with one line before a build, progress lines during it and one
+            line after (e.g. ``print``).
 
     Returns:
         The table now in use, or ``None`` when there is none (not built, or no cache).
@@ -598,9 +712,10 @@ def load_embedding_table(
             if report:
                 report(
                     f"building the embedding table of {len(word_list):,} common English words "
-                    f"(all-MiniLM-L6-v2, once per model) in {folder} ..."
+                    f"(all-MiniLM-L6-v2, once per model) in {folder}: 1-3 minutes on 2 quiet "
+                    "cores, up to 20 on a busy machine ..."
                 )
-            table = build_table(word_list)
+            table = build_table(word_list, report=report)
             table.key = stem
             try:
                 meta_path = _write_table(table, folder, model_key, identity)
@@ -694,6 +809,11 @@ def find_embedding_table() -> EmbeddingTable | None:
         if table is not None:
             return table
     return None
+
+
+def embedding_table_loaded() -> bool:
+    """Whether an embedding table is in use in this process (never looks for one)."""
+    return _TABLE_LOOKED_UP and _TABLE is not None
 
 
 def embedding_table() -> EmbeddingTable | None:
