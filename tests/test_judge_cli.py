@@ -5,6 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +18,7 @@ from kiekai.cli import app
 pytestmark = pytest.mark.slow
 
 runner = CliRunner()
+REPO = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str):
@@ -106,23 +111,38 @@ def test_judge_batch_from_stdin() -> None:
     assert lines[1].split("\t")[:3] == ["mice", "mouse", "1"]
 
 
-def test_loading_notice_goes_to_stderr_only(monkeypatch) -> None:
-    """Before models load, one short line on stderr; stdout stays pure JSON / TSV."""
-    from kiekai.commands.judge import LOADING_NOTICE
+def test_loading_line_goes_to_stderr_only(monkeypatch) -> None:
+    """A verdict that must load the sentence model says so in one line on stderr; stdout
+    stays pure JSON / TSV. (That words in the judge's tables load nothing and print
+    nothing is tested in a fresh process: tests/test_judge_speed.py.)"""
+    import functools
+
+    from kiekai import models
     from kiekai.judge import resources
 
-    monkeypatch.setattr(resources, "loaded", lambda: False)
-    r = run("judge", "mice", "mouse", "--json")
-    assert r.exit_code == 0, r.output
-    assert LOADING_NOTICE in r.stderr and LOADING_NOTICE not in r.stdout
-    assert json.loads(r.stdout)["accepted"] is True
-    r = run("repeat", "stones", "--used", "rocks", "--json")
-    assert LOADING_NOTICE in r.stderr and json.loads(r.stdout)["matched"] == "rocks"
-    r = runner.invoke(app, ["judge", "--batch", "-"], input="secret\tguess\nmice\tmouse\n")
-    assert LOADING_NOTICE in r.stderr and LOADING_NOTICE not in r.stdout
-    monkeypatch.setattr(resources, "loaded", lambda: True)
-    r = run("judge", "mice", "mouse")
-    assert LOADING_NOTICE not in r.stderr
+    def unloaded():  # a fresh cache of the loader: the model counts as not loaded yet
+        monkeypatch.setattr(
+            models, "sentence_model", functools.lru_cache(maxsize=4)(models.sentence_model.__wrapped__)
+        )
+
+    notice = "loading the sentence model"
+    try:
+        unloaded()
+        r = run("judge", "qzvxel", "plorbik", "--json")
+        assert r.exit_code == 0, r.output
+        assert notice in r.stderr and notice not in r.stdout
+        assert json.loads(r.stdout)["accepted"] is False
+        unloaded()
+        r = run("repeat", "wubblor", "--used", "zindrax", "--json")
+        assert notice in r.stderr and json.loads(r.stdout)["matched"] is None
+        unloaded()
+        r = runner.invoke(app, ["judge", "--batch", "-"], input="secret\tguess\nflimzo\tgrepta\n")
+        assert notice in r.stderr and notice not in r.stdout
+        assert r.stdout.startswith("secret\tguess\t")
+        r = run("judge", "qzvxel", "plorbik")  # loaded now: nothing said
+        assert notice not in r.stderr
+    finally:
+        resources.set_reporter(None)
 
 
 def _tsv_rows(text: str) -> list[list[str]]:
@@ -180,3 +200,73 @@ def test_words_from_undecodable_arguments_are_refused() -> None:
     assert r.exit_code == 2 and "not valid UTF-8" in r.output
     r = run("repeat", "dog", "--used", "caf\udce9")
     assert r.exit_code == 2 and "not valid UTF-8" in r.output
+
+
+# ------------------------------------------------------------- --batch: streaming and bounds
+
+
+def _kiekai(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "kiekai", *args],
+        capture_output=True, text=True, timeout=120, cwd=REPO, **kwargs,
+    )  # fmt: skip
+
+
+def test_batch_refuses_devices_fifos_and_folders(tmp_path) -> None:
+    """Only a regular file or stdin is read: /dev/zero would fill memory, a FIFO block."""
+    fifo = tmp_path / "pairs.fifo"
+    os.mkfifo(fifo)
+    for path, kind in (("/dev/zero", "a character device"), (str(fifo), "a FIFO"),
+                       (str(tmp_path), "a folder")):  # fmt: skip
+        done = _kiekai("judge", "--batch", path)
+        assert done.returncode == 2, done.stderr
+        assert f"is {kind}" in done.stderr and "regular file" in done.stderr
+        assert done.stdout == ""
+
+
+def test_batch_from_endless_stdin_stops_at_the_line_bound() -> None:
+    from kiekai.commands.judge import MAX_BATCH_LINE_BYTES
+
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run(
+            [sys.executable, "-m", "kiekai", "judge", "--batch", "-"],
+            stdin=zero, capture_output=True, text=True, timeout=120, cwd=REPO,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert f"line 1 is longer than {MAX_BATCH_LINE_BYTES} bytes" in done.stderr
+
+
+def test_batch_streams_verdicts_before_the_input_ends() -> None:
+    """Rows are judged and written chunk by chunk: the first verdicts come out while
+    standard input is still open (the old reader waited for the whole file)."""
+    from kiekai.commands.judge import BATCH_CHUNK_ROWS
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kiekai", "judge", "--batch", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
+    )  # fmt: skip
+    try:
+        process.stdin.write(b"secret\tguess\n" + b"mice\tmouse\n" * BATCH_CHUNK_ROWS)
+        process.stdin.flush()
+        header = process.stdout.readline()
+        first = process.stdout.readline()  # comes while stdin stays open
+        assert header.startswith(b"secret\tguess\taccepted")
+        assert first.startswith(b"mice\tmouse\t1\t")
+        process.stdin.write(b"black\twhite\n")
+        process.stdin.close()
+        rest = process.stdout.read().decode().splitlines()
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert len(rest) == BATCH_CHUNK_ROWS  # 255 more mice rows and black/white
+    assert rest[-1].startswith("black\twhite\t0\t")
+
+
+def test_batch_reports_a_bad_line_by_number_after_the_rows_before_it(tmp_path) -> None:
+    path = tmp_path / "pairs.tsv"
+    path.write_bytes(b"secret\tguess\nmice\tmouse\ndog\t\xff\xfe\n")
+    done = _kiekai("judge", "--batch", str(path))
+    assert done.returncode == 2
+    assert "line 3 is not UTF-8" in done.stderr
+    assert done.stdout.splitlines()[1].startswith("mice\tmouse\t1")

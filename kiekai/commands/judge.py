@@ -4,7 +4,10 @@
 - ``kiekai judge --batch FILE.tsv [--strictness L]``: a TSV with header columns
   ``secret`` and ``guess`` (other columns ignored) in, a TSV on stdout with columns
   ``secret, guess, accepted, score, relation, reason`` (accepted as 1/0), one row per
-  input row, in order.
+  input row, in order. Streamed: rows are read, judged and written
+  :data:`BATCH_CHUNK_ROWS` at a time, so memory does not grow with the file; only a
+  regular file or standard input (``-``) is read, and a line may hold at most
+  :data:`MAX_BATCH_LINE_BYTES` bytes.
 - ``kiekai repeat WORD --used a,b,c [--strictness L] [--json]``: ne bis in idem.
 - ``--house-rules FILE`` (both commands): a table's own rulings, applied before any other
   evidence (format: :mod:`kiekai.judge.house_rules`); a malformed file is one ``error:``
@@ -17,6 +20,8 @@ missing file or columns, missing arguments), with one ``error:`` line on stderr.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 import unicodedata
 from pathlib import Path
@@ -33,20 +38,14 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-#: Shown on stderr before the first verdict of a process loads its models (about
-#: 15-35 s on 2 cores, see docs/judge.md "Speed"), so a user does not stare at nothing.
-LOADING_NOTICE = "loading WordNet (and the sentence model for words not in the embedding table)…"
-
-
-def _loading_notice() -> None:
-    """Print :data:`LOADING_NOTICE` to stderr when the models are not loaded yet.
-
-    Always stderr, never stdout, so ``--json`` and ``--batch`` output stays clean.
-    """
+def _report_loading() -> None:
+    """Have the judge say on stderr (never stdout, so ``--json`` and ``--batch`` output
+    stay clean) whatever slow thing it loads: the WordNet index when it is built (once
+    per machine), the sentence model for words outside the judge's tables. A verdict on
+    words in the tables loads nothing slow and prints nothing there."""
     from kiekai.judge import resources
 
-    if not resources.loaded():
-        typer.echo(LOADING_NOTICE, err=True)
+    resources.set_reporter(lambda line: typer.echo(line, err=True))
 
 
 def _judge(strictness: str, house_rules: Path | None = None):
@@ -93,48 +92,169 @@ def _check_utf8(text: str, what: str) -> None:
         _fail(f"{what} is not valid UTF-8 text; write it in UTF-8")
 
 
-def _read_batch(path: Path) -> list[tuple[str, str]]:
-    """(secret, guess) rows of a TSV with a header; exits 2 on any file problem.
+#: Longest line of a batch file, in bytes (a row of two words needs a few hundred; the
+#: bound stops a file without line breaks, such as ``/dev/zero`` fed to standard input,
+#: from filling memory).
+MAX_BATCH_LINE_BYTES = 64 * 1024
+#: Rows judged together (one batch of sentence-model encodes for words outside the
+#: tables) and written before the next are read: memory stays the same whatever the
+#: number of rows.
+BATCH_CHUNK_ROWS = 256
+
+
+def _kind_of(mode: int) -> str:
+    """What a non-regular file is, in words, from its ``st_mode``."""
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
+def _open_batch(path: Path):
+    """The binary stream of a batch: standard input for ``-``, else a regular file.
+
+    Exits 2 for a missing file or anything that is not a regular file (a folder, FIFO,
+    device or socket could block or never end; pipe such data through ``-`` instead).
+    """
+    if str(path) == "-":
+        return sys.stdin.buffer, "standard input"
+    name = f"batch file {path}"
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        _fail(f"{name} not found; pass a TSV file with columns 'secret' and 'guess'")
+    except OSError as exc:
+        _fail(f"cannot read {name}: {exc.strerror or exc}")
+    if not stat.S_ISREG(mode):
+        _fail(
+            f"{name} is {_kind_of(mode)}, not a regular file; pass a TSV file with columns "
+            "'secret' and 'guess', or '-' to read standard input"
+        )
+    try:
+        return open(path, "rb"), name  # noqa: SIM115 - closed by _read_batch's caller
+    except OSError as exc:
+        _fail(f"cannot read {name}: {exc.strerror or exc}")
+
+
+class _BadBatch(Exception):
+    """A batch file problem found while reading it (the message names the line)."""
+
+
+def _batch_lines(stream, name: str):
+    """``(line number, text)`` of each line of ``stream``, decoded from UTF-8 (a byte
+    order mark at the start is dropped), without its ``\n`` or ``\r\n``; read one line
+    at a time.
+
+    Raises:
+        _BadBatch: a line over :data:`MAX_BATCH_LINE_BYTES`, not UTF-8, or unreadable.
+    """
+    number = 0
+    while True:
+        try:
+            raw = stream.readline(MAX_BATCH_LINE_BYTES + 1)
+        except OSError as exc:
+            raise _BadBatch(f"cannot read {name}: {exc.strerror or exc}") from exc
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_BATCH_LINE_BYTES:
+            raise _BadBatch(
+                f"{name}: line {number} is longer than {MAX_BATCH_LINE_BYTES} bytes; a row "
+                "holds tab-separated words and ends with a line break"
+            )
+        try:
+            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise _BadBatch(
+                f"{name}: line {number} is not UTF-8 text ({exc.reason}); save it as UTF-8"
+            ) from exc
+        if text.endswith("\n"):
+            text = text[:-1]
+        if text.endswith("\r"):
+            text = text[:-1]
+        yield number, text
+
+
+def _read_batch(stream, name: str):
+    """``(secret, guess)`` rows of a TSV with a header, read lazily from ``stream``.
 
     Rows end at ``\n`` or ``\r\n`` only (not at Unicode line separators inside a cell);
-    cells are split at tabs, with quotes taken literally.
+    cells are split at tabs, with quotes taken literally; blank lines are skipped and
+    missing cells of a short row are empty.
+
+    Raises:
+        _BadBatch: a missing or bad header, or as :func:`_batch_lines`.
     """
-    name = "standard input" if str(path) == "-" else f"batch file {path}"
-    if str(path) != "-":
-        if not path.exists():
-            _fail(f"{name} not found; pass a TSV file with columns 'secret' and 'guess'")
-        if path.is_dir():
-            _fail(f"{name} is a folder; pass a TSV file with columns 'secret' and 'guess'")
-    try:
-        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
-        text = raw.decode("utf-8-sig")
-    except OSError as exc:
-        _fail(f"cannot read {name}: {exc}")
-    except UnicodeDecodeError as exc:
-        _fail(f"{name} is not UTF-8 text ({exc}); save it as UTF-8")
-    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
-    if lines and lines[-1] == "":
-        lines.pop()  # the newline that ends the last row
-    if not lines:
-        _fail(f"{name} is empty; its first line must be a header with 'secret' and 'guess'")
-    header = [h.strip() for h in lines[0].split("\t")]
+    lines = _batch_lines(stream, name)
+    first = next(lines, None)
+    if first is None:
+        raise _BadBatch(
+            f"{name} is empty; its first line must be a header with 'secret' and 'guess'"
+        )
+    header = [h.strip() for h in first[1].split("\t")]
     missing = [c for c in ("secret", "guess") if c not in header]
     if missing:
-        _fail(
+        raise _BadBatch(
             f"{name} lacks column(s) {', '.join(missing)}; its header has "
             f"{header}; the first line must name tab-separated columns 'secret' and 'guess'"
         )
     twice = [c for c in ("secret", "guess") if header.count(c) > 1]
     if twice:
-        _fail(f"{name} names column(s) {', '.join(twice)} more than once in its header")
+        raise _BadBatch(f"{name} names column(s) {', '.join(twice)} more than once in its header")
     i_secret, i_guess = header.index("secret"), header.index("guess")
-    rows = []
-    for line in lines[1:]:
+    for _, line in lines:
         if not line.strip():
             continue  # a blank line is no row
         cells = line.split("\t") + [""] * len(header)  # a short row: missing cells are ""
-        rows.append((cells[i_secret], cells[i_guess]))
-    return rows
+        yield cells[i_secret], cells[i_guess]
+
+
+def _write_verdicts(judge, rows: list[tuple[str, str]]) -> None:
+    """Judge ``rows`` together and write one TSV line per row to stdout."""
+    verdicts = judge.match_many(rows)
+    write = sys.stdout.write
+    for (s, g), v in zip(rows, verdicts, strict=True):
+        cells = (s, g, "1" if v.accepted else "0", f"{v.score:.4f}", v.relation, v.reason)
+        write("\t".join(_clean_cell(c) for c in cells) + "\n")
+    sys.stdout.flush()
+
+
+def _judge_batch(judge, batch: Path) -> None:
+    """Stream verdicts of the batch file to stdout, :data:`BATCH_CHUNK_ROWS` rows at a
+    time, so memory does not grow with the number of rows. At a bad line, the rows
+    before it are judged and written first, then one ``error:`` line names it (exit 2)."""
+    stream, name = _open_batch(batch)
+    chunk: list[tuple[str, str]] = []
+    try:
+        rows = _read_batch(stream, name)
+        try:
+            first = next(rows, None)  # reads and checks the header before any output
+        except _BadBatch as exc:
+            _fail(str(exc))
+        sys.stdout.write("\t".join(BATCH_COLUMNS) + "\n")
+        if first is None:
+            sys.stdout.flush()
+            return
+        chunk.append(first)
+        try:
+            for row in rows:
+                chunk.append(row)
+                if len(chunk) == BATCH_CHUNK_ROWS:
+                    _write_verdicts(judge, chunk)
+                    chunk = []
+        except _BadBatch as exc:
+            if chunk:
+                _write_verdicts(judge, chunk)
+            _fail(str(exc))
+        if chunk:
+            _write_verdicts(judge, chunk)
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
 
 
 def judge_command(
@@ -154,24 +274,16 @@ def judge_command(
 ) -> None:
     """Judge whether GUESS names the category SECRET (rulebook: "Imperfect Guesses")."""
     judge = _judge(strictness, house_rules)
+    _report_loading()
     if batch is not None:
         if secret is not None or guess is not None:
             _fail("give either SECRET GUESS or --batch FILE, not both")
-        pairs = _read_batch(batch)
-        _loading_notice()
-        verdicts = judge.match_many(pairs)
-        write = sys.stdout.write
-        write("\t".join(BATCH_COLUMNS) + "\n")
-        for (s, g), v in zip(pairs, verdicts, strict=True):
-            cells = (s, g, "1" if v.accepted else "0", f"{v.score:.4f}", v.relation, v.reason)
-            write("\t".join(_clean_cell(c) for c in cells) + "\n")
-        sys.stdout.flush()
+        _judge_batch(judge, batch)
         return
     if secret is None or guess is None:
         _fail("give SECRET and GUESS (e.g. `kiekai judge people humans`) or --batch FILE.tsv")
     _check_utf8(secret, "SECRET")
     _check_utf8(guess, "GUESS")
-    _loading_notice()
     verdict = judge.match(secret, guess)
     _print_verdict(
         verdict, as_json, {"secret": secret, "guess": guess, "strictness": judge.strictness.value}
@@ -194,7 +306,7 @@ def repeat_command(
     _check_utf8(word, "WORD")
     _check_utf8(used, "--used")
     used_words = [u.strip() for u in used.split(",") if u.strip()]
-    _loading_notice()
+    _report_loading()
     verdict = judge.is_repeat(word, used_words)
     if as_json:
         _print_verdict(
