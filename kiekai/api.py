@@ -10,11 +10,19 @@ Design:
 - One :class:`kiekai.judge.Judge` per :class:`~kiekai.judge.verdict.Strictness`, built once
   at start-up (the app's lifespan, or handed in by the caller) and reused by every request,
   so WordNet and the sentence-embedding model load once per process.
-- Every judge call runs on ONE dedicated worker thread. The judge's readers (nltk's WordNet
-  reader seeks and reads shared file handles) are not safe to use from two threads at once,
-  and a single worker keeps the event loop free: ``/healthz`` answers while a long batch runs.
-  Batches are cut into chunks of :data:`BATCH_CHUNK` pairs, so a single request waits behind
-  at most one chunk of someone else's batch.
+- Every judge call runs on ONE judge thread (:class:`JudgeWorker`). The judge's readers
+  are not safe to use from two threads at once, and a single thread keeps the event loop
+  free: ``/healthz`` answers while a long batch runs. The thread takes the most urgent
+  task first: a request with few new pairs (:data:`SMALL_REQUEST_PAIRS`) is one urgent
+  task; a larger one first encodes its words outside the judge's tables in batches of
+  :data:`ENCODE_CHUNK`, then is judged in chunks timed to about :data:`CHUNK_TARGET_S`,
+  which run round-robin with other large requests and behind every urgent task, so a
+  small request waits for at most the chunk running now (issue 11: it once waited 24 s
+  behind ten large repeats). A large request not done in :data:`REQUEST_DEADLINE_S`
+  gets a 503 (``judge-busy``).
+- The sentence model (torch and all-MiniLM-L6-v2, about 1 GB of memory) is loaded when
+  the first word outside the judge's tables arrives, on a thread of its own, while
+  requests on words in the tables go on being answered.
 - Verdicts already given are answered from a bounded least-recently-used cache
   (:data:`VERDICT_CACHE_ENTRIES`) on the event loop, without the hop to the worker thread,
   which on a busy 2-core machine costs more than the warm judge call itself.
@@ -28,20 +36,26 @@ Design:
   JavaScript and CSS from this server (:data:`DOCS_STATIC_URL`, files shipped in the
   ``fastapi-offline`` package), not from a CDN, so they work on a LAN without internet.
 
-Run it with ``kiekai serve`` or ``uvicorn --factory kiekai.api:create_app``.
+Run it with ``kiekai serve`` (which adds the request-receipt timeout of
+:mod:`kiekai.serving`) or ``uvicorn --factory kiekai.api:create_app``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import itertools
 import logging
 import math
 import platform
+import queue
 import sys
+import threading
+import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import metadata
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
@@ -62,6 +76,7 @@ from pydantic import (
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import kiekai
+from kiekai import serving
 from kiekai.judge.verdict import Strictness, Verdict
 
 if TYPE_CHECKING:  # the judge module imports nltk and torch; load it only when judging
@@ -85,8 +100,23 @@ MAX_HOUSE_RULINGS = 200
 #: as ``\\uXXXX`` escapes is about 1 MB (2 MB for characters outside the Basic Multilingual
 #: Plane, escaped as surrogate pairs); 4 MiB leaves room and stops memory abuse.
 MAX_BODY_BYTES = 4 * 1024 * 1024
-#: Pairs per worker-thread task when judging a batch (bounds the wait of other requests).
+#: Most pairs in one task on the judge thread when a large request is cut into chunks.
 BATCH_CHUNK = 64
+#: A request with at most this many pairs to judge (a batch's new pairs, a repeat's used
+#: words) is one urgent task on the judge thread; larger ones are cut into chunks that
+#: run after every urgent task (see :class:`JudgeWorker`).
+SMALL_REQUEST_PAIRS = 8
+#: Time one chunk of a large request should take on the judge thread, in seconds: what a
+#: small request waits at most behind large ones (measured chunk times size the next).
+CHUNK_TARGET_S = 0.02
+#: Words outside the tables encoded in one task of a large request, on one torch thread:
+#: 8 short texts take about 2x the time of one (18 ms against 9 ms on a quiet core, 54
+#: against 27 under load), so batches of 8 keep a task short and encode 4x as fast as
+#: one word at a time.
+ENCODE_CHUNK = 8
+#: A large request not judged within this many seconds gets a 503 (``judge-busy``) and
+#: the rest of its work is dropped, so no request holds the judge thread for long.
+REQUEST_DEADLINE_S = 60.0
 #: Verdicts kept by the server's least-recently-used cache (about 0.5 KB each).
 VERDICT_CACHE_ENTRIES = 20_000
 #: Longest text of a field name or message echoed back in an error body, in characters.
@@ -429,16 +459,22 @@ class JudgeError(Exception):
 
 
 def load_judges(
-    levels: Iterable[Strictness] = tuple(Strictness), house_rules: HouseRules | None = None
+    levels: Iterable[Strictness] = tuple(Strictness),
+    house_rules: HouseRules | None = None,
+    *,
+    load_encoder: bool = True,
 ) -> dict[Strictness, Judge]:
     """Build one :class:`kiekai.judge.Judge` per strictness level and warm it up.
 
     ``house_rules``: the table's rulings every judge applies before its own evidence
     (``kiekai serve --house-rules FILE``); None for none.
 
-    Each judge is warmed up (``Judge.warm_up()``, or one match where a judge lacks it)
-    before it is returned, so lazily loaded models (WordNet, all-MiniLM-L6-v2, the
-    inflection tables) are in memory before the first request.
+    Each judge is warmed up (``Judge.warm_up()``) before it is returned, so lazily
+    loaded parts (WordNet, the inflection tables and, with ``load_encoder``, the
+    sentence model all-MiniLM-L6-v2) are in memory before the first request. Without
+    ``load_encoder`` the server loads the sentence model on the first word outside the
+    judge's tables (see :class:`_JudgeService`), which keeps about 1 GB of torch out of
+    a server whose words are all in the tables.
 
     Returns:
         ``{Strictness: Judge}`` for each level in ``levels``.
@@ -448,16 +484,16 @@ def load_judges(
         (``FileNotFoundError``, ``OSError``, ``RuntimeError``); ``kiekai serve`` reports it.
     """
     from kiekai.judge import Judge
+    from kiekai.judge.resources import zipf
 
     judges: dict[Strictness, Judge] = {}
     for level in levels:
         judge = Judge(level, house_rules=house_rules)
-        warm_up = getattr(judge, "warm_up", None)
-        if callable(warm_up):
-            warm_up()
-        else:
-            judge.match("people", "humans")
+        judge.warm_up(load_encoder=load_encoder)
         judges[level] = judge
+    # wordfreq's list (0.2-0.8 s to load), read for words WordNet lacks: now, not while
+    # the first made-up word holds the judge thread
+    zipf("kiekai")
     return judges
 
 
@@ -501,13 +537,132 @@ class VerdictCache:
         return len(self._entries)
 
 
+class JudgeWorker:
+    """The one thread every judge call runs on, taking the most urgent task first.
+
+    A task's priority is a tuple, smallest first: small requests are ``(0, 0)``, the
+    chunks of large requests ``(1, k)`` for their ``k``-th chunk, so a small request
+    waits for at most the task running now (a chunk is sized to take about
+    :data:`CHUNK_TARGET_S`), and large requests share the thread round-robin, chunk by
+    chunk, instead of one after the other. Equal priorities run in submission order.
+
+    The judge's readers are not safe from two threads at once and the machine has few
+    cores, so one thread that never idles while work waits is as fast as a pool and
+    lets the scheduling be decided here. A task whose future is cancelled before it
+    starts (its client went away, its request timed out) is skipped.
+    """
+
+    def __init__(self, name: str = "kiekai-judge") -> None:
+        self._queue: queue.PriorityQueue = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, priority: tuple, function: Callable[..., T], *args: Any) -> Future:
+        """Queue ``function(*args)``; returns a :class:`concurrent.futures.Future`."""
+        future: Future = Future()
+        self._queue.put((priority, next(self._order), future, function, args))
+        return future
+
+    def _run(self) -> None:
+        while True:
+            _, _, future, function, args = self._queue.get()
+            if function is None:  # close()
+                return
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(function(*args))
+            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting request
+                future.set_exception(exc)
+
+    def close(self, timeout_s: float = 30.0) -> None:
+        """Cancel the tasks not started, let the running one finish (at most
+        ``timeout_s``), stop the thread."""
+        while True:
+            try:
+                _, _, future, function, _ = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if function is not None:
+                future.cancel()
+        self._queue.put(((-1,), -1, None, None, ()))
+        self._thread.join(timeout_s)
+
+
+def _timed(function: Callable[..., T], *args: Any) -> tuple[T, float]:
+    """``function(*args)`` and the seconds it took (measured on the judge thread)."""
+    start = time.perf_counter()
+    result = function(*args)
+    return result, time.perf_counter() - start
+
+
+def _needs_encoder(words: Iterable[str]) -> bool:
+    """Whether judging ``words`` may need the sentence model while it is not loaded:
+    some word, normalised, is neither in the embedding table nor encoded before."""
+    from kiekai.judge import resources
+    from kiekai.judge.normalize import normalise
+
+    if resources.encoder_loaded():
+        return False
+    for word in words:
+        norm = normalise(word)
+        if norm and not resources.in_tables(norm):
+            return True
+    return False
+
+
+def _unembedded(words: Iterable[str]) -> list[str]:
+    """The distinct normalised ``words`` whose embedding is in no table and not encoded
+    yet (each costs a sentence-model pass)."""
+    from kiekai.judge import resources
+    from kiekai.judge.normalize import normalise
+
+    out: dict[str, None] = {}
+    for word in words:
+        norm = normalise(word)
+        if norm and norm not in out and not resources.in_tables(norm):
+            out[norm] = None
+    return list(out)
+
+
+def _encode_words(words: list[str]) -> list[None]:
+    """Encode normalised ``words`` in one batch into the judge's embedding cache (the
+    judge then finds them there; verdicts are unchanged)."""
+    from kiekai.judge import resources
+
+    resources.prefetch_embeddings(words, single_thread=True)
+    return [None] * len(words)
+
+
+def _load_encoder() -> None:
+    """Load the sentence model and run one pass (on the loader thread, not the judge's)."""
+    from kiekai.judge import resources
+
+    resources.warm_up_encoder()
+
+
 class _JudgeService:
-    """The judges, the single worker thread every judge call runs on, and a verdict cache."""
+    """The judges, the judge thread (:class:`JudgeWorker`), a verdict cache, and the
+    loading of the sentence model on first need.
+
+    Work per request: a request needing at most :data:`SMALL_REQUEST_PAIRS` new pairs
+    is one urgent task; a larger one is cut into chunks sized from the time its own
+    chunks take (about :data:`CHUNK_TARGET_S` each, at most :data:`BATCH_CHUNK` pairs)
+    that run behind every urgent task and round-robin with other large requests, and
+    must finish within :data:`REQUEST_DEADLINE_S` (else 503, nothing more is judged
+    for it). The sentence model (torch, about 1 GB of memory) is loaded only when a
+    request holds a word outside the judge's tables, on a thread of its own, so that
+    requests on words in the tables go on being answered meanwhile.
+    """
 
     def __init__(self, judges: Mapping[Strictness, Any]) -> None:
         self.judges = dict(judges)
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kiekai-judge")
+        self.worker = JudgeWorker()
         self.cache = VerdictCache(VERDICT_CACHE_ENTRIES)
+        self._loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kiekai-loader")
+        self._encoder: asyncio.Future | None = None
+        self._requests = itertools.count()
 
     def judge_for(self, level: Strictness) -> Any:
         """The judge for ``level``; raises :class:`JudgeError` (503) when none is loaded."""
@@ -522,11 +677,30 @@ class _JudgeService:
             )
         return judge
 
-    async def call(self, function: Callable[..., T], *args: Any) -> T:
-        """Run ``function(*args)`` on the judge thread; map its errors to :class:`JudgeError`."""
-        loop = asyncio.get_running_loop()
+    async def _ensure_encoder(self, words: Iterable[str]) -> None:
+        """Load the sentence model first (once, on the loader thread) when ``words`` need
+        it; a failure to load is left for the judge to report."""
+        if self._encoder is not None and self._encoder.done():
+            return
         try:
-            return await loop.run_in_executor(self.executor, function, *args)
+            needed = _needs_encoder(words)
+        except (TypeError, ValueError):
+            return  # the judge reports bad input itself
+        if not needed:
+            return  # words in the tables never wait for the load
+        if self._encoder is None:
+            loop = asyncio.get_running_loop()
+            self._encoder = loop.run_in_executor(self._loader, _load_encoder)
+        try:
+            await asyncio.shield(self._encoder)
+        except Exception:  # noqa: BLE001 - the judge raises its own clear error when encoding
+            log.exception("the sentence model could not be loaded")
+
+    async def call(self, priority: tuple, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)`` on the judge thread at ``priority``; map its errors to
+        :class:`JudgeError`."""
+        try:
+            return await asyncio.wrap_future(self.worker.submit(priority, function, *args))
         except JudgeError:
             raise
         except (ValueError, TypeError, UnicodeError) as exc:
@@ -542,6 +716,60 @@ class _JudgeService:
                 "try again later",
             ) from exc
 
+    async def _chunked(
+        self,
+        items: Sequence[Any],
+        function: Callable[[list[Any]], list[Any]],
+        rounds: itertools.count,
+        request: int,
+        size: int = 2,
+    ) -> list[Any]:
+        """``function`` over ``items`` in chunks at large-request priority, in order; each
+        chunk sized so it takes about :data:`CHUNK_TARGET_S` (from the time the previous
+        ones took, starting at ``size`` items). ``rounds`` numbers the request's chunks
+        (round-robin with other large requests)."""
+        out: list[Any] = []
+        while len(out) < len(items):
+            chunk = list(items[len(out) : len(out) + size])
+            results, seconds = await self.call(
+                (1, next(rounds), request), _timed, function, chunk
+            )
+            out.extend(results)
+            per_item = max(seconds / len(chunk), 1e-6)
+            size = max(1, min(BATCH_CHUNK, int(CHUNK_TARGET_S / per_item)))
+        return out
+
+    async def _large(
+        self, pairs: Sequence[tuple[str, str]], function: Callable[[list], list[Verdict]]
+    ) -> list[Verdict]:
+        """Judge many ``pairs`` with ``function`` in chunks (see the class): first the
+        words outside the tables are encoded in batches (one forward pass for several
+        words costs far less than one per pair), then the pairs are judged; all within
+        :data:`REQUEST_DEADLINE_S`.
+
+        Raises:
+            JudgeError: (503) the deadline passed; the chunks not started are dropped.
+        """
+        rounds, request = itertools.count(), next(self._requests)
+        try:
+            async with asyncio.timeout(REQUEST_DEADLINE_S):
+                try:
+                    to_encode = _unembedded(w for pair in pairs for w in pair)
+                except (TypeError, ValueError):
+                    to_encode = []  # the judge reports bad input itself
+                for start in range(0, len(to_encode), ENCODE_CHUNK):  # fixed size: see there
+                    chunk = to_encode[start : start + ENCODE_CHUNK]
+                    await self.call((1, next(rounds), request), _encode_words, chunk)
+                return await self._chunked(pairs, function, rounds, request)
+        except TimeoutError:
+            raise JudgeError(
+                503,
+                "judge-busy",
+                f"the request was not judged within {REQUEST_DEADLINE_S:.0f} s (the server is "
+                "busy, or the request holds many words outside the judge's tables); retry "
+                "later or send fewer words",
+            ) from None
+
     async def match(
         self, level: Strictness, secret: str, guess: str, rulings: HouseRules | None = None
     ) -> Verdict:
@@ -553,11 +781,13 @@ class _JudgeService:
         """
         if _rules_decide(rulings, level, [(secret, guess)]):
             judge = self.judge_for(level)
-            return await self.call(lambda: judge.match(secret, guess, rulings=rulings))
+            return await self.call((0, 0), lambda: judge.match(secret, guess, rulings=rulings))
         key = ("match", level, secret, guess)
         verdict = self.cache.get(key)
         if verdict is None:
-            verdict = await self.call(self.judge_for(level).match, secret, guess)
+            judge = self.judge_for(level)
+            await self._ensure_encoder((secret, guess))
+            verdict = await self.call((0, 0), judge.match, secret, guess)
             self.cache.put(key, verdict)
         return verdict
 
@@ -567,15 +797,18 @@ class _JudgeService:
         pairs: Sequence[tuple[str, str]],
         rulings: HouseRules | None = None,
     ) -> list[Verdict]:
-        """Verdicts for ``pairs`` in order; pairs not cached go to the judge in chunks.
-        Pairs that ``rulings`` (the request's house rulings) decide are answered with
-        them, never from or into the cache."""
+        """Verdicts for ``pairs`` in order; pairs not cached go to the judge, as one
+        urgent task when few, else in chunks (see the class). Pairs that ``rulings`` (the
+        request's house rulings) decide are answered with them, never from or into the
+        cache."""
         judge = self.judge_for(level)
         found: dict[tuple[str, str], Verdict] = {}
         missing: list[tuple[str, str]] = []
         ruled = [pair for pair in dict.fromkeys(pairs) if _rules_decide(rulings, level, [pair])]
-        if ruled:
-            verdicts = await self.call(lambda: [judge.match(s, g, rulings=rulings) for s, g in ruled])
+        if ruled:  # a house rule answers without the judge's evidence: one short task
+            verdicts = await self.call(
+                (0, 0), lambda: [judge.match(s, g, rulings=rulings) for s, g in ruled]
+            )
             found.update(zip(ruled, verdicts, strict=True))
         for pair in dict.fromkeys(pairs):  # each distinct pair once, in order
             if pair in found:
@@ -585,10 +818,13 @@ class _JudgeService:
                 missing.append(pair)
             else:
                 found[pair] = cached
-        for start in range(0, len(missing), BATCH_CHUNK):
-            chunk = missing[start : start + BATCH_CHUNK]
-            verdicts = await self.call(_match_many, judge, chunk)
-            for pair, verdict in zip(chunk, verdicts, strict=True):
+        if missing:
+            await self._ensure_encoder(w for pair in missing for w in pair)
+            if len(missing) <= SMALL_REQUEST_PAIRS:
+                verdicts = await self.call((0, 0), _match_many, judge, missing)
+            else:
+                verdicts = await self._large(missing, functools.partial(_match_many, judge))
+            for pair, verdict in zip(missing, verdicts, strict=True):
                 found[pair] = verdict
                 self.cache.put(("match", level, *pair), verdict)
         return [found[pair] for pair in pairs]
@@ -601,20 +837,35 @@ class _JudgeService:
         rulings: HouseRules | None = None,
     ) -> Verdict:
         """``Judge(level).is_repeat(candidate, used)``, from the cache when asked before
-        (never when ``rulings``, the request's house rulings, decide one of its pairs)."""
-        if _rules_decide(rulings, level, [(u, candidate) for u in used]):
-            judge = self.judge_for(level)
-            return await self.call(lambda: judge.is_repeat(candidate, list(used), rulings=rulings))
+        (never when ``rulings``, the request's house rulings, decide one of its pairs).
+
+        With more than :data:`SMALL_REQUEST_PAIRS` used words, the pairs (used word,
+        candidate) are first judged in chunks (see the class), which fills the judge's
+        own per-pair caches; the ``is_repeat`` call itself then only reads them, as one
+        short urgent task."""
+        ruled = _rules_decide(rulings, level, [(u, candidate) for u in used])
         key = ("repeat", level, candidate, tuple(used))
-        verdict = self.cache.get(key)
+        verdict = None if ruled else self.cache.get(key)
         if verdict is None:
-            verdict = await self.call(_is_repeat, self.judge_for(level), candidate, list(used))
+            judge = self.judge_for(level)
+            await self._ensure_encoder([candidate, *used])
+            distinct = [u for u in dict.fromkeys(used) if isinstance(u, str) and u.strip()]
+            if len(distinct) > SMALL_REQUEST_PAIRS:
+                await self._large(
+                    [(u, candidate) for u in distinct], functools.partial(_match_many, judge)
+                )
+            if ruled:
+                return await self.call(
+                    (0, 0), lambda: judge.is_repeat(candidate, list(used), rulings=rulings)
+                )
+            verdict = await self.call((0, 0), _is_repeat, judge, candidate, list(used))
             self.cache.put(key, verdict)
         return verdict
 
     def close(self) -> None:
-        """Stop the worker thread (waits for the running task)."""
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        """Stop the judge thread (waits for the running task) and the loader thread."""
+        self.worker.close()
+        self._loader.shutdown(wait=False, cancel_futures=True)
 
 
 def _rules_decide(
@@ -839,8 +1090,8 @@ class BodyLimit:
         size = 0
         while True:
             message = await receive()
-            if message["type"] != "http.request":  # client went away
-                break
+            if message["type"] != "http.request":  # client went away: nothing to answer
+                return
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_bytes:
@@ -881,7 +1132,12 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     },
     413: {"model": ErrorResponse, "description": f"The body is over {MAX_BODY_BYTES} bytes."},
     422: {"model": ErrorResponse, "description": "The request or one of its words is invalid."},
-    503: {"model": ErrorResponse, "description": "The judge could not answer."},
+    503: {
+        "model": ErrorResponse,
+        "description": "The judge could not answer (`judge-unavailable`), or a large request "
+        f"was not judged within {REQUEST_DEADLINE_S:.0f} s (`judge-busy`: retry later or send "
+        "fewer words).",
+    },
 }
 
 
@@ -896,14 +1152,17 @@ def _versions(judges: Mapping[Strictness, Any]) -> dict[str, str]:
 
 
 def _models_loaded() -> dict[str, bool]:
-    """Which models :mod:`kiekai.models` has loaded in this process (its cached loaders)."""
-    models_module = sys.modules.get("kiekai.models")
-    loaded: dict[str, bool] = {}
-    for name, label in (("wordnet", "wordnet"), ("sentence_model", "all-MiniLM-L6-v2")):
-        loader = getattr(models_module, name, None)
-        info = getattr(loader, "cache_info", None)
-        loaded[label] = bool(info and info().currsize > 0)
-    return loaded
+    """What the judge has loaded in this process: WordNet (its index or NLTK's reader),
+    the sentence model (loaded on the first word outside the judge's tables) and the
+    embedding table."""
+    resources = sys.modules.get("kiekai.judge.resources")
+    if resources is None:  # no judge module imported: nothing loaded
+        return {"wordnet": False, "all-MiniLM-L6-v2": False, "embedding table": False}
+    return {
+        "wordnet": resources.wordnet_loaded(),
+        "all-MiniLM-L6-v2": resources.encoder_loaded(),
+        "embedding table": resources.embedding_table_loaded(),
+    }
 
 
 def _judge_info(judges: Mapping[Strictness, Any]) -> dict[str, Any]:
@@ -979,6 +1238,17 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
             "(a word may not repeat a used word). Every verdict carries `accepted`, `score` "
             "(0..1), the `relation` found and a `reason`. Errors are JSON "
             "`{error, message, errors}` with status 4xx, or 503 when the judge cannot answer."
+            "\n\n"
+            "**Limits.** A word has at most "
+            f"{MAX_WORD_CHARS} characters, a batch at most {MAX_BATCH_PAIRS} pairs, a repeat at "
+            f"most {MAX_USED_WORDS} used words, a body at most {MAX_BODY_BYTES} bytes (413 "
+            "beyond). Requests with few new pairs are judged first; larger ones are judged in "
+            f"short chunks, in turn with each other, and get a 503 (`judge-busy`) when not done "
+            f"within {REQUEST_DEADLINE_S:.0f} s. Under `kiekai serve` a client has "
+            f"{serving.REQUEST_TIMEOUT_S:.0f} s to send a whole request (else 408 and the "
+            "connection is closed, or closed alone for a body shorter than its Content-Length), "
+            f"an idle kept-alive connection is closed after {serving.KEEP_ALIVE_TIMEOUT_S} s, "
+            f"and request line and headers may hold {serving.MAX_HEADER_BYTES // 1024} KiB."
         ),
         lifespan=lifespan,
     )

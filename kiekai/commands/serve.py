@@ -8,6 +8,8 @@ from pathlib import Path
 
 import typer
 
+from kiekai import serving
+
 #: Default address: loopback only, because the API has no authentication.
 DEFAULT_HOST = "127.0.0.1"
 #: Default TCP port.
@@ -73,8 +75,21 @@ def serve(
         True,
         "--embedding-table/--no-embedding-table",
         help="Build the embedding table of common words in kiekai's cache when missing, in "
-        "the background (one to three minutes, once per model); one in the cache is always "
-        "used.",
+        "the background (1-3 minutes on 2 quiet cores, up to 20 under load; once per "
+        "model); one in the cache is always used.",
+    ),
+    request_timeout: float = typer.Option(
+        serving.REQUEST_TIMEOUT_S,
+        "--request-timeout",
+        min=0.1,
+        help="Seconds a client has to send a whole request (headers and body); slower "
+        "connections are closed (408 when part of a header came).",
+    ),
+    keep_alive_timeout: int = typer.Option(
+        serving.KEEP_ALIVE_TIMEOUT_S,
+        "--keep-alive-timeout",
+        min=1,
+        help="Seconds a kept-alive connection may stay idle between requests.",
     ),
     house_rules: Path | None = typer.Option(
         None,
@@ -87,15 +102,16 @@ def serve(
     """Serve the synonym judge over HTTP (POST /v1/judge, /v1/judge/batch, /v1/repeat).
 
     GET /healthz reports status; the OpenAPI schema is at /openapi.json, docs at /docs.
-    WordNet (every synset, about 7 s) and the sentence-embedding model load once, before
-    connections are accepted, and so does the embedding table of common words when
-    kiekai's cache holds it; otherwise it is built there in the background while the
-    server answers (one to three minutes on 2 cores, once per model; not with
-    --no-embedding-table). One process serves one judge per strictness level. Binding an address other than
-    loopback prints a warning: the API has no authentication.
+    The judge's tables (its WordNet index and the embedding table of common words) open
+    before connections are accepted, in about a second; the WordNet index is built
+    first when missing (15-60 s, once per machine). The sentence model (torch, about
+    1 GB of memory) loads only when a request holds a word outside the tables, or at
+    start when there is no embedding table, which is then built in the background while
+    the server answers (1-3 minutes on 2 quiet cores, up to 20 on a busy machine; not
+    with --no-embedding-table). One process serves one judge per strictness level.
+    Binding an address other than loopback prints a warning: the API has no
+    authentication.
     """
-    import uvicorn
-
     from kiekai.api import create_app, load_judges
     from kiekai.judge import resources
 
@@ -125,20 +141,33 @@ def serve(
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         typer.echo(f"house rules: {len(rules)} rulings from {house_rules}", err=True)
-    typer.echo("loading the judge (WordNet, all-MiniLM-L6-v2) ...", err=True)
+
+    def say(line: str) -> None:
+        typer.echo(line, err=True)
+
+    say("loading the judge (WordNet index, embedding table) ...")
+    resources.set_reporter(say)  # the index build, the sentence model: one line each
     build_thread = None
     try:  # whatever ends the server, a table build still in torch stops after its batch
         try:
             # MiniLM vectors of common words, so that a word new to this server costs a
             # lookup instead of an encode (docs/judge.md); read from kiekai's cache, or
-            # built there in the background (about a minute, once per model) meanwhile
+            # built there in the background meanwhile
             if embedding_table:
-                build_thread = resources.build_embedding_table_in_background(
-                    report=lambda line: typer.echo(line, err=True)
-                )
-            # every WordNet synset read now (~7 s, 230 MB): new words skip the data files
-            resources.preload_wordnet()
-            judges = load_judges(house_rules=rules)
+                build_thread = resources.build_embedding_table_in_background(report=say)
+                if build_thread is not None:
+                    say(
+                        "the embedding table is not in the cache: it is built in the "
+                        "background (1-3 minutes on 2 quiet cores, up to 20 on a busy "
+                        "machine); until then every new word is encoded, and the sentence "
+                        "model is loaded now"
+                    )
+            else:
+                resources.embedding_table()  # one in the cache is used
+            # without a table almost every word needs the sentence model: load it now
+            judges = load_judges(
+                house_rules=rules, load_encoder=not resources.embedding_table_loaded()
+            )
         except KeyboardInterrupt:  # Ctrl-C while loading
             raise typer.Exit(130) from None
         except (OSError, RuntimeError, LookupError, ImportError, ValueError) as exc:
@@ -149,8 +178,16 @@ def serve(
             )
             raise typer.Exit(1) from None
         app = create_app(judges)
-        typer.echo(f"serving the judge API on http://{host}:{port} (docs at /docs)", err=True)
-        uvicorn.run(app, host=host, port=port, log_level=log_level.lower(), access_log=access_log)
+        say(f"serving the judge API on http://{host}:{port} (docs at /docs)")
+        serving.run(
+            app,
+            host,
+            port,
+            log_level=log_level.lower(),
+            access_log=access_log,
+            request_timeout_s=request_timeout,
+            keep_alive_timeout_s=keep_alive_timeout,
+        )
     finally:
         resources.stop_background_builds(build_thread)
 

@@ -1,0 +1,165 @@
+"""How ``kiekai serve`` runs the judge API with uvicorn: timeouts and limits.
+
+uvicorn closes a kept-alive connection that stays idle for ``timeout_keep_alive``
+seconds after a response, but it has no timeout for receiving a request: a connection
+that sends nothing, half a request header, or a body shorter than its
+``Content-Length`` stays open for ever (uvicorn issue #157 lists
+``--timeout-request-start`` and ``--timeout-request-complete`` as not implemented; pull
+request #1685 was closed unmerged). ASGI middleware cannot help with headers, which are
+parsed before the app is called. So the server runs uvicorn's own h11 protocol with one
+addition, :class:`RequestTimeoutH11Protocol`: a request must arrive whole (headers and
+body) within :data:`REQUEST_TIMEOUT_S` of its first byte (or of the connection's
+opening); otherwise the connection is closed, with ``408 Request Timeout`` when part of
+a request header had arrived. Judging time is not limited here (the API bounds it per
+request, see :data:`kiekai.api.REQUEST_DEADLINE_S`).
+
+Limits (documented in ``docs/judge.md``, "HTTP API limits"):
+
+- :data:`REQUEST_TIMEOUT_S` = 10 s to receive a whole request;
+- :data:`KEEP_ALIVE_TIMEOUT_S` = 5 s idle between requests on a kept-alive connection
+  (uvicorn's ``timeout_keep_alive``, its default);
+- :data:`MAX_HEADER_BYTES` = 16 KiB of request line and headers (h11's
+  ``max_incomplete_event_size``; longer: 400);
+- bodies over :data:`kiekai.api.MAX_BODY_BYTES` get 413 (the app's ``BodyLimit``);
+- :data:`GRACEFUL_SHUTDOWN_S` = 10 s for requests in progress to finish after SIGTERM.
+
+No ``limit_concurrency``: uvicorn answers 503 to every new request once that many
+connections are open, so slow clients holding connections would shut everyone else
+out; the receipt timeout frees their connections instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+#: Seconds a client has to send one whole request (headers and body), counted from its
+#: first byte, or from the opening of a connection that has sent nothing yet.
+REQUEST_TIMEOUT_S = 10.0
+#: Seconds a kept-alive connection may stay idle between requests (uvicorn's default).
+KEEP_ALIVE_TIMEOUT_S = 5
+#: Most bytes of request line and headers (h11's default, set explicitly).
+MAX_HEADER_BYTES = 16 * 1024
+#: Seconds requests in progress get to finish after SIGTERM before they are cancelled.
+GRACEFUL_SHUTDOWN_S = 10
+
+_TIMEOUT_BODY = b"no complete request within the server's request timeout\n"
+_TIMEOUT_RESPONSE = (
+    b"HTTP/1.1 408 Request Timeout\r\n"
+    b"content-type: text/plain; charset=utf-8\r\n"
+    b"connection: close\r\n"
+    b"content-length: " + str(len(_TIMEOUT_BODY)).encode() + b"\r\n\r\n" + _TIMEOUT_BODY
+)
+
+
+class RequestTimeoutH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol, closing connections that do not deliver a whole request in
+    :attr:`request_timeout_s` seconds (see the module docstring).
+
+    The timer starts when a connection opens and when the first bytes of a next request
+    arrive on a kept-alive one; it stops once headers and body are in (``EndOfMessage``),
+    so answering takes as long as it takes. On expiry: ``408 Request Timeout`` and close
+    when part of a request header came, close alone for a connection that sent nothing,
+    and close for a request whose body stopped short (the app then sees the client
+    disconnect and judges nothing).
+    """
+
+    request_timeout_s: float = REQUEST_TIMEOUT_S
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        self._receipt: asyncio.TimerHandle | None = None
+        self._bytes_seen = False
+        super().connection_made(transport)
+        self._arm()
+
+    def _arm(self) -> None:
+        if self._receipt is None:
+            self._receipt = self.loop.call_later(self.request_timeout_s, self._expired)
+
+    def _disarm(self) -> None:
+        if self._receipt is not None:
+            self._receipt.cancel()
+            self._receipt = None
+
+    def _between_requests(self) -> bool:
+        return self.cycle is None or self.cycle.response_complete
+
+    def data_received(self, data: bytes) -> None:
+        if self._between_requests():
+            if self._receipt is None:  # first bytes of the next request on this connection
+                self._arm()
+            self._bytes_seen = True
+        super().data_received(data)
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete and not cycle.more_body:
+            self._disarm()  # the whole request is in
+            self._bytes_seen = False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _expired(self) -> None:
+        self._receipt = None
+        if self.transport.is_closing():
+            return
+        if self._between_requests():
+            if self._bytes_seen:
+                self.transport.write(_TIMEOUT_RESPONSE)
+                self.logger.info("closed a connection: no complete request header in time")
+        else:
+            self.logger.info("closed a connection: the request body stopped short of its length")
+        self.transport.close()
+
+
+def protocol_with_timeout(request_timeout_s: float) -> type[RequestTimeoutH11Protocol]:
+    """:class:`RequestTimeoutH11Protocol` with another request timeout (seconds > 0)."""
+    if not request_timeout_s > 0:
+        raise ValueError(f"the request timeout must be positive, got {request_timeout_s}")
+    return type(
+        "RequestTimeoutH11Protocol",
+        (RequestTimeoutH11Protocol,),
+        {"request_timeout_s": float(request_timeout_s)},
+    )
+
+
+def uvicorn_config(
+    app: Any,
+    host: str,
+    port: int,
+    *,
+    log_level: str = "info",
+    access_log: bool = True,
+    request_timeout_s: float = REQUEST_TIMEOUT_S,
+    keep_alive_timeout_s: int = KEEP_ALIVE_TIMEOUT_S,
+):
+    """The ``uvicorn.Config`` ``kiekai serve`` runs (also used by the benchmark's bare
+    comparison server, so both run under the same settings).
+
+    Raises:
+        ValueError: a timeout is not positive.
+    """
+    import uvicorn
+
+    if not keep_alive_timeout_s > 0:
+        raise ValueError(f"the keep-alive timeout must be positive, got {keep_alive_timeout_s}")
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=access_log,
+        http=protocol_with_timeout(request_timeout_s),
+        timeout_keep_alive=keep_alive_timeout_s,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
+    )
+
+
+def run(app: Any, host: str, port: int, **options: Any) -> None:
+    """Serve ``app`` with uvicorn under :func:`uvicorn_config` until stopped."""
+    import uvicorn
+
+    uvicorn.Server(uvicorn_config(app, host, port, **options)).run()
