@@ -22,9 +22,8 @@ Prints Markdown tables (the ``## Speed`` section of ``docs/judge.md`` is this ou
      (every word encoded), as the judge ran before the table existed.
 
    The table is read from kiekai's cache, or built there when missing (``--rebuild-table``
-   builds it anew, to time the build); its size and build time are printed. As in
-   ``kiekai serve``, every WordNet synset is read before timing
-   (``kiekai.judge.resources.preload_wordnet``).
+   builds it anew, to time the build); its size and build time are printed. WordNet is
+   read from the judge's index on demand, as in ``kiekai serve`` (no preloading).
 
 2. **HTTP requests per second** against a real uvicorn server on 127.0.0.1 in a separate
    process (``python -m kiekai serve``), driven by a load generator in a third process (a
@@ -35,8 +34,20 @@ Prints Markdown tables (the ``## Speed`` section of ``docs/judge.md`` is this ou
    alternate judge / bare so drift in machine load hits both; the ratio reported is the
    median over rounds of judge req/s / bare req/s.
 
-Aims (issue "Synonym judge", item 5): warm p99 < 5 ms, new word < 30 ms (p99), HTTP rate
-at least half the bare endpoint's (ratio >= 0.5).
+3. **Cold command line**: ``kiekai judge people humans`` and ``kiekai repeat stones
+   --used rocks,trees`` (words in the judge's tables), each run ``--cold-runs`` times in
+   a fresh process (``python -m kiekai``): wall time, CPU time (user + system) and peak
+   resident memory (``ru_maxrss`` from ``wait4``), medians. ``--cold-python PATH``
+   times another installation too (e.g. ``/work/main/.venv/bin/python`` for figures
+   before a change), in the same run.
+
+4. **Fairness**: ten ``/v1/repeat`` requests with 500 made-up used words each, at once,
+   and plain ``/v1/judge`` requests meanwhile (``--fair-python`` serves another
+   installation, for figures before a change).
+
+Aims (issue "Synonym judge", item 5, and issue 10, item 5): warm p99 < 5 ms, new word
+< 30 ms (p99), HTTP rate at least half the bare endpoint's (ratio >= 0.5), one verdict
+from the command line in < 1 s and < 400 MB.
 
 Every loop is bounded by a count and a time limit; all traffic stays on 127.0.0.1.
 
@@ -46,6 +57,7 @@ Usage::
     .venv/bin/python scripts/bench_judge.py --quick         # smaller counts, ~90 s
     .venv/bin/python scripts/bench_judge.py --skip-http --profile   # where new words spend time
     .venv/bin/python scripts/bench_judge.py --rebuild-table         # also time the table build
+    .venv/bin/python scripts/bench_judge.py --skip-latency --skip-http   # cold CLI only
 
 Internal modes (started by the script itself): ``--serve-bare PORT`` runs the bare app,
 ``--load URL`` runs the load generator and prints one JSON line.
@@ -65,6 +77,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -237,9 +250,9 @@ def judge_latency(
 
     t0 = time.perf_counter()
     judge = Judge(strictness)
-    preload_s = resources.preload_wordnet()  # as `kiekai serve` does
-    judge.warm_up()  # WordNet, the embedding model, the inflection tables
+    judge.warm_up()  # WordNet index, the embedding model, the inflection tables
     load_s = time.perf_counter() - t0
+    preload_s = 0.0  # kiekai serve reads WordNet's index on demand
 
     for secret, guess in WARM_PAIRS:
         judge.match(secret, guess)
@@ -289,6 +302,64 @@ def judge_latency(
     }
 
 
+# ------------------------------------------------------------------------------- cold CLI
+
+#: One-shot commands timed from a fresh process; every word is in the embedding table.
+COLD_COMMANDS = (
+    ("kiekai judge people humans", ("judge", "people", "humans")),
+    ("kiekai repeat stones --used rocks,trees", ("repeat", "stones", "--used", "rocks,trees")),
+)
+
+
+def cold_run(python: str, args: tuple[str, ...]) -> dict:
+    """Run ``python -m kiekai ARGS`` once; wall seconds, CPU seconds, peak RSS (MB),
+    exit status, stdout's first line and stderr."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        # from a neutral folder, so that `-m kiekai` imports the installation of `python`
+        # rather than a kiekai folder in the working directory
+        process = subprocess.Popen(
+            [python, "-m", "kiekai", *args], cwd=tempfile.gettempdir(), stdout=out, stderr=err
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        first = out.read().decode(errors="replace").split("\n", 1)[0]
+        stderr = err.read().decode(errors="replace")
+    return {
+        "wall_s": wall,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_mb": usage.ru_maxrss / 1024,
+        "status": process.returncode,
+        "first_line": first,
+        "stderr": stderr,
+    }
+
+
+def cold_cli(pythons: list[str], runs: int) -> dict:
+    """Each of :data:`COLD_COMMANDS` run ``runs`` times by each Python in ``pythons``
+    (interleaved, so machine load hits all alike), after one untimed run that lets a
+    first run build what it needs (the WordNet index) outside the figures."""
+    from kiekai.judge import resources
+
+    table = resources.find_embedding_table()
+    words = {w for _, command in COLD_COMMANDS for w in command[1:] if w.isalpha()}
+    words |= {"rocks", "trees"}
+    missing = sorted(w for w in words if table is None or w not in table)
+    results: dict = {"missing": missing, "runs": {}, "load": [os.getloadavg()[0]]}
+    for python in pythons:
+        for _, command in COLD_COMMANDS:
+            cold_run(python, command)  # untimed: page cache, an index built on first use
+    for _ in range(runs):
+        for python in pythons:
+            for label, command in COLD_COMMANDS:
+                results["runs"].setdefault((python, label), []).append(cold_run(python, command))
+    results["load"].append(os.getloadavg()[0])
+    return results
+
+
 # ------------------------------------------------------------------------------ HTTP bench
 
 
@@ -301,7 +372,6 @@ def free_port() -> int:
 
 def serve_bare(port: int) -> None:
     """Run the bare comparison app: ``POST /v1/judge`` answers a constant verdict JSON."""
-    import uvicorn
     from fastapi import FastAPI
 
     app = FastAPI()
@@ -323,7 +393,10 @@ def serve_bare(port: int) -> None:
     async def healthz() -> dict:
         return {"status": "ok"}
 
-    uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
+    from kiekai import serving
+
+    # the settings `kiekai serve` runs with (timeouts, header limit, protocol)
+    serving.run(app, HOST, port, log_level="warning", access_log=False)
 
 
 def wait_healthy(url: str, process: subprocess.Popen, timeout_s: float) -> None:
@@ -485,10 +558,77 @@ def http_bench(seconds: float, rounds: int, concurrency: int, max_requests: int)
     return results
 
 
+# ------------------------------------------------------------------------------ fairness
+
+
+#: Small requests of the fairness scene: common words, pairs not judged before.
+FAIR_PAIRS = [("river", "stream"), ("car", "vehicle"), ("house", "home"), ("hill", "mountain"),
+              ("cup", "mug"), ("road", "street"), ("shop", "store"), ("baby", "infant")]  # fmt: skip
+
+
+def _made_up(count: int, seed: int) -> list[str]:
+    """``count`` distinct strings of 7-9 random letters (in no table)."""
+    rng = random.Random(seed)
+    words: set[str] = set()
+    while len(words) < count:
+        words.add("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(7, 9))))
+    return sorted(words)
+
+
+def fairness_bench(python: str, large: int, used: int, small: int) -> dict:
+    """The scene of issue 11, point 6: ``large`` concurrent ``/v1/repeat`` requests with
+    ``used`` made-up used words each, and meanwhile ``small`` plain ``/v1/judge``
+    requests (common words, one at a time); against a real ``kiekai serve`` run by
+    ``python``. Returns the small requests' latencies and the large ones' durations."""
+    import httpx
+
+    port = free_port()
+    url = f"http://{HOST}:{port}"
+    command = [python, "-m", "kiekai", "serve", "--host", HOST, "--port", str(port),
+               "--log-level", "warning", "--no-access-log", "--no-embedding-table"]  # fmt: skip
+    server = subprocess.Popen(command, cwd=tempfile.gettempdir())
+    try:
+        wait_healthy(url, server, timeout_s=900)
+        # the sentence model's one-time load is not what is measured
+        httpx.post(url + "/v1/judge", json={"secret": "qwertzu", "guess": "asdfgh"}, timeout=300)
+        pairs = FAIR_PAIRS[:small]
+
+        async def scene() -> dict:
+            async with httpx.AsyncClient(base_url=url, timeout=600.0) as client:
+                start = time.perf_counter()
+
+                async def big(seed: int) -> tuple[float, int]:
+                    body = {"candidate": _made_up(1, 10_000 + seed)[0], "used": _made_up(used, seed)}
+                    response = await client.post("/v1/repeat", json=body)
+                    return time.perf_counter() - start, response.status_code
+
+                tasks = [asyncio.create_task(big(seed)) for seed in range(large)]
+                await asyncio.sleep(1.0)
+                latencies = []
+                for secret, guess in pairs:
+                    t0 = time.perf_counter()
+                    await client.post("/v1/judge", json={"secret": secret, "guess": guess})
+                    latencies.append(time.perf_counter() - t0)
+                    await asyncio.sleep(0.2)
+                done = await asyncio.gather(*tasks)
+                return {"small": latencies, "large": [d for d, _ in done],
+                        "large_status": sorted({s for _, s in done})}  # fmt: skip
+
+        return asyncio.run(scene())
+    finally:
+        stop(server)
+
+
 # ----------------------------------------------------------------------------------- report
 
 
-def report(args: argparse.Namespace, latency: dict | None, http: dict | None) -> str:
+def report(
+    args: argparse.Namespace,
+    latency: dict | None,
+    http: dict | None,
+    cold: dict | None = None,
+    fair: dict | None = None,
+) -> str:
     """The Markdown tables of one run."""
     lines = [
         f"Machine: {machine()}.",
@@ -538,10 +678,45 @@ def report(args: argparse.Namespace, latency: dict | None, http: dict | None) ->
             ]
         lines += [
             "",
-            f"Judge start-up after the table (first `Judge(...)` and `warm_up()`, loading "
-            f"WordNet, all-MiniLM-L6-v2 and the inflection tables, and reading every WordNet "
-            f"synset as `kiekai serve` does): {latency['load_s']:.1f} s, of which "
-            f"{latency['preload_s']:.1f} s reading the synsets.",
+            f"Judge start-up after the table (first `Judge(...)` and `warm_up()`: the WordNet "
+            f"index, all-MiniLM-L6-v2 and the inflection tables): {latency['load_s']:.1f} s.",
+            "",
+        ]
+    if cold:
+        lines += [
+            f"| cold command line ({args.cold_runs} fresh processes each; medians) | Python "
+            "| wall s | CPU s | peak RSS MB | aim | met |",
+            "| --- | --- | ---: | ---: | ---: | --- | --- |",
+        ]
+        for (python, label), runs in cold["runs"].items():
+            wall = statistics.median(r["wall_s"] for r in runs)
+            cpu = statistics.median(r["cpu_s"] for r in runs)
+            peak = statistics.median(r["peak_mb"] for r in runs)
+            bad = [r for r in runs if r["status"] != 0]
+            met = "yes" if wall < 1.0 and peak < 400 and not bad else "NO"
+            lines.append(
+                f"| `{label}` | `{python}` | {wall:.2f} | {cpu:.2f} | {peak:.0f} "
+                f"| < 1 s, < 400 MB | {met}{' (errors)' if bad else ''} |"
+            )
+        loud = sorted({r["stderr"].strip()[:120] for runs in cold["runs"].values()
+                       for r in runs if r["stderr"].strip()})  # fmt: skip
+        lines += [
+            "",
+            f"Load average (1 min) {cold['load'][0]:.1f} before and {cold['load'][1]:.1f} after "
+            "the cold runs; wall time grows with it, CPU time much less. Words not in the "
+            f"embedding table: {', '.join(cold['missing']) or 'none'}. Lines on stderr: "
+            + ("; ".join(repr(line) for line in loud) if loud else "none")
+            + ".",
+            "",
+        ]
+    if fair:
+        small, large = fair["small"], fair["large"]
+        lines += [
+            f"Fairness (issue 11, point 6): {args.fair_large} concurrent `/v1/repeat` with "
+            f"{args.fair_used} made-up used words each took {min(large):.1f}-{max(large):.1f} s "
+            f"(status {fair['large_status']}); meanwhile {len(small)} plain `/v1/judge` "
+            f"requests took median {statistics.median(small) * 1e3:.0f} ms, max "
+            f"{max(small) * 1e3:.0f} ms (before this change one waited 24 s).",
             "",
         ]
     if http:
@@ -611,6 +786,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--table-top-n", type=int, default=None, help="embedding table of wordfreq's top N words"
     )
+    parser.add_argument("--cold-runs", type=int, default=5, help="fresh processes per command")
+    parser.add_argument(
+        "--cold-python",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="also time the cold commands with this Python's kiekai (repeatable)",
+    )
+    parser.add_argument("--skip-cold", action="store_true")
+    parser.add_argument("--skip-fairness", action="store_true")
+    parser.add_argument("--fair-large", type=int, default=10, help="large repeats at once")
+    parser.add_argument("--fair-used", type=int, default=500, help="used words of each")
+    parser.add_argument("--fair-python", default=sys.executable, help="Python serving kiekai")
     parser.add_argument("--serve-bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--load", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -632,6 +820,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.warm_calls, args.new_pairs, args.seconds, args.rounds = 2000, 100, 3.0, 3
 
+    cold = None
+    if not args.skip_cold:
+        from kiekai.judge import resources
+
+        resources.load_embedding_table(build=True, report=lambda line: print(line, file=sys.stderr))
+        cold = cold_cli([sys.executable, *args.cold_python], args.cold_runs)
+    fair = None
+    if not args.skip_fairness:
+        fair = fairness_bench(args.fair_python, args.fair_large, args.fair_used, 6)
     latency = None
     if not args.skip_latency:
         latency = judge_latency(
@@ -648,10 +845,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             http = http_bench(args.seconds, args.rounds, args.concurrency, args.max_requests)
         except (RuntimeError, subprocess.TimeoutExpired) as exc:
-            print(report(args, latency, None))
+            print(report(args, latency, None, cold, fair))
             print(f"error: HTTP benchmark failed: {exc}", file=sys.stderr)
             return 1
-    print(report(args, latency, http))
+    print(report(args, latency, http, cold, fair))
     return 0
 
 
