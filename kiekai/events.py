@@ -71,12 +71,21 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
-        """Return the event as one line of JSON (no trailing newline)."""
-        return json.dumps(
-            {"type": self.type, "turn": self.turn, "player": self.player, "data": dict(self.data)},
-            ensure_ascii=False,
-            sort_keys=False,
-        )
+        """Return the event as one line of JSON (no trailing newline), always UTF-8-encodable.
+
+        Text is written as itself (``"Ñandú"``), except in an event holding a lone surrogate
+        (``"\\udce9"``: Python's stand-in for a byte of a file name that is not UTF-8, e.g. a
+        Latin-1 ``café.jpg`` in a deck): that line is written with JSON ``\\u`` escapes
+        throughout, which is valid JSON, reads back to the same text, and can be written to
+        a UTF-8 log (a lone surrogate cannot).
+        """
+        record = {"type": self.type, "turn": self.turn, "player": self.player, "data": dict(self.data)}
+        line = json.dumps(record, ensure_ascii=False, sort_keys=False)
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            line = json.dumps(record, ensure_ascii=True, sort_keys=False)
+        return line
 
     @classmethod
     def from_json(cls, line: str) -> Event:

@@ -27,6 +27,7 @@ from kiekai.events import (
     MAX_SEATS,
     Event,
     EventData,
+    EventLog,
     LogProblem,
     check_event,
     event_data,
@@ -341,3 +342,17 @@ def test_a_lone_surrogate_in_a_log_is_shown_not_a_crash(clean_lines, tmp_path):
     done = _kiekai("replay", str(path))
     assert done.returncode == 0, done.stderr.decode()
     assert "\\ud800" in done.stdout.decode("utf-8")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(st.one_of(st.characters(), st.characters(categories=["Cs"])), max_size=30))
+def test_any_text_in_an_event_is_logged_and_read_back(text, tmp_path):
+    """The log writer never fails on text: a lone surrogate (a deck file name that is not
+    UTF-8, ``café.jpg`` in Latin-1) is written as a JSON escape and reads back the same."""
+    path = tmp_path / f"log-{abs(hash(text))}.jsonl"
+    event = Event("reveal", turn=0, player=1, data={"words": [text, "dog"], "secret": text})
+    with EventLog(path) as log:
+        log.append(event)
+    path.read_bytes().decode("utf-8")  # the file is UTF-8
+    assert list(read_log(path)) == [event]
+    path.unlink()
