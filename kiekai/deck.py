@@ -24,6 +24,7 @@ kept in :attr:`Card.extra`.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import hashlib
 import io
@@ -292,8 +293,7 @@ def _open_checked(source: Path | io.BytesIO, max_pixels: int) -> Image.Image:
         PhotoError: not an image Pillow knows, not a photo format, or more than ``max_pixels``.
     """
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
+        with _pillow_warnings():
             image = Image.open(source)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         size = re.search(r"\((\d+) pixels\)", str(exc))
@@ -328,7 +328,8 @@ def _rotated_size(image: Image.Image, size: tuple[int, int]) -> tuple[int, int]:
     """
     width, height = size
     try:
-        orientation = image.getexif().get(274, 1)
+        with _pillow_warnings():
+            orientation = image.getexif().get(274, 1)
     except Exception:  # a corrupt EXIF block: exif_transpose ignores it too
         orientation = 1
     return (height, width) if orientation in _QUARTER_TURNS else (width, height)
@@ -456,18 +457,55 @@ def _apply_icc(image: Image.Image) -> Image.Image:
     return converted if converted is not None else image
 
 
+@contextlib.contextmanager
+def _pillow_warnings() -> Iterator[None]:
+    """Pillow's warnings while a photo is read: a decompression bomb is an error, and the
+    ``UserWarning`` messages it gives about a file it still decodes ("Corrupt EXIF data",
+    "Truncated File Read" ...) are silenced: they would reach the terminal as raw
+    ``warnings.warn`` lines naming Pillow's source, not the photo, and change nothing (a
+    broken EXIF block is ignored, as :func:`PIL.ImageOps.exif_transpose` does)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        yield
+
+
+#: Modes whose pixels :meth:`PIL.Image.Image.reduce` averages correctly. Others (a palette
+#: "P" or "PA", whose indices cannot be averaged; 1-bit; 16-bit "I;16", which Pillow cannot
+#: reduce) are converted whole by :func:`_to_rgb` and shrunk after.
+_REDUCIBLE_MODES = frozenset({"L", "LA", "RGB", "RGBA", "RGBa", "La", "I", "F", "CMYK", "YCbCr"})
+
+
+def _shrink_early(image: Image.Image, max_side: int) -> Image.Image:
+    """``image`` box-averaged by a whole factor so that its longer side stays at least
+    ``2 * max_side`` pixels (the final Lanczos step then has enough detail), before any
+    mode conversion: a 9000x9000 PNG shown at 900 px is converted at 1800 px, a 25th of
+    the memory (a full-size RGB copy of an 89-megapixel photo is 268 MB, and conversions
+    made several). Images of another mode, or small enough, come back unchanged."""
+    factor = max(image.size) // (2 * max_side)
+    if factor < 2 or image.mode not in _REDUCIBLE_MODES:
+        return image
+    try:
+        return image.reduce(factor)
+    except (ValueError, NotImplementedError):  # a mode this Pillow cannot reduce
+        return image
+
+
 def _decode_rgb(image: Image.Image, draft_side: int | None) -> Image.Image:
-    """Decode an opened image's first frame to upright 8-bit RGB (JPEG drafted to >= draft_side).
+    """Decode an opened image's first frame to upright 8-bit RGB (JPEG drafted to >= draft_side;
+    other formats shrunk by :func:`_shrink_early` before conversion when ``draft_side`` is
+    given, so that memory follows the size asked for rather than the photo's).
 
     Raises whatever Pillow raises on corrupt data, and DecompressionBombWarning as an error.
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
+    with _pillow_warnings():
         if draft_side is not None and image.format in ("JPEG", "MPO"):
             image.draft(None, (draft_side, draft_side))
         image.load()  # the first frame of a GIF/WEBP animation
         upright = ImageOps.exif_transpose(image) or image
         upright.load()
+        if draft_side is not None:
+            upright = _shrink_early(upright, draft_side)
         return _to_rgb(_apply_icc(upright))
 
 

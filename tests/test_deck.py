@@ -892,3 +892,61 @@ def test_deck_info_reports_unknown_wnids_with_their_line(deck_cli, tmp_path: Pat
     if "were not checked against WordNet" not in result.output:
         assert "labels.csv line 2: wnid 'n99999999' names no WordNet 3.0 noun synset" in result.output
         assert "n01440764" in result.output
+
+
+def _jpeg_with_broken_exif(path: Path) -> Path:
+    """A JPEG whose EXIF block is cut off inside its first IFD (Pillow: "Corrupt EXIF data")."""
+    import io
+
+    exif = Image.Exif()
+    exif[274] = 6
+    buffer = io.BytesIO()
+    Image.new("RGB", (80, 60), (10, 120, 200)).save(buffer, "JPEG", exif=exif.tobytes())
+    data = bytearray(buffer.getvalue())
+    at = data.find(b"Exif\x00\x00") + 6  # the TIFF header: byte order, 42, IFD offset
+    data[at + 4 : at + 8] = (0x7FFFFFF0).to_bytes(4, "little" if data[at] == 0x49 else "big")
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_broken_exif_block_gives_no_stray_pillow_warning(tmp_path: Path):
+    """Pillow warns "Corrupt EXIF data" from its own source line; that raw line must not reach
+    the terminal of ``deck info`` or ``play``: the photo decodes (orientation ignored) and
+    the only warnings are the deck's own."""
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    photo = _jpeg_with_broken_exif(deck / "broken-exif.jpg")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loaded = load_deck(deck)
+        image = open_rgb(photo, max_side=40)
+    assert [c.id for c in loaded.cards] == ["broken-exif.jpg"]
+    assert image.size == (40, 30)
+    assert [str(w.message) for w in caught if not issubclass(w.category, DeckWarning)] == []
+
+
+@pytest.mark.parametrize("mode", ["L", "RGB", "RGBA", "P", "I;16"])
+def test_open_rgb_shrinks_a_huge_photo_before_converting_it(tmp_path: Path, monkeypatch, mode):
+    """A 6000x4000 PNG asked for at 300 px is box-reduced before any mode conversion (only
+    the palette and 16-bit modes, which cannot be averaged, are converted whole), so memory
+    follows the size asked for (the web table's photos, contact sheets, perception); the
+    colours are those of the photo."""
+    import kiekai.deck as deck_module
+
+    colour = {"L": 90, "RGB": (200, 30, 40), "RGBA": (200, 30, 40, 255), "P": 0, "I;16": 30000}[mode]
+    image = Image.new(mode, (6000, 4000), colour)
+    if mode == "P":
+        image.putpalette([200, 30, 40] * 256)
+    path = tmp_path / "big.png"
+    image.save(path)
+    converted: list[tuple[int, int]] = []
+    real = deck_module._to_rgb
+    monkeypatch.setattr(deck_module, "_to_rgb", lambda im: converted.append(im.size) or real(im))
+    rgb = open_rgb(path, max_side=300)
+    assert rgb.size == (300, 200) and rgb.mode == "RGB"
+    if mode in ("P", "I;16"):
+        assert converted == [(6000, 4000)]
+    else:
+        assert converted and max(converted[0]) <= 2 * 300 * 2, converted
+    expected = {"L": (90, 90, 90), "I;16": (117, 117, 117)}.get(mode, (200, 30, 40))
+    assert np.abs(_pixels(rgb).reshape(-1, 3).mean(axis=0) - expected).max() < 1.5
