@@ -478,3 +478,50 @@ def test_package_ships_the_templates_and_scripts():
     for name in ("templates/page.html", "templates/_decision.html", "static/table.js", "static/table.css"):
         assert (web / name).is_file()
     assert "cdn" not in (web / "templates" / "page.html").read_text().lower()  # works offline
+
+
+def test_pages_asking_for_the_same_photos_at_once_decode_each_once(deck, tmp_path, monkeypatch):
+    """Every page of a table asks for the new cards at the same moment; a photo is decoded
+    once however many ask, and at most PHOTO_DECODES at a time (a huge PNG holds hundreds of
+    MB while it is decoded: twenty at once took 14 GB before)."""
+    import kiekai.deck
+    from kiekai.web.app import PHOTO_DECODES
+
+    real = kiekai.deck.open_rgb
+    calls: list[str] = []
+    busy = [0, 0]  # now, most at once
+    guard = threading.Lock()
+
+    def slow_open_rgb(card, *args, **kwargs):
+        with guard:
+            calls.append(card.sha256)
+            busy[0] += 1
+            busy[1] = max(busy)
+        time.sleep(0.3)
+        try:
+            return real(card, *args, **kwargs)
+        finally:
+            with guard:
+                busy[0] -= 1
+
+    monkeypatch.setattr(kiekai.deck, "open_rgb", slow_open_rgb)
+    t = Table(deck, tmp_path)
+    try:
+        wanted = [card.sha256 for card in deck[:4]] * 5
+        results: list[int] = []
+
+        def fetch(sha):
+            with httpx.Client(base_url=t.server.base_url, timeout=30) as client:
+                results.append(client.get(f"/photo/{sha}.jpg").status_code)
+
+        threads = [threading.Thread(target=fetch, args=(sha,)) for sha in wanted]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert results == [200] * len(wanted)
+        assert sorted(calls) == sorted(set(wanted)), calls
+        assert busy[1] <= PHOTO_DECODES
+    finally:
+        t.server.stop()
+        t.client.close()
