@@ -525,3 +525,56 @@ def test_pages_asking_for_the_same_photos_at_once_decode_each_once(deck, tmp_pat
     finally:
         t.server.stop()
         t.client.close()
+
+
+@pytest.mark.parametrize("host", ["0", "", "0x0", "0.0.0.0"])
+def test_every_spelling_of_every_address_is_known_as_such(deck, tmp_path, host):
+    """``--host 0`` (or "", 0x0) binds 0.0.0.0 like ``--host 0.0.0.0``: the server knows it
+    listens everywhere, and its links name the machine, not "http://0:port"."""
+    import socket
+
+    t = Table(deck, tmp_path)
+    try:
+        everywhere = start_server(t.table, host=host)
+        try:
+            assert everywhere.everywhere and everywhere.reachable_from_network
+            assert everywhere.base_url == f"http://{socket.gethostname()}:{everywhere.port}"
+        finally:
+            everywhere.stop()
+        assert not t.server.everywhere and not t.server.reachable_from_network
+    finally:
+        t.server.stop()
+        t.client.close()
+
+
+@pytest.mark.slow
+def test_play_web_on_host_0_says_other_devices_can_join(tmp_path):
+    """The real command with ``--host 0`` prints the warning that ``--host 0.0.0.0`` prints
+    (before, only the literal strings 0.0.0.0 and :: did, while 0, "" and 0x0 listened on
+    every address silently)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kiekai", "play", "--web", "--no-open", "--host", "0", "--bots", "2",
+         "--seed", "1", "--log", str(tmp_path / "g.jsonl")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "COLUMNS": "200"},
+    )  # fmt: skip
+    lines: list[str] = []
+    try:
+        end = time.monotonic() + 300
+        while time.monotonic() < end:
+            line = process.stdout.readline().decode("utf-8", "replace")
+            if not line:
+                break
+            lines.append(line)
+            if "/seat/" in line:
+                break
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+    text = "".join(lines)
+    assert "Listening on every network address: other devices on your network can open" in text, text
+    assert "http://0:" not in text

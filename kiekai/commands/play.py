@@ -467,9 +467,10 @@ def _play_web(
         server = start_server(table, host=host, port=port)
     except OSError as exc:
         raise _fail(err, f"{exc}: pick another --port (0 = a free one) or --host") from None
-    if host in ("0.0.0.0", "::"):
+    if server.reachable_from_network:  # --host 0, "" and 0x0 are 0.0.0.0 too
+        where = "every network address" if server.everywhere else f"the network address {server.address}"
         out.print(
-            "[yellow]Listening on every network address: other devices on your network can "
+            f"[yellow]Listening on {safe_text(where)}: other devices on your network can "
             "open these links.[/yellow]",
             highlight=False,
         )
