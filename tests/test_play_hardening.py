@@ -138,3 +138,20 @@ def test_a_file_name_that_is_not_utf8_plays_and_replays(tmp_path):
     again = _kiekai("replay", str(log))
     assert again.returncode == 0, again.stderr.decode("utf-8")
     assert "Final scores" in again.stdout.decode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["play", "--deck", ""], ["play", "--log", " "], ["play", "--house-rules", ""],
+     ["play", "--clip-checkpoint", ""], ["replay", ""], ["deck", "info", ""], ["deck", "embed", ""],
+     ["kismet", "--rules", ""], ["kismet", "--log", ""], ["models", "--clip-checkpoint", ""]],
+)  # fmt: skip
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(args, tmp_path, monkeypatch):
+    """``Path("")`` is ``Path(".")``: ``--deck "$DECK"`` with DECK unset read every photo under
+    the current folder. Every path option and argument refuses an empty value at once."""
+    monkeypatch.chdir(tmp_path)
+    Image.new("RGB", (64, 48)).save(tmp_path / "not-for-a-deck.png")
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "is empty; give a path" in result.output
+    assert "not-for-a-deck" not in result.output

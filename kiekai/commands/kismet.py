@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from kiekai.commands import path_value
 from kiekai.events import Event, EventLog
 from kiekai.kismet.bots import LEVELS
 from kiekai.kismet.table import BaseTable, VariantTable
@@ -144,10 +145,12 @@ def register(app: typer.Typer) -> None:
             3, "--rounds", help="Variant only: rounds to play, 1-1000 (minus points are tallied)."
         ),
         rules: Path | None = typer.Option(
-            None, "--rules", help="TOML rules file overriding chip points / pre-lay limit."
+            None, "--rules", help="TOML rules file overriding chip points / pre-lay limit.",
+            parser=path_value, metavar="PATH",
         ),
         log: Path | None = typer.Option(
-            None, "--log", help="Append the game's events to this JSON-lines file."
+            None, "--log", help="Append the game's events to this JSON-lines file.",
+            parser=path_value, metavar="PATH",
         ),
     ) -> None:
         """Play Kismet against reflex bots with human-like reaction times."""

@@ -19,6 +19,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from kiekai.commands import path_value
 from kiekai.display import safe_text
 from kiekai.files import FileRefusedError
 
@@ -90,7 +91,10 @@ def register(app: typer.Typer) -> None:
         ] = 1,
         deck: Annotated[
             Path | None,
-            typer.Option(help="Folder of photos (optionally with labels.csv); default: the embedded deck."),
+            typer.Option(
+                help="Folder of photos (optionally with labels.csv); default: the embedded deck.",
+                parser=path_value, metavar="PATH",
+            ),
         ] = None,
         seed: Annotated[
             int | None, typer.Option(help="Seed for the shuffle and the bots (same seed, same game).")
@@ -112,19 +116,24 @@ def register(app: typer.Typer) -> None:
             ),
         ] = 3,
         log: Annotated[
-            Path | None, typer.Option(help="JSON-lines game log (default: a new file in the user data dir).")
+            Path | None,
+            typer.Option(
+                help="JSON-lines game log (default: a new file in the user data dir).", parser=path_value, metavar="PATH"
+            ),
         ] = None,
         clip_model: Annotated[
             str | None, typer.Option(help="open_clip model name for the clip perception.")
         ] = None,
         clip_checkpoint: Annotated[
-            Path | None, typer.Option(help="Local open_clip checkpoint file (with --clip-model).")
+            Path | None,
+            typer.Option(help="Local open_clip checkpoint file (with --clip-model).", parser=path_value, metavar="PATH"),
         ] = None,
         house_rules: Annotated[
             Path | None,
             typer.Option(
                 help="The table's house-rules file: read before the judge, and rulings made at "
-                "the reveal are saved to it (default: house-rules.tsv in the user data dir)."
+                "the reveal are saved to it (default: house-rules.tsv in the user data dir).",
+                parser=path_value, metavar="PATH",
             ),
         ] = None,
         turn_seconds: Annotated[
@@ -181,7 +190,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("replay")
     def replay_command(
-        log: Annotated[Path, typer.Argument(help="A game log written by `kiekai play`.")],
+        log: Annotated[
+            Path, typer.Argument(help="A game log written by `kiekai play`.", parser=path_value, metavar="PATH")
+        ],
     ) -> None:
         """Print a game of Kiek again from its JSON-lines log alone.
 
