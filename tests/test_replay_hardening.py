@@ -356,3 +356,27 @@ def test_any_text_in_an_event_is_logged_and_read_back(text, tmp_path):
     path.read_bytes().decode("utf-8")  # the file is UTF-8
     assert list(read_log(path)) == [event]
     path.unlink()
+
+
+def test_a_log_path_that_is_a_pipe_device_or_folder_is_refused_at_once(tmp_path):
+    """Opening a named pipe to append blocks until someone reads it (``kiekai kismet --log
+    FIFO`` hung); the log opens without blocking and refuses what is not a regular file."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a named pipe"), (Path("/dev/null"), "a character device"), (tmp_path, "a folder")):
+        box: dict = {}
+
+        def open_log(path=path, box=box):
+            try:
+                EventLog(path).close()
+            except FileRefusedError as exc:
+                box["error"] = exc
+
+        thread = threading.Thread(target=open_log, daemon=True)
+        thread.start()
+        thread.join(timeout=10)
+        assert not thread.is_alive(), f"opening {path} as a log blocked"
+        assert box["error"].reason == f"not a regular file ({kind})"
+    with EventLog(tmp_path / "new" / "game.jsonl") as log:  # a new file in a new folder
+        log.append(Event("header", data={"game": "kiek"}))
+    assert (tmp_path / "new" / "game.jsonl").read_text(encoding="utf-8").count("\n") == 1

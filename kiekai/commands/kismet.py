@@ -13,7 +13,9 @@ from pathlib import Path
 import typer
 
 from kiekai.commands import path_value
+from kiekai.display import printable
 from kiekai.events import Event, EventLog
+from kiekai.files import FileRefusedError
 from kiekai.kismet.bots import LEVELS
 from kiekai.kismet.table import BaseTable, VariantTable
 
@@ -160,8 +162,9 @@ def register(app: typer.Typer) -> None:
         from kiekai.kismet.table import make_table, printout, run_headless, seat_names
 
         def fail(message: str) -> None:
-            """Print a user error (no traceback) and exit with status 2."""
-            typer.echo(f"kiekai kismet: {message}", err=True)
+            """Print a user error (no traceback) and exit with status 2; paths and values in
+            it are shown escaped (:func:`kiekai.display.printable`)."""
+            typer.echo(f"kiekai kismet: {printable(message)}", err=True)
             raise typer.Exit(2)
 
         if humans not in (0, 1):
@@ -196,6 +199,8 @@ def register(app: typer.Typer) -> None:
         names = seat_names(players, humans)
         try:
             event_log = GuardedLog(log)
+        except FileRefusedError as exc:
+            fail(f"the log {log} is {exc.reason}; give a file name for the log (or leave --log out)")
         except OSError as exc:
             fail(f"cannot open the log file {log} for appending ({exc}); choose a writable path")
 

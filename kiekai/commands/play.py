@@ -401,6 +401,8 @@ def _play(
 
     try:
         event_log = EventLog(log_path)
+    except FileRefusedError as exc:
+        raise _fail(err, f"cannot write the game log {log_path}: {exc.reason}; give another --log") from None
     except OSError as exc:
         raise _fail(err, f"cannot write the game log {log_path}: {exc}; give another --log") from None
     header = {
