@@ -692,6 +692,12 @@ def _normalise_relative(raw: str) -> str | None:
 #: Largest labels.csv read, in bytes (64 MiB: about half a million rows).
 MAX_LABELS_BYTES: int = 64 * 1024 * 1024
 
+#: Longest label kept, in characters. A label is "a human word or phrase" shown as the card's
+#: name and written into the game log's header and deal; ImageNet's longest class names are
+#: under 100 characters. Without a bound, labels of 100,000 characters made a log whose
+#: first lines are too long to replay (:data:`kiekai.events.MAX_LINE_BYTES`).
+MAX_LABEL_CHARS: int = 200
+
 #: ``known_wnid(wnid) -> bool``: whether a well-formed wnid names a WordNet 3.0 noun synset.
 KnownWnid = Callable[[str], bool]
 
@@ -852,8 +858,16 @@ def read_labels(
                     f"per photo (the first row is used)"
                 )
                 continue
-            label = row.get("label", "").strip() or None
+            # a spreadsheet cell may hold line breaks and tabs: one space between words
+            label = " ".join(row.get("label", "").split()) or None
             wnid = row.get("wnid", "").strip() or None
+            if label is not None and len(label) > MAX_LABEL_CHARS:
+                report(
+                    f"{path.name} line {line_no}: the label of {relative!r} is {len(label):,} "
+                    f"characters long, over {MAX_LABEL_CHARS}; a label names what the photo "
+                    f"shows in a few words (label ignored)"
+                )
+                label = None
             if label is None and wnid is None:
                 report(
                     f"{path.name} line {line_no}: {relative!r} has neither a label nor a wnid; "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import struct
 import warnings
@@ -950,3 +951,28 @@ def test_open_rgb_shrinks_a_huge_photo_before_converting_it(tmp_path: Path, monk
         assert converted and max(converted[0]) <= 2 * 300 * 2, converted
     expected = {"L": (90, 90, 90), "I;16": (117, 117, 117)}.get(mode, (200, 30, 40))
     assert np.abs(_pixels(rgb).reshape(-1, 3).mean(axis=0) - expected).max() < 1.5
+
+
+def test_labels_are_one_line_and_bounded(tmp_path: Path):
+    """A spreadsheet cell's line breaks and tabs become single spaces; a label of 100,000
+    characters (whose game log's first lines grew past what replay reads) is reported and
+    ignored, the photo kept."""
+    from kiekai.deck import MAX_LABEL_CHARS
+
+    for name in ("a.png", "b.png", "c.png"):
+        _photo(tmp_path / name)
+    long = "dog " * 25_000
+    with open(tmp_path / "labels.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["file", "label", "wnid"])
+        writer.writerows([["a.png", "golden\r\nretriever\t dog", ""], ["b.png", long, "n02084071"],
+                          ["c.png", "x" * MAX_LABEL_CHARS, ""]])  # fmt: skip
+    problems: list[str] = []
+    deck = load_deck(tmp_path, on_problem=problems.append)
+    labels = {card.id: card.label for card in deck.cards}
+    assert labels == {"a.png": "golden retriever dog", "b.png": None, "c.png": "x" * MAX_LABEL_CHARS}
+    assert deck.by_id("b.png").wnid == "n02084071"
+    assert problems == [
+        f"labels.csv line 4: the label of 'b.png' is {len(long.strip()):,} characters long, over "
+        f"{MAX_LABEL_CHARS}; a label names what the photo shows in a few words (label ignored)"
+    ]
