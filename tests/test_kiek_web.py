@@ -578,3 +578,47 @@ def test_play_web_on_host_0_says_other_devices_can_join(tmp_path):
     text = "".join(lines)
     assert "Listening on every network address: other devices on your network can open" in text, text
     assert "http://0:" not in text
+
+
+def test_a_wrong_host_or_busy_port_fails_before_the_deck_and_judge_load(tmp_path):
+    """``--host`` and ``--port`` are checked by binding first (under a second, not after the
+    deck, perception and judge have loaded, leaving an empty game log behind)."""
+    import socket
+
+    from typer.testing import CliRunner
+
+    from kiekai.cli import app
+
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    try:
+        for extra in (["--host", "no.such.host.invalid"], ["--port", str(busy.getsockname()[1])]):
+            log = tmp_path / "game.jsonl"
+            result = CliRunner().invoke(app, ["play", "--web", "--no-open", "--bots", "2", "--log", str(log), *extra])
+            assert result.exit_code == 2, result.output
+            assert "cannot listen on" in result.output and "Game log" not in result.output
+            assert not log.exists()
+    finally:
+        busy.close()
+
+
+def test_an_ipv6_host_may_be_written_in_brackets(deck, tmp_path):
+    from kiekai.web.server import listen
+
+    try:
+        probe = listen("::1")
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    probe.close()
+    t = Table(deck, tmp_path)
+    try:
+        bracketed = start_server(t.table, host="[::1]")
+        try:
+            assert bracketed.base_url == f"http://[::1]:{bracketed.port}"
+            assert httpx.get(bracketed.base_url + "/", timeout=10).status_code == 200
+        finally:
+            bracketed.stop()
+    finally:
+        t.server.stop()
+        t.client.close()

@@ -300,6 +300,15 @@ def _play(
             "(or leave --log out for a fresh file in the user data dir)",
         )
 
+    listening = None
+    if web:  # a wrong --host or a busy --port fails now, not after the deck and the judge
+        from kiekai.web.server import listen
+
+        try:
+            listening = listen(host, port)
+        except OSError as exc:
+            raise _fail(err, f"{exc}: pick another --port (0 = a free one) or --host") from None
+
     cards, deck_name = _load_cards(err, deck, players_n)
 
     from kiekai.judge import Judge
@@ -419,7 +428,7 @@ def _play(
             out, err, event_log, log_path, names, humans, make_bot, cards, names_of_cards,
             judge=judge, seed=seed, rounds=rounds, header=header, turn_seconds=turn_seconds,
             table_rules=table_rules, strictness=strictness, host=host, port=port,
-            open_browser=open_browser,
+            open_browser=open_browser, sock=listening,
         )  # fmt: skip
     try:
         with event_log:
@@ -466,8 +475,10 @@ def _play_web(
     host: str,
     port: int,
     open_browser: bool,
+    sock=None,
 ) -> int:
-    """``kiekai play --web``: serve the table, print the seat links, play, keep the log."""
+    """``kiekai play --web``: serve the table (on ``sock``, from :func:`kiekai.web.server.listen`,
+    when given), print the seat links, play, keep the log."""
     import webbrowser
 
     from kiekai.kiek.game import EventPrinter, GameAborted
@@ -477,7 +488,7 @@ def _play_web(
     table = WebTable(names, list(range(humans)), cards, names_of_cards, judge)
     table.log_path = str(log_path)
     try:
-        server = start_server(table, host=host, port=port)
+        server = start_server(table, host=host, port=port, sock=sock)
     except OSError as exc:
         raise _fail(err, f"{exc}: pick another --port (0 = a free one) or --host") from None
     if server.reachable_from_network:  # --host 0, "" and 0x0 are 0.0.0.0 too

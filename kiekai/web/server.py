@@ -88,17 +88,19 @@ class TableServer:
         self._thread.join(timeout=10)
 
 
-def start_server(table: WebTable, host: str = "127.0.0.1", port: int = 0) -> TableServer:
-    """Serve ``table`` on ``host:port`` (port 0: a free port) in a background thread.
+def listen(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A socket listening on ``host:port`` (port 0: a free port), for :func:`start_server`.
+
+    Binding first is cheap, so ``kiekai play --web`` calls this before it reads the deck and
+    loads the judge and a wrong ``--host`` fails at once. An IPv6 address may be written as
+    in a URL (``[::1]``).
 
     Raises:
         OSError: the address cannot be bound (port in use, unknown host); the message names
             the address.
     """
-    import uvicorn
-
-    from kiekai.web.app import create_app
-
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -108,6 +110,29 @@ def start_server(table: WebTable, host: str = "127.0.0.1", port: int = 0) -> Tab
         sock.close()
         raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sock.listen(64)
+    return sock
+
+
+def start_server(
+    table: WebTable, host: str = "127.0.0.1", port: int = 0, *, sock: socket.socket | None = None
+) -> TableServer:
+    """Serve ``table`` on ``host:port`` (port 0: a free port) in a background thread.
+
+    Args:
+        sock: a socket from :func:`listen` to serve on (then ``host`` only names it in links).
+
+    Raises:
+        OSError: the address cannot be bound (port in use, unknown host); the message names
+            the address.
+    """
+    import uvicorn
+
+    from kiekai.web.app import create_app
+
+    if sock is None:
+        sock = listen(host, port)
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
     config = uvicorn.Config(
         create_app(table),
         log_level="warning",
