@@ -692,6 +692,12 @@ def _normalise_relative(raw: str) -> str | None:
 #: Largest labels.csv read, in bytes (64 MiB: about half a million rows).
 MAX_LABELS_BYTES: int = 64 * 1024 * 1024
 
+#: labels.csv and folder problems passed on to ``on_problem`` one by one; beyond these, one
+#: line says how many more there are (a labels.csv of a whole dataset dropped into a folder
+#: of a few of its photos named 200,000 missing files, one warning each, for a minute).
+#: :attr:`Deck.problems` keeps them all.
+MAX_PROBLEMS_SHOWN: int = 20
+
 #: Longest label kept, in characters. A label is "a human word or phrase" shown as the card's
 #: name and written into the game log's header and deal; ImageNet's longest class names are
 #: under 100 characters. Without a bound, labels of 100,000 characters made a log whose
@@ -716,21 +722,26 @@ class WordNetNounIds:
 
     def __init__(self) -> None:
         self.unavailable: str | None = None
+        self._known: dict[str, bool] = {}  # a labels.csv names the same wnid on many rows
 
     def __call__(self, wnid: str) -> bool:
         """Whether ``wnid`` is a WordNet 3.0 noun synset id (True when WordNet is unavailable)."""
         if self.unavailable is not None:
             return True
+        if wnid in self._known:
+            return self._known[wnid]
         from kiekai.lexicon import synset_for_wnid
         from kiekai.models import ModelUnavailable
 
         try:
             synset_for_wnid(wnid)
         except ValueError:
+            self._known[wnid] = False
             return False
         except (ModelUnavailable, LookupError, OSError) as exc:
             self.unavailable = str(exc).split(". ", 1)[0]
             return True
+        self._known[wnid] = True
         return True
 
 
@@ -978,7 +989,8 @@ def load_deck(
             default: one :class:`DeckWarning` per skipped photo.
         on_problem: called with one message per labels.csv problem (row naming a missing
             photo, malformed wnid, duplicate row, empty file) and per sub-folder that cannot
-            be listed; default: a :class:`DeckWarning`.
+            be listed, for the first :data:`MAX_PROBLEMS_SHOWN`, then once with how many more
+            there are (:attr:`Deck.problems` has them all); default: a :class:`DeckWarning`.
         max_pixels: decompression-bomb limit (width x height, pixels); larger photos are skipped.
         min_side: photos with a side under this many pixels (after EXIF rotation) are skipped.
         known_wnid: checks each well-formed wnid of labels.csv (e.g. :class:`WordNetNounIds`);
@@ -1008,12 +1020,38 @@ def load_deck(
     root = root.resolve()
     skip = on_skip or warn_skipped
     problems: list[str] = []
+    report = on_problem or _warn_problem
 
     def problem(message: str) -> None:
         problems.append(message)
-        (on_problem or _warn_problem)(message)
+        if len(problems) <= MAX_PROBLEMS_SHOWN:
+            report(message)
 
-    labels_path = root / LABELS_FILE
+    try:
+        return _read_deck(root, skip, problem, labels_path=root / LABELS_FILE, problems=problems,
+                          max_pixels=max_pixels, min_side=min_side, known_wnid=known_wnid)  # fmt: skip
+    finally:
+        if len(problems) > MAX_PROBLEMS_SHOWN:
+            report(
+                f"... and {len(problems) - MAX_PROBLEMS_SHOWN:,} more problems like these, "
+                f"{len(problems):,} in all (the first {MAX_PROBLEMS_SHOWN} are shown; a "
+                f"labels.csv copied from a larger deck names many missing files: keep the rows "
+                f"of this folder's photos)"
+            )
+
+
+def _read_deck(
+    root: Path,
+    skip: OnSkip,
+    problem: OnProblem,
+    *,
+    labels_path: Path,
+    problems: list[str],
+    max_pixels: int,
+    min_side: int,
+    known_wnid: KnownWnid | None,
+) -> Deck:
+    """The body of :func:`load_deck` once ``root`` is a folder (arguments as there)."""
     has_labels = os.path.lexists(labels_path)
     labels = read_labels(labels_path, problem, known_wnid=known_wnid) if has_labels else {}
 

@@ -976,3 +976,21 @@ def test_labels_are_one_line_and_bounded(tmp_path: Path):
         f"labels.csv line 4: the label of 'b.png' is {len(long.strip()):,} characters long, over "
         f"{MAX_LABEL_CHARS}; a label names what the photo shows in a few words (label ignored)"
     ]
+
+
+def test_a_labels_csv_of_a_larger_deck_gives_a_few_warnings_and_a_count(tmp_path: Path):
+    """A dataset's whole labels.csv dropped into a folder of a few of its photos: 200,000
+    rows naming missing files printed 200,000 warnings (a minute of scrolling). The first
+    MAX_PROBLEMS_SHOWN are passed on, then one line with the count; Deck.problems has all."""
+    from kiekai.deck import MAX_PROBLEMS_SHOWN
+
+    _photo(tmp_path / "here.png")
+    rows = "".join(f"gone/p{i:04d}.png,dog\n" for i in range(500))
+    (tmp_path / "labels.csv").write_text("file,label\nhere.png,cat\n" + rows, encoding="utf-8")
+    told: list[str] = []
+    deck = load_deck(tmp_path, on_problem=told.append)
+    assert deck.by_id("here.png").label == "cat"
+    assert len(deck.problems) == 500
+    assert told[:MAX_PROBLEMS_SHOWN] == deck.problems[:MAX_PROBLEMS_SHOWN]
+    assert len(told) == MAX_PROBLEMS_SHOWN + 1
+    assert told[-1].startswith(f"... and {500 - MAX_PROBLEMS_SHOWN:,} more problems like these, 500 in all")
