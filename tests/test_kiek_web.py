@@ -622,3 +622,26 @@ def test_an_ipv6_host_may_be_written_in_brackets(deck, tmp_path):
     finally:
         t.server.stop()
         t.client.close()
+
+
+def test_every_answer_carries_a_strict_content_security_policy(deck, tmp_path):
+    """A second wall behind autoescaping: the pages run only their own script (no inline
+    script or style exists), cannot be framed, and send no Referer with the seat's link."""
+    t = Table(deck, tmp_path)
+    try:
+        for path in (t.url(), t.url(path="/state"), "/", "/static/table.js", f"/photo/{deck[0].sha256}.jpg",
+                     "/seat/forged-token-xxxxxxxxxx", "/nothing"):  # fmt: skip
+            r = t.client.get(path)
+            policy = r.headers.get("content-security-policy", "")
+            assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy, path
+            assert r.headers.get("x-content-type-options") == "nosniff", path
+            assert r.headers.get("referrer-policy") == "no-referrer", path
+        page = t.client.get(t.url()).text
+        assert "<script>" not in page and " style=" not in page and "onclick" not in page
+        with t.client.stream("GET", t.url(path="/stream")) as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            assert "content-security-policy" in stream.headers
+            assert next(stream.iter_lines()).startswith("retry:")
+    finally:
+        t.server.stop()
+        t.client.close()
