@@ -24,6 +24,7 @@ kept in :attr:`Card.extra`.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import hashlib
 import io
@@ -292,8 +293,7 @@ def _open_checked(source: Path | io.BytesIO, max_pixels: int) -> Image.Image:
         PhotoError: not an image Pillow knows, not a photo format, or more than ``max_pixels``.
     """
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
+        with _pillow_warnings():
             image = Image.open(source)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         size = re.search(r"\((\d+) pixels\)", str(exc))
@@ -328,7 +328,8 @@ def _rotated_size(image: Image.Image, size: tuple[int, int]) -> tuple[int, int]:
     """
     width, height = size
     try:
-        orientation = image.getexif().get(274, 1)
+        with _pillow_warnings():
+            orientation = image.getexif().get(274, 1)
     except Exception:  # a corrupt EXIF block: exif_transpose ignores it too
         orientation = 1
     return (height, width) if orientation in _QUARTER_TURNS else (width, height)
@@ -456,18 +457,55 @@ def _apply_icc(image: Image.Image) -> Image.Image:
     return converted if converted is not None else image
 
 
+@contextlib.contextmanager
+def _pillow_warnings() -> Iterator[None]:
+    """Pillow's warnings while a photo is read: a decompression bomb is an error, and the
+    ``UserWarning`` messages it gives about a file it still decodes ("Corrupt EXIF data",
+    "Truncated File Read" ...) are silenced: they would reach the terminal as raw
+    ``warnings.warn`` lines naming Pillow's source, not the photo, and change nothing (a
+    broken EXIF block is ignored, as :func:`PIL.ImageOps.exif_transpose` does)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        yield
+
+
+#: Modes whose pixels :meth:`PIL.Image.Image.reduce` averages correctly. Others (a palette
+#: "P" or "PA", whose indices cannot be averaged; 1-bit; 16-bit "I;16", which Pillow cannot
+#: reduce) are converted whole by :func:`_to_rgb` and shrunk after.
+_REDUCIBLE_MODES = frozenset({"L", "LA", "RGB", "RGBA", "RGBa", "La", "I", "F", "CMYK", "YCbCr"})
+
+
+def _shrink_early(image: Image.Image, max_side: int) -> Image.Image:
+    """``image`` box-averaged by a whole factor so that its longer side stays at least
+    ``2 * max_side`` pixels (the final Lanczos step then has enough detail), before any
+    mode conversion: a 9000x9000 PNG shown at 900 px is converted at 1800 px, a 25th of
+    the memory (a full-size RGB copy of an 89-megapixel photo is 268 MB, and conversions
+    made several). Images of another mode, or small enough, come back unchanged."""
+    factor = max(image.size) // (2 * max_side)
+    if factor < 2 or image.mode not in _REDUCIBLE_MODES:
+        return image
+    try:
+        return image.reduce(factor)
+    except (ValueError, NotImplementedError):  # a mode this Pillow cannot reduce
+        return image
+
+
 def _decode_rgb(image: Image.Image, draft_side: int | None) -> Image.Image:
-    """Decode an opened image's first frame to upright 8-bit RGB (JPEG drafted to >= draft_side).
+    """Decode an opened image's first frame to upright 8-bit RGB (JPEG drafted to >= draft_side;
+    other formats shrunk by :func:`_shrink_early` before conversion when ``draft_side`` is
+    given, so that memory follows the size asked for rather than the photo's).
 
     Raises whatever Pillow raises on corrupt data, and DecompressionBombWarning as an error.
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
+    with _pillow_warnings():
         if draft_side is not None and image.format in ("JPEG", "MPO"):
             image.draft(None, (draft_side, draft_side))
         image.load()  # the first frame of a GIF/WEBP animation
         upright = ImageOps.exif_transpose(image) or image
         upright.load()
+        if draft_side is not None:
+            upright = _shrink_early(upright, draft_side)
         return _to_rgb(_apply_icc(upright))
 
 
@@ -654,6 +692,18 @@ def _normalise_relative(raw: str) -> str | None:
 #: Largest labels.csv read, in bytes (64 MiB: about half a million rows).
 MAX_LABELS_BYTES: int = 64 * 1024 * 1024
 
+#: labels.csv and folder problems passed on to ``on_problem`` one by one; beyond these, one
+#: line says how many more there are (a labels.csv of a whole dataset dropped into a folder
+#: of a few of its photos named 200,000 missing files, one warning each, for a minute).
+#: :attr:`Deck.problems` keeps them all.
+MAX_PROBLEMS_SHOWN: int = 20
+
+#: Longest label kept, in characters. A label is "a human word or phrase" shown as the card's
+#: name and written into the game log's header and deal; ImageNet's longest class names are
+#: under 100 characters. Without a bound, labels of 100,000 characters made a log whose
+#: first lines are too long to replay (:data:`kiekai.events.MAX_LINE_BYTES`).
+MAX_LABEL_CHARS: int = 200
+
 #: ``known_wnid(wnid) -> bool``: whether a well-formed wnid names a WordNet 3.0 noun synset.
 KnownWnid = Callable[[str], bool]
 
@@ -672,21 +722,26 @@ class WordNetNounIds:
 
     def __init__(self) -> None:
         self.unavailable: str | None = None
+        self._known: dict[str, bool] = {}  # a labels.csv names the same wnid on many rows
 
     def __call__(self, wnid: str) -> bool:
         """Whether ``wnid`` is a WordNet 3.0 noun synset id (True when WordNet is unavailable)."""
         if self.unavailable is not None:
             return True
+        if wnid in self._known:
+            return self._known[wnid]
         from kiekai.lexicon import synset_for_wnid
         from kiekai.models import ModelUnavailable
 
         try:
             synset_for_wnid(wnid)
         except ValueError:
+            self._known[wnid] = False
             return False
         except (ModelUnavailable, LookupError, OSError) as exc:
             self.unavailable = str(exc).split(". ", 1)[0]
             return True
+        self._known[wnid] = True
         return True
 
 
@@ -814,8 +869,16 @@ def read_labels(
                     f"per photo (the first row is used)"
                 )
                 continue
-            label = row.get("label", "").strip() or None
+            # a spreadsheet cell may hold line breaks and tabs: one space between words
+            label = " ".join(row.get("label", "").split()) or None
             wnid = row.get("wnid", "").strip() or None
+            if label is not None and len(label) > MAX_LABEL_CHARS:
+                report(
+                    f"{path.name} line {line_no}: the label of {relative!r} is {len(label):,} "
+                    f"characters long, over {MAX_LABEL_CHARS}; a label names what the photo "
+                    f"shows in a few words (label ignored)"
+                )
+                label = None
             if label is None and wnid is None:
                 report(
                     f"{path.name} line {line_no}: {relative!r} has neither a label nor a wnid; "
@@ -926,7 +989,8 @@ def load_deck(
             default: one :class:`DeckWarning` per skipped photo.
         on_problem: called with one message per labels.csv problem (row naming a missing
             photo, malformed wnid, duplicate row, empty file) and per sub-folder that cannot
-            be listed; default: a :class:`DeckWarning`.
+            be listed, for the first :data:`MAX_PROBLEMS_SHOWN`, then once with how many more
+            there are (:attr:`Deck.problems` has them all); default: a :class:`DeckWarning`.
         max_pixels: decompression-bomb limit (width x height, pixels); larger photos are skipped.
         min_side: photos with a side under this many pixels (after EXIF rotation) are skipped.
         known_wnid: checks each well-formed wnid of labels.csv (e.g. :class:`WordNetNounIds`);
@@ -956,12 +1020,38 @@ def load_deck(
     root = root.resolve()
     skip = on_skip or warn_skipped
     problems: list[str] = []
+    report = on_problem or _warn_problem
 
     def problem(message: str) -> None:
         problems.append(message)
-        (on_problem or _warn_problem)(message)
+        if len(problems) <= MAX_PROBLEMS_SHOWN:
+            report(message)
 
-    labels_path = root / LABELS_FILE
+    try:
+        return _read_deck(root, skip, problem, labels_path=root / LABELS_FILE, problems=problems,
+                          max_pixels=max_pixels, min_side=min_side, known_wnid=known_wnid)  # fmt: skip
+    finally:
+        if len(problems) > MAX_PROBLEMS_SHOWN:
+            report(
+                f"... and {len(problems) - MAX_PROBLEMS_SHOWN:,} more problems like these, "
+                f"{len(problems):,} in all (the first {MAX_PROBLEMS_SHOWN} are shown; a "
+                f"labels.csv copied from a larger deck names many missing files: keep the rows "
+                f"of this folder's photos)"
+            )
+
+
+def _read_deck(
+    root: Path,
+    skip: OnSkip,
+    problem: OnProblem,
+    *,
+    labels_path: Path,
+    problems: list[str],
+    max_pixels: int,
+    min_side: int,
+    known_wnid: KnownWnid | None,
+) -> Deck:
+    """The body of :func:`load_deck` once ``root`` is a folder (arguments as there)."""
     has_labels = os.path.lexists(labels_path)
     labels = read_labels(labels_path, problem, known_wnid=known_wnid) if has_labels else {}
 

@@ -26,8 +26,10 @@ unknown); to print it, :class:`kiekai.kiek.game.EventPrinter` needs an ``_on_ove
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +37,7 @@ from typing import Annotated, Any, TextIO, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from kiekai.files import iter_lines
+from kiekai.files import FileRefusedError, file_kind, iter_lines
 
 #: Largest game log :func:`read_log` reads, in bytes (256 MiB). A Kiek game of 8 players and
 #: the most rounds ``kiekai play`` allows (100) writes about 800 turns of some 12 events of at
@@ -71,12 +73,21 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
-        """Return the event as one line of JSON (no trailing newline)."""
-        return json.dumps(
-            {"type": self.type, "turn": self.turn, "player": self.player, "data": dict(self.data)},
-            ensure_ascii=False,
-            sort_keys=False,
-        )
+        """Return the event as one line of JSON (no trailing newline), always UTF-8-encodable.
+
+        Text is written as itself (``"Ñandú"``), except in an event holding a lone surrogate
+        (``"\\udce9"``: Python's stand-in for a byte of a file name that is not UTF-8, e.g. a
+        Latin-1 ``café.jpg`` in a deck): that line is written with JSON ``\\u`` escapes
+        throughout, which is valid JSON, reads back to the same text, and can be written to
+        a UTF-8 log (a lone surrogate cannot).
+        """
+        record = {"type": self.type, "turn": self.turn, "player": self.player, "data": dict(self.data)}
+        line = json.dumps(record, ensure_ascii=False, sort_keys=False)
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            line = json.dumps(record, ensure_ascii=True, sort_keys=False)
+        return line
 
     @classmethod
     def from_json(cls, line: str) -> Event:
@@ -441,13 +452,41 @@ def check_event(event: Event, game: str) -> Event:
 # --------------------------------------------------------------------------- writing and reading
 
 
+def _open_append(path: Path) -> TextIO:
+    """``path`` opened for appending UTF-8 text, refusing anything but a regular file."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a named pipe nobody reads
+            raise FileRefusedError(path, "not a regular file (a named pipe)") from None
+        if exc.errno == errno.EISDIR:
+            raise FileRefusedError(path, "not a regular file (a folder)") from None
+        raise
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FileRefusedError(path, f"not a regular file ({file_kind(info.st_mode)})")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return open(fd, "a", encoding="utf-8")  # noqa: SIM115
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 class EventLog:
     """Append-only JSON-lines log: every :meth:`append` writes one line and flushes it.
 
     ``EventLog(None)`` keeps events in memory only. Use as a context manager or call
-    :meth:`close`.
+    :meth:`close`. The file must be a regular file (created if missing): it is opened without
+    blocking and checked on the opened descriptor, so a named pipe given as the log (whose
+    plain ``open`` waits for ever for a reader) or a device is refused at once.
 
     Raises:
+        kiekai.files.FileRefusedError: the path is a named pipe, a device, a socket or a
+            folder (a ``ValueError``; ``reason`` names what it is).
         OSError: the log file cannot be opened for appending (permission, missing dir).
     """
 
@@ -457,7 +496,7 @@ class EventLog:
         self._fh: TextIO | None = None
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+            self._fh = _open_append(self.path)
 
     def append(self, event: Event) -> Event:
         """Record ``event`` in memory and, with a file, write and flush it; returns it."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import struct
 import warnings
@@ -892,3 +893,104 @@ def test_deck_info_reports_unknown_wnids_with_their_line(deck_cli, tmp_path: Pat
     if "were not checked against WordNet" not in result.output:
         assert "labels.csv line 2: wnid 'n99999999' names no WordNet 3.0 noun synset" in result.output
         assert "n01440764" in result.output
+
+
+def _jpeg_with_broken_exif(path: Path) -> Path:
+    """A JPEG whose EXIF block is cut off inside its first IFD (Pillow: "Corrupt EXIF data")."""
+    import io
+
+    exif = Image.Exif()
+    exif[274] = 6
+    buffer = io.BytesIO()
+    Image.new("RGB", (80, 60), (10, 120, 200)).save(buffer, "JPEG", exif=exif.tobytes())
+    data = bytearray(buffer.getvalue())
+    at = data.find(b"Exif\x00\x00") + 6  # the TIFF header: byte order, 42, IFD offset
+    data[at + 4 : at + 8] = (0x7FFFFFF0).to_bytes(4, "little" if data[at] == 0x49 else "big")
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_broken_exif_block_gives_no_stray_pillow_warning(tmp_path: Path):
+    """Pillow warns "Corrupt EXIF data" from its own source line; that raw line must not reach
+    the terminal of ``deck info`` or ``play``: the photo decodes (orientation ignored) and
+    the only warnings are the deck's own."""
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    photo = _jpeg_with_broken_exif(deck / "broken-exif.jpg")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loaded = load_deck(deck)
+        image = open_rgb(photo, max_side=40)
+    assert [c.id for c in loaded.cards] == ["broken-exif.jpg"]
+    assert image.size == (40, 30)
+    assert [str(w.message) for w in caught if not issubclass(w.category, DeckWarning)] == []
+
+
+@pytest.mark.parametrize("mode", ["L", "RGB", "RGBA", "P", "I;16"])
+def test_open_rgb_shrinks_a_huge_photo_before_converting_it(tmp_path: Path, monkeypatch, mode):
+    """A 6000x4000 PNG asked for at 300 px is box-reduced before any mode conversion (only
+    the palette and 16-bit modes, which cannot be averaged, are converted whole), so memory
+    follows the size asked for (the web table's photos, contact sheets, perception); the
+    colours are those of the photo."""
+    import kiekai.deck as deck_module
+
+    colour = {"L": 90, "RGB": (200, 30, 40), "RGBA": (200, 30, 40, 255), "P": 0, "I;16": 30000}[mode]
+    image = Image.new(mode, (6000, 4000), colour)
+    if mode == "P":
+        image.putpalette([200, 30, 40] * 256)
+    path = tmp_path / "big.png"
+    image.save(path)
+    converted: list[tuple[int, int]] = []
+    real = deck_module._to_rgb
+    monkeypatch.setattr(deck_module, "_to_rgb", lambda im: converted.append(im.size) or real(im))
+    rgb = open_rgb(path, max_side=300)
+    assert rgb.size == (300, 200) and rgb.mode == "RGB"
+    if mode in ("P", "I;16"):
+        assert converted == [(6000, 4000)]
+    else:
+        assert converted and max(converted[0]) <= 2 * 300 * 2, converted
+    expected = {"L": (90, 90, 90), "I;16": (117, 117, 117)}.get(mode, (200, 30, 40))
+    assert np.abs(_pixels(rgb).reshape(-1, 3).mean(axis=0) - expected).max() < 1.5
+
+
+def test_labels_are_one_line_and_bounded(tmp_path: Path):
+    """A spreadsheet cell's line breaks and tabs become single spaces; a label of 100,000
+    characters (whose game log's first lines grew past what replay reads) is reported and
+    ignored, the photo kept."""
+    from kiekai.deck import MAX_LABEL_CHARS
+
+    for name in ("a.png", "b.png", "c.png"):
+        _photo(tmp_path / name)
+    long = "dog " * 25_000
+    with open(tmp_path / "labels.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["file", "label", "wnid"])
+        writer.writerows([["a.png", "golden\r\nretriever\t dog", ""], ["b.png", long, "n02084071"],
+                          ["c.png", "x" * MAX_LABEL_CHARS, ""]])  # fmt: skip
+    problems: list[str] = []
+    deck = load_deck(tmp_path, on_problem=problems.append)
+    labels = {card.id: card.label for card in deck.cards}
+    assert labels == {"a.png": "golden retriever dog", "b.png": None, "c.png": "x" * MAX_LABEL_CHARS}
+    assert deck.by_id("b.png").wnid == "n02084071"
+    assert problems == [
+        f"labels.csv line 4: the label of 'b.png' is {len(long.strip()):,} characters long, over "
+        f"{MAX_LABEL_CHARS}; a label names what the photo shows in a few words (label ignored)"
+    ]
+
+
+def test_a_labels_csv_of_a_larger_deck_gives_a_few_warnings_and_a_count(tmp_path: Path):
+    """A dataset's whole labels.csv dropped into a folder of a few of its photos: 200,000
+    rows naming missing files printed 200,000 warnings (a minute of scrolling). The first
+    MAX_PROBLEMS_SHOWN are passed on, then one line with the count; Deck.problems has all."""
+    from kiekai.deck import MAX_PROBLEMS_SHOWN
+
+    _photo(tmp_path / "here.png")
+    rows = "".join(f"gone/p{i:04d}.png,dog\n" for i in range(500))
+    (tmp_path / "labels.csv").write_text("file,label\nhere.png,cat\n" + rows, encoding="utf-8")
+    told: list[str] = []
+    deck = load_deck(tmp_path, on_problem=told.append)
+    assert deck.by_id("here.png").label == "cat"
+    assert len(deck.problems) == 500
+    assert told[:MAX_PROBLEMS_SHOWN] == deck.problems[:MAX_PROBLEMS_SHOWN]
+    assert len(told) == MAX_PROBLEMS_SHOWN + 1
+    assert told[-1].startswith(f"... and {500 - MAX_PROBLEMS_SHOWN:,} more problems like these, 500 in all")

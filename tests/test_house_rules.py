@@ -72,3 +72,27 @@ def test_missing_file_folder_and_non_utf8_are_clear_errors(tmp_path: Path):
     bad.write_bytes("caf\xe9\tcoffee\tyes\n".encode("latin-1"))
     with pytest.raises(HouseRulesError, match="not UTF-8"):
         HouseRules.load(bad)
+
+
+def test_an_unreadable_file_a_pipe_and_a_device_are_clear_errors(tmp_path: Path, monkeypatch):
+    """A house-rules file the user cannot read (``chmod 000``) was a PermissionError traceback
+    out of ``kiekai play``; a named pipe is refused without waiting for a writer."""
+    import os
+
+    import kiekai.judge.house_rules as house_rules
+
+    fifo = tmp_path / "rules.tsv"
+    os.mkfifo(fifo)
+    with pytest.raises(HouseRulesError, match="not a regular file"):
+        HouseRules.load(fifo)
+    with pytest.raises(HouseRulesError, match="not a regular file"):
+        HouseRules.load("/dev/zero")
+    locked = tmp_path / "locked.tsv"
+    locked.write_text("sofa\tcouch\tyes\tstandard\n", encoding="utf-8")
+
+    def denied(path, max_bytes):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(house_rules, "read_regular_bytes", denied)  # root reads through chmod 000
+    with pytest.raises(HouseRulesError, match="cannot be read \\(Permission denied\\)"):
+        HouseRules.load(locked)

@@ -11,6 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from kiek_helpers import ScriptedPlayer, TableJudge, make_cards
 from rich.console import Console
 
@@ -479,3 +481,31 @@ def test_people_guess_at_the_same_time():
         order = [e.player for e in outcome.events if e.type == "guess" and e.turn == turn]
         active = next(e.player for e in outcome.events if e.type == "turn" and e.turn == turn)
         assert order == [(active + k) % 4 for k in range(1, 4)]
+
+
+def test_a_number_of_thousands_of_digits_is_refused_not_a_crash():
+    """A piped answer of 5,000 digits at a number prompt (Python will not convert over 4,300
+    digits to an int) was a ValueError traceback that ended the game; it is refused and
+    asked again like any wrong number."""
+    screen = io.StringIO()
+    out = Console(file=screen, width=200, color_system=None, force_terminal=False)
+    stdin = PromptAnswerer(screen, ["dog"], overrule=["9" * 5000, "4 " + "1" * 30])
+    human = TerminalKiekPlayer(
+        "You", judge=TableJudge(), console=out, reader=LineReader(stdin), clock=VirtualClock(),
+        names=["You", "Bot 1", "Bot 2", "Bot 3"],
+    )  # fmt: skip
+    outcome = play_game(
+        [human, *bots(3)], make_cards(40), judge=TableJudge(), seed=4, clock=VirtualClock(), rounds=1,
+        on_event=EventPrinter(out),
+    )  # fmt: skip
+    assert outcome.ranking
+    assert screen.getvalue().count("Please type numbers out of") == 2
+    assert not any(e.type == "overrule" for e in outcome.events)
+
+
+@given(st.text(max_size=200) | st.from_regex(r"[0-9 ]{0,6000}", fullmatch=True))
+def test_typed_numbers_never_fails(line):
+    from kiekai.ui.kiek_terminal import typed_numbers
+
+    numbers = typed_numbers(line)
+    assert all(-1 <= n <= 999_999_999 for n in numbers)

@@ -9,6 +9,7 @@ it); one test drives the real `kiekai play` program with pexpect."""
 from __future__ import annotations
 
 import fcntl
+import io
 import os
 import re
 import struct
@@ -333,3 +334,41 @@ def test_ctrl_c_while_a_person_thread_waits_gives_the_terminal_back():
     os.close(slave)
     assert after[3] & termios.ECHO, "echo left off"
     assert after[3] & termios.ICANON, "line editing left off"
+
+
+def test_a_line_without_end_from_a_pipe_is_cut_and_costs_no_memory():
+    """``kiekai play < /dev/zero``: a pipe that never sends a newline made the reader hold
+    everything (1.5 GB in 100 s, quadratic CPU). A line is cut at MAX_LINE characters (the
+    prompt then refuses it) and the rest dropped up to its newline; the next line is read."""
+    from kiekai.ui.kiek_terminal import MAX_LINE
+
+    read_fd, write_fd = os.pipe()
+    written = threading.Event()
+
+    def write():
+        with os.fdopen(write_fd, "wb") as pipe:
+            for _ in range(200):  # 12.8 MB of NUL bytes, no newline
+                pipe.write(b"\x00" * 65536)
+            pipe.write(b"\nhello\n")
+        written.set()
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    with os.fdopen(read_fd, "r") as stream:
+        reader = LineReader(stream)
+        first = reader.readline(timeout=30)
+        assert first == "\x00" * MAX_LINE
+        assert reader.readline(timeout=30) == "hello"
+        assert len(reader._buffer) <= MAX_LINE + 4096
+        writer.join(timeout=30)
+        with pytest.raises(EOFError):
+            reader.readline(timeout=5)
+    assert written.is_set()
+
+
+def test_a_long_line_from_a_stream_without_descriptor_is_cut_too():
+    from kiekai.ui.kiek_terminal import MAX_LINE
+
+    reader = LineReader(io.StringIO("x" * (3 * MAX_LINE) + "\n4 5\n"))
+    assert reader.readline() == "x" * MAX_LINE
+    assert reader.readline() == "4 5"

@@ -478,3 +478,170 @@ def test_package_ships_the_templates_and_scripts():
     for name in ("templates/page.html", "templates/_decision.html", "static/table.js", "static/table.css"):
         assert (web / name).is_file()
     assert "cdn" not in (web / "templates" / "page.html").read_text().lower()  # works offline
+
+
+def test_pages_asking_for_the_same_photos_at_once_decode_each_once(deck, tmp_path, monkeypatch):
+    """Every page of a table asks for the new cards at the same moment; a photo is decoded
+    once however many ask, and at most PHOTO_DECODES at a time (a huge PNG holds hundreds of
+    MB while it is decoded: twenty at once took 14 GB before)."""
+    import kiekai.deck
+    from kiekai.web.app import PHOTO_DECODES
+
+    real = kiekai.deck.open_rgb
+    calls: list[str] = []
+    busy = [0, 0]  # now, most at once
+    guard = threading.Lock()
+
+    def slow_open_rgb(card, *args, **kwargs):
+        with guard:
+            calls.append(card.sha256)
+            busy[0] += 1
+            busy[1] = max(busy)
+        time.sleep(0.3)
+        try:
+            return real(card, *args, **kwargs)
+        finally:
+            with guard:
+                busy[0] -= 1
+
+    monkeypatch.setattr(kiekai.deck, "open_rgb", slow_open_rgb)
+    t = Table(deck, tmp_path)
+    try:
+        wanted = [card.sha256 for card in deck[:4]] * 5
+        results: list[int] = []
+
+        def fetch(sha):
+            with httpx.Client(base_url=t.server.base_url, timeout=30) as client:
+                results.append(client.get(f"/photo/{sha}.jpg").status_code)
+
+        threads = [threading.Thread(target=fetch, args=(sha,)) for sha in wanted]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert results == [200] * len(wanted)
+        assert sorted(calls) == sorted(set(wanted)), calls
+        assert busy[1] <= PHOTO_DECODES
+    finally:
+        t.server.stop()
+        t.client.close()
+
+
+@pytest.mark.parametrize("host", ["0", "", "0x0", "0.0.0.0"])
+def test_every_spelling_of_every_address_is_known_as_such(deck, tmp_path, host):
+    """``--host 0`` (or "", 0x0) binds 0.0.0.0 like ``--host 0.0.0.0``: the server knows it
+    listens everywhere, and its links name the machine, not "http://0:port"."""
+    import socket
+
+    t = Table(deck, tmp_path)
+    try:
+        everywhere = start_server(t.table, host=host)
+        try:
+            assert everywhere.everywhere and everywhere.reachable_from_network
+            assert everywhere.base_url == f"http://{socket.gethostname()}:{everywhere.port}"
+        finally:
+            everywhere.stop()
+        assert not t.server.everywhere and not t.server.reachable_from_network
+    finally:
+        t.server.stop()
+        t.client.close()
+
+
+@pytest.mark.slow
+def test_play_web_on_host_0_says_other_devices_can_join(tmp_path):
+    """The real command with ``--host 0`` prints the warning that ``--host 0.0.0.0`` prints
+    (before, only the literal strings 0.0.0.0 and :: did, while 0, "" and 0x0 listened on
+    every address silently)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kiekai", "play", "--web", "--no-open", "--host", "0", "--bots", "2",
+         "--seed", "1", "--log", str(tmp_path / "g.jsonl")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "COLUMNS": "200"},
+    )  # fmt: skip
+    lines: list[str] = []
+    try:
+        end = time.monotonic() + 300
+        while time.monotonic() < end:
+            line = process.stdout.readline().decode("utf-8", "replace")
+            if not line:
+                break
+            lines.append(line)
+            if "/seat/" in line:
+                break
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+    text = "".join(lines)
+    assert "Listening on every network address: other devices on your network can open" in text, text
+    assert "http://0:" not in text
+
+
+def test_a_wrong_host_or_busy_port_fails_before_the_deck_and_judge_load(tmp_path):
+    """``--host`` and ``--port`` are checked by binding first (under a second, not after the
+    deck, perception and judge have loaded, leaving an empty game log behind)."""
+    import socket
+
+    from typer.testing import CliRunner
+
+    from kiekai.cli import app
+
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    try:
+        for extra in (["--host", "no.such.host.invalid"], ["--port", str(busy.getsockname()[1])]):
+            log = tmp_path / "game.jsonl"
+            result = CliRunner().invoke(app, ["play", "--web", "--no-open", "--bots", "2", "--log", str(log), *extra])
+            assert result.exit_code == 2, result.output
+            assert "cannot listen on" in result.output and "Game log" not in result.output
+            assert not log.exists()
+    finally:
+        busy.close()
+
+
+def test_an_ipv6_host_may_be_written_in_brackets(deck, tmp_path):
+    from kiekai.web.server import listen
+
+    try:
+        probe = listen("::1")
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    probe.close()
+    t = Table(deck, tmp_path)
+    try:
+        bracketed = start_server(t.table, host="[::1]")
+        try:
+            assert bracketed.base_url == f"http://[::1]:{bracketed.port}"
+            assert httpx.get(bracketed.base_url + "/", timeout=10).status_code == 200
+        finally:
+            bracketed.stop()
+    finally:
+        t.server.stop()
+        t.client.close()
+
+
+def test_every_answer_carries_a_strict_content_security_policy(deck, tmp_path):
+    """A second wall behind autoescaping: the pages run only their own script (no inline
+    script or style exists), cannot be framed, and send no Referer with the seat's link."""
+    t = Table(deck, tmp_path)
+    try:
+        for path in (t.url(), t.url(path="/state"), "/", "/static/table.js", f"/photo/{deck[0].sha256}.jpg",
+                     "/seat/forged-token-xxxxxxxxxx", "/nothing"):  # fmt: skip
+            r = t.client.get(path)
+            policy = r.headers.get("content-security-policy", "")
+            assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy, path
+            assert r.headers.get("x-content-type-options") == "nosniff", path
+            assert r.headers.get("referrer-policy") == "no-referrer", path
+        page = t.client.get(t.url()).text
+        assert "<script>" not in page and " style=" not in page and "onclick" not in page
+        with t.client.stream("GET", t.url(path="/stream")) as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            assert "content-security-policy" in stream.headers
+            assert next(stream.iter_lines()).startswith("retry:")
+    finally:
+        t.server.stop()
+        t.client.close()

@@ -115,13 +115,27 @@ def test_an_interrupted_match_names_a_leader_not_a_winner():
     assert "match not finished after 1 of 3 rounds; leading:" in text
 
 
-@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
-def test_a_log_that_cannot_be_written_mid_game_is_reported_not_a_traceback():
-    """/dev/full opens fine and fails every write with ENOSPC, like a disk that fills up."""
-    result = kismet("--bots", "2", "--humans", "0", "--seed", "1", "--log", "/dev/full")
+def test_a_log_that_cannot_be_written_mid_game_is_reported_not_a_traceback(tmp_path, monkeypatch):
+    """A disk that fills up: the log file opens fine and, after 3 lines, every write fails
+    with ENOSPC (a regular file whose writes fail: the log refuses devices such as /dev/full
+    at once, see test_a_named_pipe_or_device_as_rules_or_log_is_refused_at_once)."""
+    import errno
+    import io
+
+    import kiekai.events
+
+    class FillingFile(io.StringIO):
+        def write(self, text):
+            if self.getvalue().count("\n") >= 3:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return super().write(text)
+
+    monkeypatch.setattr(kiekai.events, "_open_append", lambda path: FillingFile())
+    log = tmp_path / "game.jsonl"
+    result = kismet("--bots", "2", "--humans", "0", "--seed", "1", "--log", str(log))
     assert result.exit_code == 1, result.output
     assert "results" in result.output and "winner:" in result.output  # the game went on
-    assert "writing the log /dev/full failed after 0 events" in result.output
+    assert f"writing the log {log} failed after 3 events" in result.output
     assert "No space left on device" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
@@ -219,3 +233,48 @@ def test_11_the_printed_variant_shows_the_cards_in_front_and_obeys_the_rules(see
         elif line.split() == ["player", "minus", "points", "place", "total"]:
             checked["tables"] += 1
     assert checked["lay"] > 5 and checked["knock_lay"] > 0 and checked["tables"] == 2, checked
+
+
+def _refused_in_time(args: list[str]) -> str:
+    """Run ``kiekai kismet ARGS`` in a thread; fail if it does not finish within 30 s (a
+    named pipe used to block the open or the read for ever)."""
+    import threading
+
+    box: dict = {}
+    thread = threading.Thread(target=lambda: box.update(result=runner.invoke(app, args)), daemon=True)
+    thread.start()
+    thread.join(timeout=30)
+    assert not thread.is_alive(), f"kiekai {' '.join(args)} hung"
+    result = box["result"]
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    return result.output
+
+
+@pytest.mark.parametrize("option", ["--rules", "--log"])
+def test_a_named_pipe_or_device_as_rules_or_log_is_refused_at_once(tmp_path, option):
+    import os
+
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    out = _refused_in_time(["kismet", "--bots", "3", "--humans", "0", option, str(fifo)])
+    assert "not a regular file (a named pipe)" in out
+    out = _refused_in_time(["kismet", "--bots", "3", "--humans", "0", option, "/dev/zero"])
+    assert "not a regular file (a character device)" in out
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [("a = " + "[" * 30000 + "]" * 30000, "nests arrays or tables too deeply"),
+     ("[chips]\n" + "# padding\n" * 20000, "too large")],
+)  # fmt: skip
+def test_rules_files_nested_too_deep_or_too_large_are_clear_errors(tmp_path, text, fragment):
+    rules = tmp_path / "rules.toml"
+    rules.write_text(text, encoding="utf-8")
+    out = _refused_in_time(["kismet", "--bots", "3", "--humans", "0", "--rules", str(rules)])
+    assert fragment in out
+
+
+def test_kismet_errors_show_paths_escaped():
+    out = _refused_in_time(["kismet", "--bots", "3", "--humans", "0", "--rules", "/nowhere/\x1b]0;pwn\x07.toml"])
+    assert "\x1b" not in out and "\\x1b]0;pwn\\x07" in out

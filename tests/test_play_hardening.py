@@ -116,3 +116,42 @@ def test_option_values_are_case_insensitive(option, value):
     assert "3 to 8 players" in result.output
     result = runner.invoke(app, ["play", "--humans", "0", "--bots", "9", option, "expert"])
     assert result.exit_code == 2 and "Invalid value" in result.output
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="file names there are Unicode")
+def test_a_file_name_that_is_not_utf8_plays_and_replays(tmp_path):
+    """A Latin-1 ``café.png`` (bytes, not UTF-8: an old camera or a Windows zip) is a card
+    like any other; the log, whose header and deal name it, is written and replayed."""
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    for i in range(16):
+        name = os.fsencode(deck) + (b"/caf\xe9.png" if i == 0 else b"/p%02d.png" % i)
+        Image.new("RGB", (64, 48), (i * 37 % 256, i * 91 % 256, 120)).save(os.fsdecode(name))
+    log = tmp_path / "game.jsonl"
+    done = _kiekai("play", "--humans", "0", "--bots", "3", "--deck", str(deck), "--perception",
+                   "colour", "--rounds", "1", "--seed", "2", "--log", str(log))  # fmt: skip
+    err = done.stderr.decode("utf-8")
+    assert done.returncode == 0, err[-2000:]
+    assert "Traceback" not in err
+    assert "caf\\udce9.png" in log.read_text(encoding="utf-8")  # a JSON escape
+    again = _kiekai("replay", str(log))
+    assert again.returncode == 0, again.stderr.decode("utf-8")
+    assert "Final scores" in again.stdout.decode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["play", "--deck", ""], ["play", "--log", " "], ["play", "--house-rules", ""],
+     ["play", "--clip-checkpoint", ""], ["replay", ""], ["deck", "info", ""], ["deck", "embed", ""],
+     ["kismet", "--rules", ""], ["kismet", "--log", ""], ["models", "--clip-checkpoint", ""]],
+)  # fmt: skip
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(args, tmp_path, monkeypatch):
+    """``Path("")`` is ``Path(".")``: ``--deck "$DECK"`` with DECK unset read every photo under
+    the current folder. Every path option and argument refuses an empty value at once."""
+    monkeypatch.chdir(tmp_path)
+    Image.new("RGB", (64, 48)).save(tmp_path / "not-for-a-deck.png")
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "is empty; give a path" in result.output
+    assert "not-for-a-deck" not in result.output

@@ -27,6 +27,7 @@ from kiekai.events import (
     MAX_SEATS,
     Event,
     EventData,
+    EventLog,
     LogProblem,
     check_event,
     event_data,
@@ -341,3 +342,41 @@ def test_a_lone_surrogate_in_a_log_is_shown_not_a_crash(clean_lines, tmp_path):
     done = _kiekai("replay", str(path))
     assert done.returncode == 0, done.stderr.decode()
     assert "\\ud800" in done.stdout.decode("utf-8")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(st.one_of(st.characters(), st.characters(categories=["Cs"])), max_size=30))
+def test_any_text_in_an_event_is_logged_and_read_back(text, tmp_path):
+    """The log writer never fails on text: a lone surrogate (a deck file name that is not
+    UTF-8, ``café.jpg`` in Latin-1) is written as a JSON escape and reads back the same."""
+    path = tmp_path / f"log-{abs(hash(text))}.jsonl"
+    event = Event("reveal", turn=0, player=1, data={"words": [text, "dog"], "secret": text})
+    with EventLog(path) as log:
+        log.append(event)
+    path.read_bytes().decode("utf-8")  # the file is UTF-8
+    assert list(read_log(path)) == [event]
+    path.unlink()
+
+
+def test_a_log_path_that_is_a_pipe_device_or_folder_is_refused_at_once(tmp_path):
+    """Opening a named pipe to append blocks until someone reads it (``kiekai kismet --log
+    FIFO`` hung); the log opens without blocking and refuses what is not a regular file."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a named pipe"), (Path("/dev/null"), "a character device"), (tmp_path, "a folder")):
+        box: dict = {}
+
+        def open_log(path=path, box=box):
+            try:
+                EventLog(path).close()
+            except FileRefusedError as exc:
+                box["error"] = exc
+
+        thread = threading.Thread(target=open_log, daemon=True)
+        thread.start()
+        thread.join(timeout=10)
+        assert not thread.is_alive(), f"opening {path} as a log blocked"
+        assert box["error"].reason == f"not a regular file ({kind})"
+    with EventLog(tmp_path / "new" / "game.jsonl") as log:  # a new file in a new folder
+        log.append(Event("header", data={"game": "kiek"}))
+    assert (tmp_path / "new" / "game.jsonl").read_text(encoding="utf-8").count("\n") == 1

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import typer
 
+from kiekai.commands import path_value
+
 #: Cards handed to ``embed_images`` per call: the progress bar advances once per batch.
 EMBED_BATCH = 32
 
@@ -60,7 +62,8 @@ def _summary(deck) -> str:
 @deck_app.command("info")
 def info(
     path: Path | None = typer.Argument(
-        None, help="Deck folder (photos, optionally labels.csv). Omit for the default deck."
+        None, help="Deck folder (photos, optionally labels.csv). Omit for the default deck.",
+        parser=path_value, metavar="PATH",
     ),
     players: int | None = typer.Option(
         None, "--players", min=1, help="Also check the deck is big enough for this many players."
@@ -158,13 +161,15 @@ def _batches(items: Sequence, size: int) -> list[Sequence]:
 @deck_app.command("embed")
 def embed(
     path: Path | None = typer.Argument(
-        None, help="Deck folder (photos, optionally labels.csv). Omit for the default deck."
+        None, help="Deck folder (photos, optionally labels.csv). Omit for the default deck.",
+        parser=path_value, metavar="PATH",
     ),
     clip_model: str | None = typer.Option(
         None, "--clip-model", help="open_clip architecture, e.g. ViT-B-32 (default: registry)."
     ),
     clip_checkpoint: Path | None = typer.Option(
-        None, "--clip-checkpoint", help="Local open_clip checkpoint file (no download)."
+        None, "--clip-checkpoint", help="Local open_clip checkpoint file (no download).",
+        parser=path_value, metavar="PATH",
     ),
 ) -> None:
     """Compute and cache the CLIP image embeddings of every usable photo of a deck.

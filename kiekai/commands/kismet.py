@@ -12,7 +12,10 @@ from pathlib import Path
 
 import typer
 
+from kiekai.commands import path_value
+from kiekai.display import printable
 from kiekai.events import Event, EventLog
+from kiekai.files import FileRefusedError
 from kiekai.kismet.bots import LEVELS
 from kiekai.kismet.table import BaseTable, VariantTable
 
@@ -144,10 +147,12 @@ def register(app: typer.Typer) -> None:
             3, "--rounds", help="Variant only: rounds to play, 1-1000 (minus points are tallied)."
         ),
         rules: Path | None = typer.Option(
-            None, "--rules", help="TOML rules file overriding chip points / pre-lay limit."
+            None, "--rules", help="TOML rules file overriding chip points / pre-lay limit.",
+            parser=path_value, metavar="PATH",
         ),
         log: Path | None = typer.Option(
-            None, "--log", help="Append the game's events to this JSON-lines file."
+            None, "--log", help="Append the game's events to this JSON-lines file.",
+            parser=path_value, metavar="PATH",
         ),
     ) -> None:
         """Play Kismet against reflex bots with human-like reaction times."""
@@ -157,8 +162,9 @@ def register(app: typer.Typer) -> None:
         from kiekai.kismet.table import make_table, printout, run_headless, seat_names
 
         def fail(message: str) -> None:
-            """Print a user error (no traceback) and exit with status 2."""
-            typer.echo(f"kiekai kismet: {message}", err=True)
+            """Print a user error (no traceback) and exit with status 2; paths and values in
+            it are shown escaped (:func:`kiekai.display.printable`)."""
+            typer.echo(f"kiekai kismet: {printable(message)}", err=True)
             raise typer.Exit(2)
 
         if humans not in (0, 1):
@@ -193,6 +199,8 @@ def register(app: typer.Typer) -> None:
         names = seat_names(players, humans)
         try:
             event_log = GuardedLog(log)
+        except FileRefusedError as exc:
+            fail(f"the log {log} is {exc.reason}; give a file name for the log (or leave --log out)")
         except OSError as exc:
             fail(f"cannot open the log file {log} for appending ({exc}); choose a writable path")
 

@@ -24,6 +24,8 @@ from typing import Annotated
 
 import typer
 
+from kiekai.commands import path_value
+
 #: Exit status when a required model is missing.
 EXIT_MISSING = 1
 
@@ -47,7 +49,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         clip_checkpoint: Annotated[
-            Path | None, typer.Option(help="Local open_clip checkpoint file to check.")
+            Path | None, typer.Option(help="Local open_clip checkpoint file to check.", parser=path_value, metavar="PATH")
         ] = None,
         build_embeddings: Annotated[
             bool,

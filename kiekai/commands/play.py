@@ -19,6 +19,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from kiekai.commands import path_value
 from kiekai.display import safe_text
 from kiekai.files import FileRefusedError
 
@@ -90,7 +91,10 @@ def register(app: typer.Typer) -> None:
         ] = 1,
         deck: Annotated[
             Path | None,
-            typer.Option(help="Folder of photos (optionally with labels.csv); default: the embedded deck."),
+            typer.Option(
+                help="Folder of photos (optionally with labels.csv); default: the embedded deck.",
+                parser=path_value, metavar="PATH",
+            ),
         ] = None,
         seed: Annotated[
             int | None, typer.Option(help="Seed for the shuffle and the bots (same seed, same game).")
@@ -112,19 +116,24 @@ def register(app: typer.Typer) -> None:
             ),
         ] = 3,
         log: Annotated[
-            Path | None, typer.Option(help="JSON-lines game log (default: a new file in the user data dir).")
+            Path | None,
+            typer.Option(
+                help="JSON-lines game log (default: a new file in the user data dir).", parser=path_value, metavar="PATH"
+            ),
         ] = None,
         clip_model: Annotated[
             str | None, typer.Option(help="open_clip model name for the clip perception.")
         ] = None,
         clip_checkpoint: Annotated[
-            Path | None, typer.Option(help="Local open_clip checkpoint file (with --clip-model).")
+            Path | None,
+            typer.Option(help="Local open_clip checkpoint file (with --clip-model).", parser=path_value, metavar="PATH"),
         ] = None,
         house_rules: Annotated[
             Path | None,
             typer.Option(
                 help="The table's house-rules file: read before the judge, and rulings made at "
-                "the reveal are saved to it (default: house-rules.tsv in the user data dir)."
+                "the reveal are saved to it (default: house-rules.tsv in the user data dir).",
+                parser=path_value, metavar="PATH",
             ),
         ] = None,
         turn_seconds: Annotated[
@@ -181,7 +190,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("replay")
     def replay_command(
-        log: Annotated[Path, typer.Argument(help="A game log written by `kiekai play`.")],
+        log: Annotated[
+            Path, typer.Argument(help="A game log written by `kiekai play`.", parser=path_value, metavar="PATH")
+        ],
     ) -> None:
         """Print a game of Kiek again from its JSON-lines log alone.
 
@@ -289,6 +300,15 @@ def _play(
             "(or leave --log out for a fresh file in the user data dir)",
         )
 
+    listening = None
+    if web:  # a wrong --host or a busy --port fails now, not after the deck and the judge
+        from kiekai.web.server import listen
+
+        try:
+            listening = listen(host, port)
+        except OSError as exc:
+            raise _fail(err, f"{exc}: pick another --port (0 = a free one) or --host") from None
+
     cards, deck_name = _load_cards(err, deck, players_n)
 
     from kiekai.judge import Judge
@@ -390,6 +410,8 @@ def _play(
 
     try:
         event_log = EventLog(log_path)
+    except FileRefusedError as exc:
+        raise _fail(err, f"cannot write the game log {log_path}: {exc.reason}; give another --log") from None
     except OSError as exc:
         raise _fail(err, f"cannot write the game log {log_path}: {exc}; give another --log") from None
     header = {
@@ -406,7 +428,7 @@ def _play(
             out, err, event_log, log_path, names, humans, make_bot, cards, names_of_cards,
             judge=judge, seed=seed, rounds=rounds, header=header, turn_seconds=turn_seconds,
             table_rules=table_rules, strictness=strictness, host=host, port=port,
-            open_browser=open_browser,
+            open_browser=open_browser, sock=listening,
         )  # fmt: skip
     try:
         with event_log:
@@ -453,8 +475,10 @@ def _play_web(
     host: str,
     port: int,
     open_browser: bool,
+    sock=None,
 ) -> int:
-    """``kiekai play --web``: serve the table, print the seat links, play, keep the log."""
+    """``kiekai play --web``: serve the table (on ``sock``, from :func:`kiekai.web.server.listen`,
+    when given), print the seat links, play, keep the log."""
     import webbrowser
 
     from kiekai.kiek.game import EventPrinter, GameAborted
@@ -464,12 +488,13 @@ def _play_web(
     table = WebTable(names, list(range(humans)), cards, names_of_cards, judge)
     table.log_path = str(log_path)
     try:
-        server = start_server(table, host=host, port=port)
+        server = start_server(table, host=host, port=port, sock=sock)
     except OSError as exc:
         raise _fail(err, f"{exc}: pick another --port (0 = a free one) or --host") from None
-    if host in ("0.0.0.0", "::"):
+    if server.reachable_from_network:  # --host 0, "" and 0x0 are 0.0.0.0 too
+        where = "every network address" if server.everywhere else f"the network address {server.address}"
         out.print(
-            "[yellow]Listening on every network address: other devices on your network can "
+            f"[yellow]Listening on {safe_text(where)}: other devices on your network can "
             "open these links.[/yellow]",
             highlight=False,
         )

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from kiekai.files import FileRefusedError, read_regular_bytes
 from kiekai.judge.normalize import normalise
 
 #: The judge's strictness levels, plus ``*`` for a ruling that holds at every level.
@@ -190,8 +191,8 @@ class HouseRules:
                 the first :meth:`add` (the game's default file); when False it is an error.
 
         Raises:
-            HouseRulesError: the path is not a regular file, is larger than
-                :data:`MAX_FILE_BYTES`, is not UTF-8, or a line is malformed; the message
+            HouseRulesError: the path is not a regular file, cannot be read (permission), is
+                larger than :data:`MAX_FILE_BYTES`, is not UTF-8, or a line is malformed; the message
                 names the file, the line number and what to write instead.
         """
         p = Path(path)
@@ -202,15 +203,20 @@ class HouseRules:
                 f"house rules file {str(p)!r} does not exist; create it with lines "
                 "'secret<TAB>guess<TAB>yes|no<TAB>level' or leave out --house-rules"
             )
-        if not p.is_file():
-            raise HouseRulesError(f"house rules {str(p)!r} is not a regular file; give a .tsv file")
-        if p.stat().st_size > MAX_FILE_BYTES:
+        try:  # regular files only, opened without blocking (kiekai.files)
+            text = read_regular_bytes(p, MAX_FILE_BYTES).decode("utf-8")
+        except FileRefusedError as exc:
+            if exc.reason.startswith("not a regular file"):
+                raise HouseRulesError(f"house rules {str(p)!r} is not a regular file; give a .tsv file") from None
             raise HouseRulesError(
                 f"house rules file {str(p)!r} is larger than {MAX_FILE_BYTES} bytes; "
                 "a table's rulings fit in far less: check the path"
-            )
-        try:
-            text = p.read_text(encoding="utf-8")
+            ) from None
+        except OSError as exc:  # permission denied, a link that loops
+            raise HouseRulesError(
+                f"house rules file {str(p)!r} cannot be read ({exc.strerror or exc}); make it "
+                "readable or pass --house-rules with another file"
+            ) from None
         except UnicodeDecodeError as exc:
             raise HouseRulesError(
                 f"house rules file {str(p)!r} is not UTF-8 text (byte {exc.start}); save it as UTF-8"

@@ -26,6 +26,8 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
+from kiekai.files import FileRefusedError, read_regular_bytes
+
 #: The large numbers printed on a card set: one card each of 2..12 (11 cards; 8 sets = 88).
 VALUES: tuple[int, ...] = tuple(range(2, 13))
 #: Cards in the circle (rulebook, Setup: "Turn the top 11 cards of the pile face up").
@@ -38,6 +40,9 @@ MAX_SETS = 8
 #: cards "out in a circle" without naming places; kiekai names them by letter so that a
 #: player, the terminal UI's keys and the printed game all say the same).
 SLOT_NAMES = "abcdefghijk"
+#: Largest rules file read, in bytes (64 KiB): the file has at most 12 short lines; a named
+#: pipe or ``/dev/zero`` given as ``--rules`` is refused, never read.
+MAX_RULES_BYTES = 64 * 1024
 
 
 def slot_name(slot: int) -> str:
@@ -139,15 +144,24 @@ def load_rules(path: str | os.PathLike[str]) -> Rules:
         :class:`Rules` with the file's values over :data:`DEFAULT_RULES`.
 
     Raises:
-        RulesFileError: the file is missing, not TOML, ``chips``/``variant`` is not a table,
+        RulesFileError: the file is missing, not a regular file (a named pipe, a device: never
+            read), over :data:`MAX_RULES_BYTES`, not TOML or nested too deep to parse,
+            ``chips``/``variant`` is not a table,
             a key is not a card value written in ASCII digits, or a value is out of range;
             the message names the file, the entry and what is allowed.
     """
     p = Path(path)
     try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_regular_bytes(p, MAX_RULES_BYTES).decode("utf-8"))
     except FileNotFoundError as exc:
         raise RulesFileError(f"rules file {p} does not exist; pass an existing TOML file") from exc
+    except FileRefusedError as exc:
+        raise RulesFileError(f"rules file {p} is {exc.reason}; pass a TOML file") from None
+    except RecursionError:
+        raise RulesFileError(
+            f"rules file {p} nests arrays or tables too deeply to read; a rules file has two "
+            f"flat tables, [chips] and [variant]"
+        ) from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise RulesFileError(f"rules file {p} is not readable TOML: {exc}") from exc
     unknown = set(raw) - {"chips", "variant"}

@@ -61,6 +61,10 @@ from kiekai.kiek.players import (
 COUNTDOWN_STEP = 1.0
 #: Longest line kept while editing on a terminal (characters); more typing is ignored.
 MAX_TYPED = 200
+#: Longest line read from a pipe or file, in characters: a longer line is cut here (and then
+#: refused by the prompt) and the rest of it dropped up to its newline, so that an input with
+#: no newline at all (``kiekai play < /dev/zero``) costs neither memory nor quadratic time.
+MAX_LINE = 4096
 
 
 class LineReader:
@@ -79,6 +83,8 @@ class LineReader:
         self.stream = stream if stream is not None else sys.stdin
         self._buffer = ""
         self._eof = False
+        #: the rest of an over-long line is being dropped (up to its newline)
+        self._skipping = False
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         #: held by a person's decision from its first line on screen to its answer, so
         #: that people sharing one terminal are asked one after the other
@@ -104,7 +110,8 @@ class LineReader:
             return False
 
     def readline(self, timeout: float | None = None) -> str:
-        """Return the next line without its line ending.
+        """Return the next line without its line ending, cut at :data:`MAX_LINE` characters
+        (the rest of a longer line is dropped up to its newline).
 
         Args:
             timeout: seconds to wait (``None`` = no limit).
@@ -116,14 +123,30 @@ class LineReader:
         """
         fd = self._fileno()
         if fd is None:
-            line = self.stream.readline()
+            line = self.stream.readline(MAX_LINE + 1)
             if line == "":
                 raise EOFError("input ended")
+            if len(line) > MAX_LINE and not line.endswith("\n"):
+                while (rest := self.stream.readline(MAX_LINE)) and not rest.endswith("\n"):
+                    pass  # the rest of an over-long line is dropped
+                line = line[:MAX_LINE]
             return line.rstrip("\r\n")
         end = None if timeout is None else time.monotonic() + max(0.0, timeout)
-        while "\n" not in self._buffer:
+        while True:
+            if self._skipping:  # dropping the rest of an over-long line
+                cut = self._buffer.find("\n")
+                self._buffer = "" if cut < 0 else self._buffer[cut + 1 :]
+                self._skipping = cut < 0
+            if not self._skipping:
+                line, newline, rest = self._buffer.partition("\n")
+                if newline:
+                    self._buffer = rest
+                    return line.rstrip("\r")
+                if len(self._buffer) > MAX_LINE:
+                    line, self._buffer, self._skipping = self._buffer[:MAX_LINE], "", True
+                    return line
             if self._eof:
-                if self._buffer:
+                if self._buffer and not self._skipping:
                     line, self._buffer = self._buffer, ""
                     return line.rstrip("\r")
                 raise EOFError("input ended")
@@ -139,8 +162,6 @@ class LineReader:
                     self._buffer += self._decoder.decode(b"", final=True)
                 else:
                     self._buffer += self._decoder.decode(chunk)
-        line, _, self._buffer = self._buffer.partition("\n")
-        return line.rstrip("\r")
 
     def edit_line(self, timeout: float | None, render: Callable[[str, float | None], None]) -> str:
         """Read a line on a terminal, echoing it through ``render`` instead of the TTY.
@@ -237,6 +258,16 @@ class LineReader:
                 termios.tcflush(fd, termios.TCIFLUSH)
             except (ImportError, OSError):
                 pass
+
+
+def typed_numbers(line: str) -> list[int]:
+    """The whole numbers typed in ``line``, in order (``"4, 5"`` -> ``[4, 5]``).
+
+    A run of more than 9 digits is no card or verdict number: it counts as ``-1`` (which no
+    prompt allows, so the answer is refused with the choices), never as an ``int`` of
+    thousands of digits (Python refuses to convert over 4,300, with a ``ValueError``).
+    """
+    return [int(run) if len(run) <= 9 else -1 for run in re.findall(r"\d+", line)]
 
 
 def format_seconds(seconds: float) -> str:
@@ -456,7 +487,7 @@ class TerminalKiekPlayer:
                 ).strip()
                 if not line:
                     return {}
-                chosen = [int(x) for x in re.findall(r"\d+", line)]
+                chosen = typed_numbers(line)
                 if chosen and set(chosen) <= set(numbers) and not re.search(r"[^\d\s,]", line):
                     return {seats[n - 1]: not view.verdicts[seats[n - 1]].accepted for n in chosen}
                 self._say(f"Please type numbers out of {_join(numbers)}, or press Enter.")
@@ -615,7 +646,7 @@ class TerminalKiekPlayer:
         """Ask until ``count`` different numbers out of ``allowed`` are typed."""
         while True:
             line = self._read(prompt, glass)
-            numbers = [int(x) for x in re.findall(r"\d+", line)]
+            numbers = typed_numbers(line)
             if (
                 len(numbers) == count
                 and len(set(numbers)) == count

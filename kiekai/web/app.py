@@ -50,12 +50,56 @@ MAX_FIELDS = 16
 PHOTO_SIDE = 900
 #: Photos kept encoded in memory (a game shows a few dozen).
 PHOTO_CACHE = 96
+#: Photos decoded at the same time. Decoding holds the whole photo in memory (an
+#: 89-megapixel PNG, the largest a deck accepts, is hundreds of MB while it is shrunk), so
+#: twenty pages asking at once must not decode twenty photos at once.
+PHOTO_DECODES = 2
 #: Seconds between keep-alive comments on the live connection.
 PING_SECONDS = 15.0
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _DIGEST = re.compile(r"([0-9a-f]{64})\.jpg")
 _ACTIONS = ("start", "shown", "play", "guess", "reveal", "keep")
+
+
+#: Headers on every answer. The pages load only their own script, style sheet and photos, with
+#: no inline script or style, so a strict Content-Security-Policy costs nothing and is a second
+#: wall behind the templates' autoescaping: text from labels.csv or a typed word that slipped
+#: through as markup could still not run a script. ``frame-ancestors 'none'`` keeps another
+#: site from framing a seat's page; ``no-referrer`` keeps the seat's secret link out of
+#: Referer headers.
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        b"frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+)
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP answer (a plain ASGI
+    wrapper, so the live event stream is passed through untouched)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(n, v) for n, v in SECURITY_HEADERS if n not in names]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class Refused(Exception):
@@ -70,6 +114,7 @@ class Refused(Exception):
 def create_app(table: WebTable) -> FastAPI:
     """The FastAPI app serving ``table`` (routes in the module docstring)."""
     app = FastAPI(title="Kiek table", docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(SecurityHeaders)
     env = Environment(
         loader=FileSystemLoader(HERE / "templates"),
         autoescape=select_autoescape(["html"], default=True),
@@ -79,6 +124,10 @@ def create_app(table: WebTable) -> FastAPI:
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     photos: OrderedDict[str, bytes] = OrderedDict()
     photo_lock = threading.Lock()
+    #: one lock per photo being encoded: concurrent requests for it wait for the first
+    decoding: dict[str, threading.Lock] = {}
+    #: at most PHOTO_DECODES photos decoded at once (each holds the full-size image)
+    decode_slots = threading.BoundedSemaphore(PHOTO_DECODES)
 
     def page(status: int, title: str, message: str) -> HTMLResponse:
         html = env.get_template("message.html").render(title=title, message=message)
@@ -200,23 +249,43 @@ def create_app(table: WebTable) -> FastAPI:
         card = table.photos.get(found.group(1)) if found else None
         if card is None:
             raise HTTPException(404, "no photo of this table has that name")
+        data = encoded_photo(card)
+        if data is None:  # a photo that cannot be decoded now is a 404, not a 500
+            raise HTTPException(404, "this photo cannot be shown")
+        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
+
+    def encoded_photo(card) -> bytes | None:
+        """The card's JPEG for browsers, encoded once however many pages ask at the same
+        moment (every page of a table asks for the same new cards together), with at most
+        :data:`PHOTO_DECODES` photos decoded at a time; ``None`` when it cannot be decoded."""
         with photo_lock:
             data = photos.get(card.sha256)
-        if data is None:
+            if data is not None:
+                photos.move_to_end(card.sha256)
+                return data
+            lock = decoding.setdefault(card.sha256, threading.Lock())
+        with lock:
+            with photo_lock:
+                data = photos.get(card.sha256)
+            if data is not None:
+                return data
             try:
                 from kiekai.deck import open_rgb
 
-                image = open_rgb(card, max_side=PHOTO_SIDE)
-                buffer = io.BytesIO()
-                image.save(buffer, "JPEG", quality=86)
+                with decode_slots:
+                    image = open_rgb(card, max_side=PHOTO_SIDE)
+                    buffer = io.BytesIO()
+                    image.save(buffer, "JPEG", quality=86)
                 data = buffer.getvalue()
-            except Exception:  # a photo that cannot be decoded now is a 404, not a 500
-                raise HTTPException(404, "this photo cannot be shown") from None
+            except Exception:
+                data = None
             with photo_lock:
-                photos[card.sha256] = data
-                while len(photos) > PHOTO_CACHE:
-                    photos.popitem(last=False)
-        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
+                if data is not None:
+                    photos[card.sha256] = data
+                    while len(photos) > PHOTO_CACHE:
+                        photos.popitem(last=False)
+                decoding.pop(card.sha256, None)
+            return data
 
     return app
 

@@ -11,6 +11,7 @@ keeps the log.
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import threading
 import time
@@ -35,7 +36,7 @@ class TableServer:
 
     Attributes:
         table: the table it serves.
-        host: the address it listens on.
+        host: the address it was asked to listen on (``--host``).
         port: the port it listens on.
     """
 
@@ -44,12 +45,29 @@ class TableServer:
     port: int
     _server: Any
     _thread: threading.Thread
+    _socket_address: str = "127.0.0.1"
+
+    @property
+    def address(self) -> str:
+        """The address the socket is bound to, as the system reports it (``--host 0``,
+        ``""`` and ``0x0`` are all ``0.0.0.0``; ``localhost`` is ``127.0.0.1``)."""
+        return str(self._socket_address)
+
+    @property
+    def everywhere(self) -> bool:
+        """Whether it listens on every address of the machine (0.0.0.0 or ::, however written)."""
+        return ipaddress.ip_address(self.address.split("%")[0]).is_unspecified
+
+    @property
+    def reachable_from_network(self) -> bool:
+        """Whether devices other than this machine can connect: any address but loopback."""
+        return not ipaddress.ip_address(self.address.split("%")[0]).is_loopback
 
     @property
     def base_url(self) -> str:
         """``http://HOST:PORT`` for links (the machine's name when bound to every address)."""
         host = self.host
-        if host in ("0.0.0.0", "::", ""):
+        if self.everywhere:
             host = socket.gethostname()
         if ":" in host:
             host = f"[{host}]"
@@ -70,17 +88,19 @@ class TableServer:
         self._thread.join(timeout=10)
 
 
-def start_server(table: WebTable, host: str = "127.0.0.1", port: int = 0) -> TableServer:
-    """Serve ``table`` on ``host:port`` (port 0: a free port) in a background thread.
+def listen(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A socket listening on ``host:port`` (port 0: a free port), for :func:`start_server`.
+
+    Binding first is cheap, so ``kiekai play --web`` calls this before it reads the deck and
+    loads the judge and a wrong ``--host`` fails at once. An IPv6 address may be written as
+    in a URL (``[::1]``).
 
     Raises:
         OSError: the address cannot be bound (port in use, unknown host); the message names
             the address.
     """
-    import uvicorn
-
-    from kiekai.web.app import create_app
-
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -90,6 +110,29 @@ def start_server(table: WebTable, host: str = "127.0.0.1", port: int = 0) -> Tab
         sock.close()
         raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sock.listen(64)
+    return sock
+
+
+def start_server(
+    table: WebTable, host: str = "127.0.0.1", port: int = 0, *, sock: socket.socket | None = None
+) -> TableServer:
+    """Serve ``table`` on ``host:port`` (port 0: a free port) in a background thread.
+
+    Args:
+        sock: a socket from :func:`listen` to serve on (then ``host`` only names it in links).
+
+    Raises:
+        OSError: the address cannot be bound (port in use, unknown host); the message names
+            the address.
+    """
+    import uvicorn
+
+    from kiekai.web.app import create_app
+
+    if sock is None:
+        sock = listen(host, port)
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
     config = uvicorn.Config(
         create_app(table),
         log_level="warning",
@@ -107,7 +150,8 @@ def start_server(table: WebTable, host: str = "127.0.0.1", port: int = 0) -> Tab
         time.sleep(0.02)
     if not server.started:
         raise OSError(f"the web server did not start on {host}:{sock.getsockname()[1]}")
-    return TableServer(table, host, int(sock.getsockname()[1]), server, thread)
+    bound = sock.getsockname()
+    return TableServer(table, host, int(bound[1]), server, thread, str(bound[0]))
 
 
 def run_web_game(
