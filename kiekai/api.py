@@ -82,6 +82,7 @@ from kiekai.judge.verdict import Strictness, Verdict
 if TYPE_CHECKING:  # the judge module imports nltk and torch; load it only when judging
     from kiekai.judge import Judge
     from kiekai.judge.house_rules import HouseRules
+    from kiekai.judge.protocol import JudgeLike
 
 log = logging.getLogger(__name__)
 
@@ -877,35 +878,30 @@ def _rules_decide(
     return any(rulings.lookup(s, g, level.value) is not None for s, g in pairs)
 
 
-def _match_many(judge: Any, pairs: Sequence[tuple[str, str]]) -> list[Verdict]:
-    """``judge.match_many(pairs)`` when the judge has it, else one ``match`` per pair.
-
-    Raises:
-        JudgeError: the judge returned a different number of verdicts than pairs.
-    """
-    many = getattr(judge, "match_many", None)
-    verdicts = list(many(pairs)) if many else [judge.match(s, g) for s, g in pairs]
-    if len(verdicts) != len(pairs):
-        raise JudgeError(
-            503,
-            "judge-unavailable",
-            f"the judge returned {len(verdicts)} verdicts for {len(pairs)} pairs",
-        )
-    return verdicts
+def _match_many(judge: JudgeLike, pairs: Sequence[tuple[str, str]]) -> list[Verdict]:
+    """``judge.match`` over ``pairs``, in order, after encoding in one batch the words
+    outside the judge's tables (one forward pass for all costs far less than one per
+    word; verdicts are unchanged, see :func:`_encode_words`)."""
+    _encode_unembedded(w for pair in pairs for w in pair)
+    return [judge.match(secret, guess) for secret, guess in pairs]
 
 
-def _is_repeat(judge: Any, candidate: str, used: list[str]) -> Verdict:
-    """``judge.is_repeat(candidate, used)``, through ``is_repeat_many`` when the judge has
-    it: that form embeds all the words in one batch, far faster for a long used list."""
-    many = getattr(judge, "is_repeat_many", None)
-    if many is None:
-        return judge.is_repeat(candidate, used)
-    verdicts = list(many([(candidate, used)]))
-    if len(verdicts) != 1:
-        raise JudgeError(
-            503, "judge-unavailable", f"the judge returned {len(verdicts)} verdicts for 1 word"
-        )
-    return verdicts[0]
+def _is_repeat(judge: JudgeLike, candidate: str, used: list[str]) -> Verdict:
+    """``judge.is_repeat(candidate, used)``, after encoding in one batch the words outside
+    the judge's tables (as :func:`_match_many`)."""
+    _encode_unembedded([candidate, *used])
+    return judge.is_repeat(candidate, used)
+
+
+def _encode_unembedded(words: Iterable[Any]) -> None:
+    """Encode in one batch the ``words`` outside the judge's tables (speed only); words
+    that are not text are left for the judge to reject with its own message."""
+    try:
+        todo = _unembedded(w for w in words if isinstance(w, str))
+    except (TypeError, ValueError):
+        return
+    if todo:
+        _encode_words(todo)
 
 
 def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
@@ -1166,28 +1162,20 @@ def _models_loaded() -> dict[str, bool]:
 
 
 def _judge_info(judges: Mapping[Strictness, Any]) -> dict[str, Any]:
-    """What the judge says about itself: its ``describe()`` when it has one, else the
-    format version and scalar provenance fields (``fit``) of its fitted model."""
+    """The format version and scalar provenance fields (``fit``) of the fitted model
+    (``data/judge-model.json``) of the judges served, when they are
+    :class:`kiekai.judge.Judge` (empty for other judges)."""
     judge = next(iter(judges.values()), None)
     if judge is None:
         return {}
-    describe = getattr(judge, "describe", None)
-    if callable(describe):
-        try:
-            info = describe()
-            if isinstance(info, Mapping):
-                return {str(k): v for k, v in info.items() if isinstance(v, str | int | float | bool)}
-        except Exception:  # health must answer even if the judge's self-report fails
-            log.exception("judge.describe() failed")
-    info: dict[str, Any] = {}
-    model = getattr(judge, "model", None)  # the fitted parameters (data/judge-model.json)
-    version = getattr(model, "version", getattr(judge, "version", None))
-    if version is not None:
-        info["model_format_version"] = str(version)
-    fit = getattr(model, "fit", None)
-    if isinstance(fit, Mapping):
-        scalars = (str, int, float, bool)
-        info.update({f"fit.{k}": v for k, v in fit.items() if isinstance(v, scalars)})
+    from kiekai.judge import Judge
+
+    if not isinstance(judge, Judge):
+        return {}
+    model = judge.model
+    scalars = (str, int, float, bool)
+    info: dict[str, Any] = {"model_format_version": str(model.version)}
+    info.update({f"fit.{k}": v for k, v in model.fit.items() if isinstance(v, scalars)})
     return info
 
 

@@ -25,6 +25,7 @@ from kiekai.api import (
     load_judges,
 )
 from kiekai.commands.serve import is_loopback
+from kiekai.judge.protocol import JudgeLike
 from kiekai.judge.verdict import Strictness, Verdict
 
 pytestmark = pytest.mark.slow
@@ -354,6 +355,51 @@ def test_a_judge_returning_no_verdict_is_503_not_500():
         response = test_client.post("/v1/judge", json={"secret": "dog", "guess": "cat"})
         assert response.status_code == 503
         assert response.json()["error"] == "server-error"
+
+
+class ProtocolOnlyJudge:
+    """A :class:`JudgeLike` double: the server must serve every route through the
+    protocol's ``match`` and ``is_repeat`` alone."""
+
+    def __init__(self) -> None:
+        self.pairs: list[tuple[str, str]] = []
+
+    def check_word(self, text: str) -> Verdict:
+        return Verdict(True, 1.0, "one-word", "Accepted: one word.")
+
+    def match(self, secret: str, guess: str) -> Verdict:
+        self.pairs.append((secret, guess))
+        same = secret == guess
+        return Verdict(same, float(same), "same-word" if same else "unrelated", "double")
+
+    def is_repeat(self, word: str, used_words) -> Verdict:
+        hit = word in used_words
+        return Verdict(hit, float(hit), "same-word", "double", matched=word if hit else None)
+
+    # Batch forms outside the protocol: a server that probes for them fails the test.
+    def match_many(self, pairs):
+        raise AssertionError("the server called match_many, which JudgeLike does not have")
+
+    def is_repeat_many(self, items):
+        raise AssertionError("the server called is_repeat_many, which JudgeLike does not have")
+
+
+def test_a_judge_with_only_the_protocol_methods_serves_every_route():
+    judge = ProtocolOnlyJudge()
+    assert isinstance(judge, JudgeLike)
+    with TestClient(create_app({level: judge for level in Strictness})) as test_client:
+        small = [{"secret": "dog", "guess": w} for w in ("dog", "cat")]
+        words = "dog cat car tree house water bread chair table horse".split()
+        large = [{"secret": w, "guess": words[i % 3]} for i, w in enumerate(words * 2)]
+        for pairs in (small, large):
+            response = test_client.post("/v1/judge/batch", json={"pairs": pairs})
+            assert response.status_code == 200, response.text
+            got = [r["accepted"] for r in response.json()]
+            assert got == [p["secret"] == p["guess"] for p in pairs]
+        asked = [(p["secret"], p["guess"]) for p in small + large]
+        assert judge.pairs == list(dict.fromkeys(asked))  # each new pair once, in order
+        repeat = test_client.post("/v1/repeat", json={"candidate": "cat", "used": ["dog", "cat"]})
+        assert repeat.status_code == 200 and repeat.json()["matched"] == "cat"
 
 
 def test_any_uncaught_error_is_a_json_503(judges):
