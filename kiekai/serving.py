@@ -1,4 +1,8 @@
-"""How ``kiekai serve`` runs the judge API with uvicorn: timeouts and limits.
+"""How kiekai runs its HTTP servers with uvicorn: timeouts and limits.
+
+Both servers run under these settings: ``kiekai serve`` (the judge API, :func:`run`)
+and the Kiek web table of ``kiekai play --web`` (:mod:`kiekai.web.server`, through
+:func:`serve_in_thread`).
 
 uvicorn closes a kept-alive connection that stays idle for ``timeout_keep_alive``
 seconds after a response, but it has no timeout for receiving a request: a connection
@@ -23,6 +27,10 @@ Limits (documented in ``docs/judge.md``, "HTTP API limits"):
 - bodies over :data:`kiekai.api.MAX_BODY_BYTES` get 413 (the app's ``BodyLimit``);
 - :data:`GRACEFUL_SHUTDOWN_S` = 10 s for requests in progress to finish after SIGTERM.
 
+Long-lived responses are not cut: the receipt timer stops once a request is in, and the
+keep-alive timer only runs between responses, so the web table's event stream
+(``text/event-stream``, open for a whole game) streams for as long as it lasts.
+
 No ``limit_concurrency``: uvicorn answers 503 to every new request once that many
 connections are open, so slow clients holding connections would shut everyone else
 out; the receipt timeout frees their connections instead.
@@ -31,6 +39,9 @@ out; the receipt timeout frees their connections instead.
 from __future__ import annotations
 
 import asyncio
+import socket
+import threading
+import time
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -134,9 +145,15 @@ def uvicorn_config(
     access_log: bool = True,
     request_timeout_s: float = REQUEST_TIMEOUT_S,
     keep_alive_timeout_s: int = KEEP_ALIVE_TIMEOUT_S,
+    lifespan: str = "auto",
+    graceful_shutdown_s: float = GRACEFUL_SHUTDOWN_S,
 ):
-    """The ``uvicorn.Config`` ``kiekai serve`` runs (also used by the benchmark's bare
-    comparison server, so both run under the same settings).
+    """The ``uvicorn.Config`` kiekai's servers run (``kiekai serve``, the web table, and
+    the benchmark's bare comparison server, so all run under the same settings).
+
+    Args:
+        lifespan: uvicorn's ``lifespan`` (``"off"`` for an app without start-up work).
+        graceful_shutdown_s: seconds requests in progress get to finish on shutdown.
 
     Raises:
         ValueError: a timeout is not positive.
@@ -151,10 +168,11 @@ def uvicorn_config(
         port=port,
         log_level=log_level,
         access_log=access_log,
+        lifespan=lifespan,
         http=protocol_with_timeout(request_timeout_s),
         timeout_keep_alive=keep_alive_timeout_s,
         h11_max_incomplete_event_size=MAX_HEADER_BYTES,
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
+        timeout_graceful_shutdown=graceful_shutdown_s,
     )
 
 
@@ -163,3 +181,29 @@ def run(app: Any, host: str, port: int, **options: Any) -> None:
     import uvicorn
 
     uvicorn.Server(uvicorn_config(app, host, port, **options)).run()
+
+
+def serve_in_thread(
+    app: Any, sock: socket.socket, *, name: str, start_timeout_s: float = 20.0, **options: Any
+) -> tuple[Any, threading.Thread]:
+    """Serve ``app`` on the listening socket ``sock`` under :func:`uvicorn_config`
+    (``options`` are its keywords) in a daemon thread named ``name``; returns the
+    ``uvicorn.Server`` (set its ``should_exit`` to stop it) and the thread, once it
+    accepts connections.
+
+    Raises:
+        OSError: the server did not start within ``start_timeout_s`` seconds.
+    """
+    import uvicorn
+
+    host, port = sock.getsockname()[:2]
+    server = uvicorn.Server(uvicorn_config(app, str(host), int(port), **options))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=name, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + start_timeout_s
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if not server.started:
+        server.should_exit = True
+        raise OSError(f"the web server did not start on {host}:{port}")
+    return server, thread

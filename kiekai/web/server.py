@@ -1,8 +1,9 @@
 """Run a game of Kiek at a table in the browser: the server, the lobby and the game thread.
 
-:func:`run_web_game` starts the web server (uvicorn, in a background thread, on a socket
-bound before it starts so that port 0 gives a free port), gives each person's seat a link
-with a secret token, waits in the lobby until every person has opened their link or one of
+:func:`start_server` starts the web server (uvicorn under :mod:`kiekai.serving`'s
+timeouts and limits, in a background thread, on a socket bound before it starts so that
+port 0 gives a free port), where each person's seat has a link with a secret token;
+:func:`run_web_game` waits in the lobby until every person has opened their link or one of
 them presses "Start now" (bots take the seats nobody took), then plays the game with the
 same runner, engine, bots and judge as the terminal (:func:`kiekai.kiek.game.play_game`),
 and writes the same event log. The game runs in the calling thread, so Ctrl-C stops it and
@@ -19,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kiekai import serving
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
 from kiekai.events import Event, EventLog
@@ -114,42 +116,42 @@ def listen(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
 
 
 def start_server(
-    table: WebTable, host: str = "127.0.0.1", port: int = 0, *, sock: socket.socket | None = None
+    table: WebTable,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    sock: socket.socket | None = None,
+    request_timeout_s: float = serving.REQUEST_TIMEOUT_S,
 ) -> TableServer:
-    """Serve ``table`` on ``host:port`` (port 0: a free port) in a background thread.
+    """Serve ``table`` on ``host:port`` (port 0: a free port) in a background thread,
+    under the same uvicorn settings as ``kiekai serve`` (:mod:`kiekai.serving`: a request
+    must arrive whole within ``request_timeout_s``, else 408 and close; 5 s keep-alive;
+    16 KiB of headers). The event stream is not cut by these: it is one response.
 
     Args:
         sock: a socket from :func:`listen` to serve on (then ``host`` only names it in links).
+        request_timeout_s: seconds a client has to send a whole request.
 
     Raises:
-        OSError: the address cannot be bound (port in use, unknown host); the message names
-            the address.
+        OSError: the address cannot be bound (port in use, unknown host), or the server
+            did not start; the message names the address.
     """
-    import uvicorn
-
     from kiekai.web.app import create_app
 
     if sock is None:
         sock = listen(host, port)
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
-    config = uvicorn.Config(
+    server, thread = serving.serve_in_thread(
         create_app(table),
+        sock,
+        name="kiek-web-server",
         log_level="warning",
         access_log=False,
         lifespan="off",
-        timeout_graceful_shutdown=2,
+        graceful_shutdown_s=2,
+        request_timeout_s=request_timeout_s,
     )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name="kiek-web-server", daemon=True
-    )
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and thread.is_alive() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    if not server.started:
-        raise OSError(f"the web server did not start on {host}:{sock.getsockname()[1]}")
     bound = sock.getsockname()
     return TableServer(table, host, int(bound[1]), server, thread, str(bound[0]))
 
