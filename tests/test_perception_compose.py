@@ -85,7 +85,7 @@ def test_prepare_reports_each_unreadable_card_once(tmp_path, cards):
     composite = CompositePerception([ColourPerception(cache_root=tmp_path / "e"), ClassifierPerception(progress=False, cache_root=tmp_path / "e")])
     skipped = composite.prepare([*cards, late])
     assert [card.id for card, _ in skipped] == ["late.png"]
-    assert "late.png" in skipped[0][1]
+    assert skipped[0][1] == "not an image (Pillow cannot identify the file's contents)"
 
 
 def test_a_composite_needs_parts():

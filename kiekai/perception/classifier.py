@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kiekai.deck import Card, PhotoError, open_rgb
+from kiekai.deck import Card, PhotoError, decode_photos
 from kiekai.perception.cache import EmbeddingCache
 
 if TYPE_CHECKING:
@@ -141,13 +141,12 @@ class ClassifierPerception:
         ) as bar:
             for start in range(0, len(missing), BATCH_SIZE):
                 batch, pixels = [], []
-                for card in missing[start : start + BATCH_SIZE]:
-                    try:
-                        pixels.append(self.transform(open_rgb(card, DECODE_MAX_SIDE)))
-                    except (PhotoError, OSError) as exc:
-                        self.failed[card.sha256] = str(exc)
+                for photo in decode_photos(missing[start : start + BATCH_SIZE], DECODE_MAX_SIDE):
+                    if photo.image is None:
+                        self.failed[photo.card.sha256] = photo.reason or "cannot be decoded"
                         continue
-                    batch.append(card)
+                    pixels.append(self.transform(photo.image))
+                    batch.append(photo.card)
                 if batch:
                     with torch.inference_mode():
                         logits = self.model(torch.stack(pixels)).float().numpy()

@@ -69,7 +69,7 @@ from typing import Any
 
 import numpy as np
 
-from kiekai.deck import Card, PhotoError, open_rgb
+from kiekai.deck import Card, PhotoError, decode_photos
 from kiekai.perception.cache import EmbeddingCache
 
 #: Berlin & Kay's eleven basic colour terms of English, in the order of the feature vector.
@@ -326,20 +326,27 @@ class ColourPerception:
         return np.stack([self._memory[card.sha256] for card in cards])
 
     def _compute(self, cards: Sequence[Card]) -> None:
+        """Features of ``cards`` into memory (from the disk cache, else decoded through
+        :func:`kiekai.deck.decode_photos`); photos that cannot be decoded go to
+        :attr:`failed` with the reason."""
+        pending: dict[str, Card] = {}  # content hash -> one card with that photo
         for card in cards:
             key = card.sha256
-            if key in self._memory or key in self.failed:
+            if key in self._memory or key in self.failed or key in pending:
                 continue
             cached = self.cache.get(key)
             if cached is None:
-                try:
-                    image = open_rgb(card, DECODE_MAX_SIDE)
-                except (PhotoError, OSError) as exc:
-                    self.failed[key] = str(exc)
-                    continue
-                cached = colour_features(np.asarray(image, dtype=np.uint8))
-                self.cache.put(key, cached)
-            self._memory[key] = cached
+                pending[key] = card
+            else:
+                self._memory[key] = cached
+        for photo in decode_photos(pending.values(), DECODE_MAX_SIDE):
+            key = photo.card.sha256
+            if photo.image is None:
+                self.failed[key] = photo.reason or "cannot be decoded"
+                continue
+            features = colour_features(np.asarray(photo.image, dtype=np.uint8))
+            self.cache.put(key, features)
+            self._memory[key] = features
 
     # -- the Perception protocol ------------------------------------------------------------------
 
