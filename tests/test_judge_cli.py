@@ -270,3 +270,33 @@ def test_batch_reports_a_bad_line_by_number_after_the_rows_before_it(tmp_path) -
     assert done.returncode == 2
     assert "line 3 is not UTF-8" in done.stderr
     assert done.stdout.splitlines()[1].startswith("mice\tmouse\t1")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["judge", "--batch", "/nonexistent/pairs\x1b[2J\x07\u202e.tsv"],  # a file name
+        ["judge", "dog", "cat", "--strictness", "loose\x1b[2J\x07\u202e"],  # an option value
+        ["repeat", "dog", "--used", "cat", "-s", "loose\x1b[2J\x07\u202e"],
+    ],
+)
+def test_error_lines_show_user_text_escaped(args) -> None:
+    """Control characters, ANSI escapes and bidi overrides in what the user gave never
+    reach the terminal raw: the ``error:`` line shows them as escapes (color=True keeps
+    click from stripping ANSI codes, as it does not on a real terminal)."""
+    r = runner.invoke(app, args, color=True)
+    assert r.exit_code == 2
+    assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1
+    assert "\\x1b[2J\\x07\\u202e" in r.stderr
+    assert not any(c in r.stderr for c in "\x1b\x07\u202e")
+
+
+def test_error_lines_show_batch_header_and_house_rules_text_escaped(tmp_path) -> None:
+    batch = tmp_path / "pairs.tsv"
+    batch.write_text("secret\x1b]0;title\x07\tanswer\nx\ty\n", encoding="utf-8")
+    rules = tmp_path / "rules.tsv"
+    rules.write_text("dog\tcat\tmaybe\u202e\x1b[31m\t*\n", encoding="utf-8")
+    for args in (["judge", "--batch", str(batch)], ["judge", "dog", "cat", "--house-rules", str(rules)]):
+        r = runner.invoke(app, args, color=True)
+        assert r.exit_code == 2 and r.stderr.startswith("error: "), r.output
+        assert not any(c in r.stderr for c in "\x1b\x07\u202e"), repr(r.stderr)

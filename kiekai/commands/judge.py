@@ -33,8 +33,15 @@ BATCH_COLUMNS = ("secret", "guess", "accepted", "score", "relation", "reason")
 
 
 def _fail(message: str) -> None:
-    """Print one ``error:`` line to stderr and exit with status 2 (bad input)."""
-    typer.echo(f"error: {message}", err=True)
+    """Print one ``error:`` line to stderr and exit with status 2 (bad input).
+
+    The message is shown through :func:`kiekai.display.printable` (as every command's
+    ``error:`` line): it holds what the user gave (file names, header cells, house-rules
+    lines, option values), whose control characters, ANSI escapes and bidi overrides must
+    not reach the terminal."""
+    from kiekai.display import printable
+
+    typer.echo(f"error: {printable(message)}", err=True)
     raise typer.Exit(2)
 
 
@@ -73,9 +80,11 @@ def _print_verdict(verdict, as_json: bool, extra: dict | None = None) -> None:
         payload = {**(extra or {}), **verdict.to_dict()}
         typer.echo(json.dumps(payload, ensure_ascii=False))
         return
+    from kiekai.display import printable
+
     status = "ACCEPTED" if verdict.accepted else "REJECTED"
-    typer.echo(f"{status}  score {verdict.score:.2f}  relation {verdict.relation}")
-    typer.echo(verdict.reason)
+    typer.echo(f"{status}  score {verdict.score:.2f}  relation {printable(verdict.relation)}")
+    typer.echo(printable(verdict.reason))
 
 
 def _clean_cell(text: str) -> str:
@@ -313,9 +322,13 @@ def repeat_command(
             verdict, True, {"word": word, "used": used_words, "strictness": judge.strictness.value}
         )
         return
+    from kiekai.display import printable
+
     status = f"REPEAT of {verdict.matched!r}" if verdict.accepted else "NOT A REPEAT"
-    typer.echo(f"{status}  score {verdict.score:.2f}  relation {verdict.relation}")
-    typer.echo(verdict.reason)
+    typer.echo(
+        printable(f"{status}  score {verdict.score:.2f}  relation {verdict.relation}")
+    )
+    typer.echo(printable(verdict.reason))
 
 
 def register(app: typer.Typer) -> None:
