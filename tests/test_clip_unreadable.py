@@ -43,3 +43,23 @@ def test_a_photo_broken_after_loading_is_skipped_with_its_reason(tiny_clip, phot
     assert np.all(scores[2] == 0.5)
     readable = scores[[0, 1, 3, 4]]
     assert np.all((readable >= 0) & (readable <= 1)) and not np.all(readable == 0.5)
+
+
+def test_prepare_reports_a_broken_photo_so_the_game_leaves_it_out(tiny_clip, photos, tmp_path):
+    """``prepare`` (which ``kiekai play`` calls to leave out what a perception cannot see)
+    returns the broken photo with its reason, without a warning of its own (the caller
+    reports it), and takes it out of the calibration's reference cards."""
+    import warnings
+
+    _, checkpoint = tiny_clip
+    photos[2].path.write_bytes(b"overwritten since the deck was read")
+    perception = ClipPerception(
+        photos, model_name=TINY, checkpoint=str(checkpoint), progress=False, cache_root=tmp_path
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeckWarning)
+        skipped = perception.prepare(photos)
+        again = perception.prepare(photos)  # asked again: the same answer, from memory
+    expected = [(photos[2], "not an image (Pillow cannot identify the file's contents)")]
+    assert skipped == again == expected
+    assert [card.id for card in perception.cards] == ["p0.png", "p1.png", "p3.png", "p4.png"]

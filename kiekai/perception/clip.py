@@ -81,6 +81,7 @@ class ClipPerception:
         model_key: identifies the weights (``"ViT-B-32-256/datacomp_s34b_b86k"`` or
             ``"NAME/sha256:HEX"``).
         image_cache, text_cache: the on-disk caches (their ``hits``/``misses`` count lookups).
+        failed: content hash -> reason, for photos that could not be decoded.
 
     Raises:
         kiekai.models.ModelUnavailable: the CLIP weights cannot be found or loaded.
@@ -114,6 +115,7 @@ class ClipPerception:
         self._image_memory: dict[str, np.ndarray] = {}
         self._text_memory: dict[str, np.ndarray] = {}
         self._reference_images: np.ndarray | None = None
+        self.failed: dict[str, str] = {}
 
     # -- embeddings -----------------------------------------------------------------------------
 
@@ -165,6 +167,7 @@ class ClipPerception:
                     decoded = list(decode_photos(missing[start : start + BATCH_SIZE], DECODE_MAX_SIDE))
                     for photo in decoded:
                         if photo.image is None:
+                            self.failed[photo.card.sha256] = photo.reason or "cannot be decoded"
                             (on_skip or warn_skipped)(photo.name, photo.reason or "")
                             self._image_memory[photo.card.sha256] = np.zeros(self._dim(), np.float32)
                     batch = [photo.card for photo in decoded if photo.image is not None]
@@ -238,21 +241,11 @@ class ClipPerception:
 
     def prepare(self, cards: Sequence[Card]) -> list[tuple[Card, str]]:
         """Embed every card now (progress bar on the first pass); return ``(card, reason)``
-        for photos that cannot be decoded, and drop those from the calibration's reference
-        cards."""
-        from kiekai.deck import PhotoError
-
-        try:
-            self.embed_images(cards)
-            return []
-        except (PhotoError, OSError):
-            pass
-        skipped: list[tuple[Card, str]] = []
-        for card in cards:  # one at a time, to find the unreadable ones
-            try:
-                self.embed_images([card], progress=False)
-            except (PhotoError, OSError) as exc:
-                skipped.append((card, str(exc)))
+        for photos that cannot be decoded (the reason of :func:`kiekai.deck.decode_photos`;
+        the caller reports them, so no warning here), and drop those from the
+        calibration's reference cards."""
+        self.embed_images(cards, on_skip=lambda card, reason: None)  # reported by the caller
+        skipped = [(card, self.failed[card.sha256]) for card in cards if card.sha256 in self.failed]
         bad = {card.id for card, _ in skipped}
         self.cards = [card for card in self.cards if card.id not in bad]
         self._reference_images = None
