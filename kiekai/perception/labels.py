@@ -186,7 +186,7 @@ class LabelsPerception:
             names: list[str] = []
             if card.label:
                 names.append(card.label.strip())
-            lemmas = card.extra_value("wordnet_lemmas") if hasattr(card, "extra_value") else None
+            lemmas = card.extra_value("wordnet_lemmas")
             if lemmas:
                 names.extend(x.replace("_", " ") for x in lemmas.split(";") if x.strip())
             synset = self.card_synset(card)
