@@ -24,6 +24,7 @@ from kiekai import serving
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
 from kiekai.events import Event, EventLog
+from kiekai.judge.protocol import JudgeLike
 from kiekai.kiek.game import GameAborted, GameOutcome, play_game
 from kiekai.kiek.players import KiekPlayer
 from kiekai.web.table import WebTable
@@ -162,7 +163,7 @@ def run_web_game(
     make_bot: Callable[[int, str], KiekPlayer],
     cards: Sequence[Card],
     *,
-    judge: Any,
+    judge: JudgeLike,
     seed: int,
     rounds: int = 3,
     log: EventLog | None = None,
