@@ -130,6 +130,7 @@ REVIEWED_NEAR_WORDNET_SIBLINGS = {
         ("spice", "chili powder"), ("spice", "curry powder"), ("sauce", "ketchup"),
         ("sauce", "salsa"), ("sauce", "soy sauce"), ("glass", "crystal"),
         ("drum", "kettledrum"), ("factory", "brewery"), ("pope", "priest"),
+        ("flatbread", "naan"), ("steak", "sirloin"),
     },
 }  # fmt: skip
 
