@@ -87,6 +87,8 @@ REVIEWED_DIFFERENT_SHARING_A_SYNSET = {
     frozenset(("lettuce", "kale")),
     # piquant.s.01 "savory, spicy": British "savoury" is "not sweet", a different taste
     frozenset(("spicy", "savoury")),
+    # horn.v.01 "to stab with horns" (a verb); as animal parts a horn is no tusk
+    frozenset(("horn", "tusk")),
 }
 
 
@@ -131,6 +133,7 @@ REVIEWED_NEAR_WORDNET_SIBLINGS = {
         ("sauce", "salsa"), ("sauce", "soy sauce"), ("glass", "crystal"),
         ("drum", "kettledrum"), ("factory", "brewery"), ("pope", "priest"),
         ("flatbread", "naan"), ("steak", "sirloin"),
+        ("shellfish", "whelk"),
     },
 }  # fmt: skip
 
