@@ -135,6 +135,7 @@ REVIEWED_NEAR_WORDNET_SIBLINGS = {
         ("flatbread", "naan"), ("steak", "sirloin"),
         ("shellfish", "whelk"),
         ("spice", "cardamom"),
+        ("spoon", "ladle"),
     },
 }  # fmt: skip
 
