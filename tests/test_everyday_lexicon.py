@@ -136,6 +136,7 @@ REVIEWED_NEAR_WORDNET_SIBLINGS = {
         ("shellfish", "whelk"),
         ("spice", "cardamom"),
         ("spoon", "ladle"),
+        ("shop", "department store"), ("field", "playing field"),
     },
 }  # fmt: skip
 
