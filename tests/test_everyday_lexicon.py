@@ -104,6 +104,7 @@ REVIEWED_NEAR_WORDNET_SIBLINGS = {
     "degree": {
         ("hill", "mountain"), ("bay", "gulf"), ("city", "town"), ("snow", "sleet"),
         ("plate", "saucer"), ("rope", "cord"), ("child", "teenager"),
+        ("forest", "copse"),
     },
     # near-synonyms: the same things are often called by either word
     "near-synonym": {
