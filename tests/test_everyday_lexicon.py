@@ -89,6 +89,8 @@ REVIEWED_DIFFERENT_SHARING_A_SYNSET = {
     frozenset(("spicy", "savoury")),
     # horn.v.01 "to stab with horns" (a verb); as animal parts a horn is no tusk
     frozenset(("horn", "tusk")),
+    # moment.n.02 ("wait a second / a minute"); as units of time a second is no minute
+    frozenset(("second", "minute")),
 }
 
 
