@@ -140,6 +140,7 @@ REVIEWED_NEAR_WORDNET_SIBLINGS = {
         ("spice", "cardamom"),
         ("spoon", "ladle"),
         ("shop", "department store"), ("field", "playing field"),
+        ("tv show", "game show"), ("tv show", "talk show"),
     },
 }  # fmt: skip
 
