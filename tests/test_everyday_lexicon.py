@@ -114,6 +114,7 @@ REVIEWED_NEAR_WORDNET_SIBLINGS = {
         ("stick", "rod"), ("team", "crew"), ("herd", "flock"), ("athlete", "player"),
         ("mud", "clay"), ("shrine", "temple"), ("veil", "scarf"), ("youth", "teenager"),
         ("cape", "peninsula"), ("lamp", "light"), ("game", "sport"),
+        ("varnish", "lacquer"),
     },
     # part and whole, or member and collection, where one word names the other
     "part or collection": {
@@ -141,6 +142,7 @@ REVIEWED_NEAR_WORDNET_SIBLINGS = {
         ("spoon", "ladle"),
         ("shop", "department store"), ("field", "playing field"),
         ("tv show", "game show"), ("tv show", "talk show"),
+        ("wool", "mohair"),
     },
 }  # fmt: skip
 
