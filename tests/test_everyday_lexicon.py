@@ -91,6 +91,11 @@ REVIEWED_DIFFERENT_SHARING_A_SYNSET = {
     frozenset(("horn", "tusk")),
     # moment.n.02 ("wait a second / a minute"); as units of time a second is no minute
     frozenset(("second", "minute")),
+    # million.n.02 "a very large indefinite number" (hyperbole: "a million times"); as
+    # numbers a million, a billion and a trillion differ
+    frozenset(("million", "billion")),
+    frozenset(("million", "trillion")),
+    frozenset(("billion", "trillion")),
 }
 
 
