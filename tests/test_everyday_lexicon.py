@@ -44,17 +44,18 @@ EXPECTED = {
         ("boat", "ship"), ("many", "multiple"),
         ("autumn", "fall"), ("fries", "chips"), ("crisps", "chips"),
         ("man-made", "artificial"), ("living thing", "organism"),
-        # v3: derived words that name the same thing (the standard level's definition)
-        ("snow", "snowy"), ("stripes", "striped"), ("beauty", "beautiful"),
     ],
+    # v3: derived words that name the same thing (the standard level's definition)
+    "derived": [("snow", "snowy"), ("stripes", "striped"), ("mud", "muddy")],
+    # v3: derived words whose meaning shifts (the lenient level's definition: sun/sunny)
+    # or that name the person doing it
+    "derived-near": [("sun", "sunny"), ("dancing", "dancer"), ("music", "musician")],
     "near": [
         ("hot", "warm"), ("small", "tiny"), ("wet", "damp"), ("big", "huge"),
         ("cold", "freezing"), ("river", "stream"), ("cup", "mug"),
         ("hill", "mountain"), ("forest", "trees"), ("lawn", "grass"), ("red", "reddish"),
-        # v3: derived words whose meaning shifts (the lenient level's definition: sun/sunny)
-        # or that name the person doing it; degree nouns (anger / rage)
-        ("sun", "sunny"), ("dancing", "dancer"), ("music", "musician"), ("anger", "rage"),
-        ("funny", "hilarious"),
+        # v3: degree nouns (anger / rage)
+        ("anger", "rage"), ("funny", "hilarious"),
     ],
     "hyponym": [
         ("dog", "puppy"), ("dogs", "puppies"), ("flower", "rose"), ("tree", "oak"),
@@ -388,6 +389,28 @@ def test_consistency_checker_finds_contradictions(tmp_path) -> None:
     assert "is contained in" in problems
     assert "'ship' and 'vessel'" not in problems  # declared directly: the literal wins
     assert "'boat' and 'vessel'" not in problems
+
+
+def test_derived_words(tmp_path) -> None:
+    """'a = b' (derived, names the same thing) and 'a =~ b' (derived, meaning shifted) are
+    their own kinds, reach through same-set heads like the others, and clash with a
+    rejection like any acceptance."""
+    lx = EverydayLexicon(
+        _write(
+            tmp_path,
+            same="snow, snowfall\n",
+            near="snow = snowy, snow-covered\nsun =~ sunny\n",
+            different="weather: snowy | sunny\n",
+        )
+    )
+    assert lx.relation("snow", "snowy").kind == "derived"
+    assert lx.relation("snowfall", "snowy").kind == "derived"  # through the head 'snow'
+    assert lx.relation("sunny", "sun").kind == "derived-near"
+    assert lx.counts()["derived"] == 2 and lx.counts()["derived-near"] == 1
+    assert consistency_problems(lx) == []
+    lx = EverydayLexicon(_write(tmp_path, near="sun =~ sunny\n", different="sun | sunny\n"))
+    problems = "\n".join(consistency_problems(lx))
+    assert "'sun' and 'sunny' are declared both derived-near/different" in problems
 
 
 # ------------------------------------------------------------------ WordNet review aid

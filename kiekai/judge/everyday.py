@@ -12,6 +12,9 @@ kind           meaning                                                 a table a
 ``same``       name the same thing in everyday use (photo / picture)   standard and lenient
 ``near``       near-synonym or degree word (hot / warm, pot / pan)     lenient only
 ``hyponym``    one is a kind of the other, one step (dog / puppy)      lenient only
+``derived``    derived words naming the same thing (snow / snowy)      standard and lenient
+``derived-``   derived words whose meaning shifts (sun / sunny) or     lenient only
+``near``       the person doing it (dancing / dancer)
 ``different``  different kinds of one thing (car / truck)              no level
 ``opposite``   opposites (black / white, hot / cold)                   no level
 =============  =====================================================  =========================
@@ -28,7 +31,9 @@ each starts with a ``# version: N`` line and the three versions must agree):
   sense); lines are *not* merged through a shared word, so ``couch, sofa`` and
   ``bench, pew`` never make a sofa a pew.
 - ``everyday-near.txt``: ``a ~ b, c`` (``a`` is near ``b`` and near ``c``; not ``b`` near
-  ``c``) and ``a > b, c`` (``b`` and ``c`` are kinds of ``a``, one step down).
+  ``c``), ``a > b, c`` (``b`` and ``c`` are kinds of ``a``, one step down), ``a = b, c``
+  (``b`` and ``c`` are derived from ``a`` and name the same thing: ``derived``) and
+  ``a =~ b, c`` (derived, the meaning shifted: ``derived-near``).
 - ``everyday-different.txt``: ``label: a | b | c`` (every two of ``a``, ``b``, ``c`` are
   different kinds of ``label``; the label is optional and only used in reasons) and
   ``a <> b, c`` (``a`` is the opposite of ``b`` and of ``c``).
@@ -72,11 +77,13 @@ FILES = {
 }
 
 #: The kinds of relation :meth:`EverydayLexicon.relation` returns.
-KINDS = ("same", "near", "hyponym", "different", "opposite")
+KINDS = ("same", "near", "hyponym", "derived", "derived-near", "different", "opposite")
 
 #: When one word pair is reached through several same-sets with different declared
 #: relations, the first kind here wins (a rejection by rule outranks an acceptance).
-_PRIORITY = {"opposite": 0, "different": 1, "hyponym": 2, "near": 3}
+_PRIORITY = {
+    "opposite": 0, "different": 1, "hyponym": 2, "near": 3, "derived-near": 4, "derived": 5,
+}  # fmt: skip
 
 _VERSION_LINE = re.compile(r"#\s*version\s*:\s*(\S+)\s*$", re.IGNORECASE)
 #: What a headword may contain: lower-case letters, digits, and single spaces, hyphens or
@@ -112,7 +119,8 @@ class EverydayRelation:
     """How a table treats two words, according to the everyday lexicon.
 
     Attributes:
-        kind: ``"same"``, ``"near"``, ``"hyponym"``, ``"different"`` or ``"opposite"``
+        kind: ``"same"``, ``"near"``, ``"hyponym"``, ``"derived"``, ``"derived-near"``,
+            ``"different"`` or ``"opposite"``
             (see the module docstring for what each means and at which level it passes).
         a: the first word as looked up (what the caller passed, lower-cased and stripped).
         b: the second word as looked up.
@@ -284,7 +292,8 @@ class EverydayLexicon:
         self._declared[(y, x)] = rel
 
     def _parse_near(self, line: str, where: str) -> None:
-        for op, kind in ((">", "hyponym"), ("~", "near")):
+        ops = (("=~", "derived-near"), ("=", "derived"), (">", "hyponym"), ("~", "near"))
+        for op, kind in ops:
             if op in line:
                 left, _, right = line.partition(op)
                 if op in right or not left.strip():
@@ -297,7 +306,8 @@ class EverydayLexicon:
                     self._declare(head, key, _Declared(kind, broader=broader, where=where))
                 return
         raise LexiconError(
-            f"{where}: expected 'a ~ b, c' (near) or 'a > b, c' (b, c are kinds of a), got {line!r}"
+            f"{where}: expected 'a ~ b, c' (near), 'a > b, c' (b, c are kinds of a), "
+            f"'a = b, c' or 'a =~ b, c' (derived words, same or shifted), got {line!r}"
         )
 
     def _parse_different(self, line: str, where: str) -> None:
@@ -463,6 +473,10 @@ class EverydayLexicon:
         elif kind == "hyponym":
             broad, narrow = (dx, dy) if rel.broader == x else (dy, dx)
             text = f"a '{narrow}' is a kind of '{broad}'"
+        elif kind == "derived":
+            text = f"'{dx}' and '{dy}' are derived from one another and name the same thing"
+        elif kind == "derived-near":
+            text = f"'{dx}' and '{dy}' are derived from one another, the meaning shifted"
         elif kind == "different":
             what = (
                 f"different kinds of {rel.group}" if rel.group else "different things of one kind"
@@ -531,7 +545,9 @@ class EverydayLexicon:
             frozenset((x, y)) for s in self._same_sets for i, x in enumerate(s) for y in s[i + 1 :]
         }
         out = {"headwords": len(self), "same-sets": len(self._same_sets), "same": len(same_pairs)}
-        kinds = {"near": 0, "hyponym": 0, "different": 0, "opposite": 0}
+        kinds = dict.fromkeys(
+            ("near", "hyponym", "derived", "derived-near", "different", "opposite"), 0
+        )
         for kind, *_ in self.declared():
             kinds[kind] += 1
         out.update(kinds)
@@ -539,7 +555,7 @@ class EverydayLexicon:
         return out
 
 
-_ACCEPT = frozenset({"near", "hyponym"})
+_ACCEPT = frozenset({"near", "hyponym", "derived", "derived-near"})
 _REJECT = frozenset({"different", "opposite"})
 
 

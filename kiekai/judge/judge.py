@@ -11,7 +11,8 @@ follows its evidence"):
 2. the table's **house rules** (:class:`kiekai.judge.house_rules.HouseRules`), as ruled;
 3. **forms** of the same word: accepted at every level;
 4. the **everyday lexicon** (:mod:`kiekai.judge.everyday`): ``same`` from
-   standard, ``near`` and ``hyponym`` at lenient, ``different`` and ``opposite`` never;
+   standard, ``near`` and ``hyponym`` at lenient, ``derived`` (relation ``derivation``)
+   from standard and ``derived-near`` at lenient, ``different`` and ``opposite`` never;
 5. **WordNet rules** on common senses, opposites and spelling accidents
    (:mod:`kiekai.judge.features`);
 6. the **fitted model** (a logistic regression per level, :mod:`kiekai.judge.model`,
@@ -64,6 +65,8 @@ _LEXICON_KINDS = {
     "same": ("synonym", "standard"),
     "near": ("near-synonym", "lenient"),
     "hyponym": ("hyponym", "lenient"),
+    "derived": ("derivation", "standard"),
+    "derived-near": ("derivation", "lenient"),
     "different": ("cohyponym", NEVER),
     "opposite": ("antonym", NEVER),
 }
@@ -73,7 +76,7 @@ class EverydayRelationLike(Protocol):
     """What the judge reads from an everyday-lexicon answer
     (:class:`kiekai.judge.everyday.EverydayRelation`)."""
 
-    kind: str  # same | near | hyponym | different | opposite
+    kind: str  # same | near | hyponym | derived | derived-near | different | opposite
     evidence: str  # one clause naming the lexicon and its version
     entry_a: str
     entry_b: str
