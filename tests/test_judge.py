@@ -54,6 +54,10 @@ CASES = {
     "spelling": [
         ("favourite", "favorite", ALL, "spelling"),
         ("theatre", "theater", ALL, "spelling"),
+        # the spelling of the X in a word made of X (issue 10: as for the plain word)
+        ("artifact-less", "artefact-less", ALL, "spelling"),
+        ("colorless", "colourless", ALL, "spelling"),
+        ("artifactless", "artefactless", ALL, "spelling"),
     ],
     "inflection": [
         ("woman", "women", ALL, "same-lemma"),
@@ -194,6 +198,14 @@ def test_is_repeat(judges) -> None:
         j.is_repeat(None, ["tiger"])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="list of words"):
         j.is_repeat("tiger", "tiger")  # type: ignore[arg-type]
+
+
+def test_a_british_spelling_inside_a_derived_word_is_a_repeat(judges) -> None:
+    """artefact/artifact repeat each other, so artefact-less/artifact-less do too."""
+    for level in ("strict", "standard", "lenient"):
+        v = judges[level].is_repeat("artefact-less", ["artifact-less"])
+        assert v.accepted and v.relation == "spelling" and v.matched == "artifact-less", v
+    assert not judges["standard"].is_repeat("harmless", ["harm"]).accepted
 
 
 def test_repeat_strictness(judges) -> None:

@@ -269,9 +269,12 @@ def is_compound(norm: str) -> bool:
     return written_form_known(norm)
 
 
-@lru_cache(maxsize=65536)
-def american(word: str) -> str:
-    """American spelling of ``word`` from ``breame`` ("colour" -> "color"); else ``word``."""
+#: Suffixes that make a new word of a whole word (artefact-less, colourlike): the stem
+#: keeps its British or American spelling, which breame lists for the stem only.
+_WHOLE_WORD_SUFFIXES = ("less", "like", "ness", "ful")
+
+
+def _american_word(word: str) -> str:
     from breame.spelling import get_american_spelling
 
     try:
@@ -279,6 +282,31 @@ def american(word: str) -> str:
     except Exception:  # noqa: BLE001 - breame raises bare errors on odd input
         return word
     return out or word
+
+
+@lru_cache(maxsize=65536)
+def american(word: str) -> str:
+    """American spelling of ``word`` from ``breame`` ("colour" -> "color"); else ``word``.
+
+    A word breame does not list is spelled piece by piece: each part of a hyphenated or
+    open compound ("artefact-less" -> "artifact-less", "colour blind" -> "color blind"),
+    and the stem of a closed word ending in -less, -like, -ness or -ful ("artefactless" ->
+    "artifactless"), so a British/American pair counts as one word in a derived word as
+    it does in the plain one.
+    """
+    out = _american_word(word)
+    if out != word:
+        return out
+    pieces = re.split(r"([\s-]+)", word)
+    if len(pieces) > 1:
+        return "".join(_american_word(p) if i % 2 == 0 else p for i, p in enumerate(pieces))
+    for suffix in _WHOLE_WORD_SUFFIXES:
+        stem = word[: -len(suffix)]
+        if word.endswith(suffix) and len(stem) >= 3:
+            spelled = _american_word(stem)
+            if spelled != stem:
+                return spelled + suffix
+    return word
 
 
 @lru_cache(maxsize=65536)
