@@ -67,12 +67,16 @@ def kit():
 
 
 def start_table(kit, people: int, tmp_path: Path, rounds: int, rules_path: Path):
+    from kiekai.judge import Judge
     from kiekai.judge.house_rules import HouseRules
     from kiekai.kiek.bots import KiekBot
     from kiekai.web.server import run_web_game, start_server
     from kiekai.web.table import WebTable
 
-    cards, names_of_cards, judge, perception = kit
+    cards, names_of_cards, _judge, perception = kit
+    # as `kiekai play --web`: the judge applies the table's rulings, the runner saves new ones
+    rules = HouseRules.load(rules_path, missing_ok=True)
+    judge = Judge("standard", house_rules=rules)
     names = [f"Player {i + 1}" for i in range(people)] + [f"Bot {i + 1}" for i in range(4 - people)]
     table = WebTable(names, list(range(people)), cards, names_of_cards, judge)
     server = start_server(table)
@@ -86,7 +90,7 @@ def start_table(kit, people: int, tmp_path: Path, rounds: int, rules_path: Path)
             with EventLog(box["log"]) as log:
                 box["outcome"] = run_web_game(
                     table, server, make_bot, cards, judge=judge, seed=11, rounds=rounds, log=log,
-                    time_limit=90, house_rules=HouseRules.load(rules_path, missing_ok=True), linger=4,
+                    time_limit=90, house_rules=rules, linger=4,
                 )  # fmt: skip
         except BaseException as exc:
             box["error"] = exc

@@ -321,7 +321,9 @@ def _play(
         raise _fail(err, f"{exc} (or pass --house-rules with another file)") from None
 
     try:
-        judge = Judge(strictness)
+        # the judge applies the table's rulings itself; the runner saves new ones to the
+        # same object (one house-rules path for matches and ne bis in idem)
+        judge = Judge(strictness, house_rules=table_rules)
     except (OSError, LookupError, ValueError) as exc:
         raise _fail(err, f"the judge cannot start: {exc}") from None
 

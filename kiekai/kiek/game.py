@@ -30,14 +30,12 @@ from kiekai.deck import Card
 from kiekai.display import safe_text
 from kiekai.events import Event, EventLog, LogProblem, read_log
 from kiekai.judge.house_rules import HouseRules, HouseRulesError, HouseRuling
-from kiekai.judge.verdict import Verdict
 from kiekai.kiek.engine import (
     TURN_SECONDS,
     IllegalAction,
     JudgeLike,
     KiekEngine,
     Phase,
-    one_word_verdict,
 )
 from kiekai.kiek.players import ActivePlay, Hourglass, HumanKiekPlayer, KiekPlayer, TimeUp
 
@@ -132,9 +130,12 @@ def play_game(
     At the reveal every person may overrule the judge's verdicts
     (:meth:`~kiekai.kiek.players.HumanKiekPlayer.overrule`): a ruling that no other person
     contradicts is applied (:meth:`KiekEngine.overrule`) and, with ``house_rules``, saved
-    to the table's house-rules file at ``ruling_level`` for the next games. With
-    ``house_rules`` the judge also applies the table's earlier rulings (see
-    :class:`HouseRulesJudge`).
+    to the table's house-rules file at ``ruling_level`` for the next games
+    (:meth:`~kiekai.judge.house_rules.HouseRules.add`). Applying the table's rulings is
+    the judge's job, not the runner's: build it with the same object,
+    ``Judge(strictness, house_rules=rules)``, and it decides every pair the table has
+    ruled on (in ``match`` and ``is_repeat``, reason "house rule"), a ruling made in this
+    game from the next verdict on.
 
     Args:
         players: 3 to 8 seats (bots and humans).
@@ -147,7 +148,8 @@ def play_game(
         header: extra header fields (deck path, perception, strictness ...).
         on_event: called with every event as it is logged (e.g. an :class:`EventPrinter`).
         time_limit: seconds per turn.
-        house_rules: the table's rulings (read before the judge, new rulings appended).
+        house_rules: where the table's new rulings are saved (``add``: the file, and the
+            rulings the judge applies when it was built with this object).
         ruling_level: the strictness level new rulings are saved at (the judge's level).
         card_names: card id -> the name shown to people (default:
             :func:`kiekai.display.card_names`); written to the log header for replays.
@@ -169,8 +171,6 @@ def play_game(
     log = log if log is not None else EventLog(None)
     names = [p.name for p in players]
     shown_names = dict(card_names) if card_names is not None else default_card_names(cards)
-    if house_rules is not None:
-        judge = HouseRulesJudge(judge, house_rules, ruling_level)
     header_event = Event(
         type="header",
         data={
@@ -231,67 +231,6 @@ def play_game(
         log_path=log.path,
         events=tuple(log.events),
     )
-
-
-class HouseRulesJudge:
-    """A judge that applies a table's house rules before asking the wrapped judge.
-
-    Rulebook "Imperfect Guesses": each group decides which guess is correct; a table's
-    rulings (:class:`kiekai.judge.house_rules.HouseRules`) decide the pairs they cover at
-    ``level``, in both ``match`` and ``is_repeat`` (ne bis in idem applies the same
-    equivalence), and the reason says "house rule". Everything else goes to ``judge``.
-
-    Args:
-        judge: the judge for pairs the table has not ruled on.
-        rules: the table's rulings (looked up on every call, so a ruling made during a
-            game holds from the next verdict on).
-        level: ``"strict"``, ``"standard"`` or ``"lenient"``.
-    """
-
-    def __init__(self, judge: JudgeLike, rules: HouseRules, level: str) -> None:
-        self.judge = judge
-        self.rules = rules
-        self.level = level
-
-    def match(self, secret: str, guess: str) -> Verdict:
-        """The table's ruling on ``guess`` for ``secret`` at this level, else the judge's."""
-        ruling = self.rules.lookup(secret, guess, self.level)
-        if ruling is None:
-            return self.judge.match(secret, guess)
-        verb = "matches" if ruling.accepted else "does not match"
-        return Verdict(
-            accepted=ruling.accepted,
-            score=1.0 if ruling.accepted else 0.0,
-            relation="house-rule",
-            reason=f"House rule: this table ruled that {guess!r} {verb} {secret!r}.",
-        )
-
-    def is_repeat(self, word: str, used_words: Sequence[str]) -> Verdict:
-        """A used word the table ruled the same as ``word`` is a repeat; used words it
-        ruled different are left out; the judge decides about the rest."""
-        others = []
-        for used in used_words:
-            ruling = self.rules.lookup(used, word, self.level)
-            if ruling is None:
-                others.append(used)
-            elif ruling.accepted:
-                return Verdict(
-                    True, 1.0, "house-rule",
-                    f"House rule: this table ruled {word!r} the same as the used word {used!r}.",
-                    matched=used,
-                )  # fmt: skip
-        if len(others) == len(used_words):
-            return self.judge.is_repeat(word, used_words)
-        if not others:
-            return Verdict(
-                False, 0.0, "house-rule",
-                f"House rule: this table ruled {word!r} different from every used word.",
-            )  # fmt: skip
-        return self.judge.is_repeat(word, others)
-
-    def check_word(self, text: str) -> Verdict:
-        """The wrapped judge's one-word check (:class:`JudgeLike`'s one method for it)."""
-        return one_word_verdict(self.judge, text)
 
 
 class _Table:
