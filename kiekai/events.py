@@ -327,13 +327,30 @@ class KiekReveal(EventData):
 @event_data("kiek", "overrule")
 class KiekOverrule(EventData):
     """The table overrules the judge's verdict on a guess (rulebook "Imperfect Guesses": each
-    group decides which guess is correct), or withdraws its ruling; by the seat in ``player``."""
+    group decides which guess is correct), or withdraws its ruling; by the seat in ``player``.
+    One ruling a word: ``guessers`` are every seat that wrote it (``guesser`` the first)."""
 
     guesser: Seat
+    guessers: SeatList = Field(default_factory=list)
     secret: str = ""
     guess: str = ""
     judge_accepted: bool | None = None
     accepted: bool
+    withdrawn: bool = False
+
+
+@event_data("kiek", "overrule-repeat")
+class KiekOverruleRepeat(EventData):
+    """After a ne bis in idem call the table overrules the judge's repeat verdict on a word
+    (rulebook "Ne Bis in Idem": the call is right if all players agree), or withdraws its
+    ruling; by the seat in ``player``. ``used`` is the used word of the ruling."""
+
+    word: str
+    writers: SeatList = Field(default_factory=list)
+    used: str = ""
+    judge_repeats: bool | None = None
+    judge_used: str | None = None
+    repeats: bool
     withdrawn: bool = False
 
 
@@ -346,6 +363,7 @@ class KiekCall(EventData):
     credited: Seat | None = None
     repeats: dict[Annotated[str, Field(pattern=r"^[0-9]{1,3}$")], str] = Field(default_factory=dict)
     reasons: dict[str, str] = Field(default_factory=dict)
+    ruled: dict[str, bool] = Field(default_factory=dict)
     points: Count = 0
 
 

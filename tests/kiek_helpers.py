@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kiekai.deck import Card
 from kiekai.judge.verdict import Verdict
-from kiekai.kiek.players import ActivePlay, ActiveView, GuessView, KeepView, RevealView
+from kiekai.kiek.players import ActivePlay, ActiveView, CallView, GuessView, KeepView, RevealView
 
 SYNONYMS = [{"people", "humans", "persons"}, {"dog", "dogs", "hound"}, {"red", "crimson"}]
 
@@ -68,7 +68,8 @@ class ScriptedPlayer:
         self.words = list(words)
         self.guesses = list(guesses) if guesses is not None else list(words)
         self.calls = calls
-        self.rulings: dict[int, bool] = {}
+        self.rulings: dict[str, bool] = {}
+        self.repeat_rulings: dict[str, str | None] = {}
         self.told: list[str] = []
         self.seen: list[object] = []
         self._w = 0
@@ -100,7 +101,12 @@ class ScriptedPlayer:
     def tell(self, message: str) -> None:
         self.told.append(message)
 
-    def overrule(self, view: RevealView) -> dict[int, bool]:
-        """Overrules the verdicts on the seats in ``self.rulings`` (seat -> ruling)."""
+    def overrule(self, view: RevealView) -> dict[str, bool]:
+        """Overrules the verdicts on the words in ``self.rulings`` (word -> ruling)."""
         self.seen.append(view)
-        return {seat: ruling for seat, ruling in self.rulings.items() if seat in view.verdicts}
+        return dict(self.rulings)
+
+    def overrule_repeats(self, view: CallView) -> dict[str, str | None]:
+        """Overrules the repeat verdicts on the words in ``self.repeat_rulings``."""
+        self.seen.append(view)
+        return dict(self.repeat_rulings)

@@ -158,6 +158,12 @@ class Seat:
                 if on_reveal:
                     on_reveal(self)
             d.locator("button[value=done]").click()
+        elif s["kind"] == "repeats":  # after a ne bis in idem call: the judge's verdicts stand
+            if not s["open"]:
+                return None
+            self.repeats = getattr(self, "repeats", 0) + 1
+            assert "Ne bis in idem! called by" in d.inner_text()
+            d.locator("button[value=done]").click()
         elif s["kind"] == "keep":
             d.locator("form[data-action=keep] button").first.click()
         self.done.add(key)

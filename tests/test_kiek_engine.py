@@ -486,8 +486,8 @@ def test_the_table_overrules_a_verdict_and_the_turn_is_scored_by_its_ruling():
     nothing; both are logged (settled reading 14)."""
     engine = new_game(n=4, first_active=0)
     reveal_turn(engine, "dog", ["hound", "puppy", "cat"])
-    engine.overrule(2, True, by=0)  # puppy counts for this table
-    engine.overrule(1, False, by=3)  # and hound does not
+    engine.overrule("puppy", True, by=0)  # puppy counts for this table
+    engine.overrule("hound", False, by=3)  # and hound does not
     result = engine.call(())
     assert result.points == (1, 0, 1, 0)
     assert result.matches[2].accepted and result.matches[2].relation == "table-ruling"
@@ -503,16 +503,20 @@ def test_the_table_overrules_a_verdict_and_the_turn_is_scored_by_its_ruling():
 def test_an_overrule_can_be_withdrawn_and_bad_overrules_are_refused():
     engine = new_game(n=4, first_active=0)
     with pytest.raises(IllegalAction, match="phase"):
-        engine.overrule(1, True, by=0)
+        engine.overrule("hound", True, by=0)
     reveal_turn(engine, "dog", ["hound", "cat", ""])
     with pytest.raises(IllegalAction, match="nothing to overrule"):
-        engine.overrule(1, True, by=0)  # the judge already said match
+        engine.overrule("hound", True, by=0)  # the judge already said match
     with pytest.raises(IllegalAction, match="no verdict"):
-        engine.overrule(3, True, by=0)  # seat 3 wrote nothing
+        engine.overrule("", True, by=0)  # seat 3 wrote nothing
+    with pytest.raises(IllegalAction, match="no verdict"):
+        engine.overrule("zebra", True, by=0)  # nobody wrote it
+    with pytest.raises(TypeError, match="guess as written"):
+        engine.overrule(2, True, by=0)  # type: ignore[arg-type]
     with pytest.raises(IllegalAction, match="not at the table"):
-        engine.overrule(2, True, by=9)
-    engine.overrule(2, True, by=0)
-    engine.overrule(2, False, by=0)  # back to the judge's verdict: withdrawn
+        engine.overrule("cat", True, by=9)
+    engine.overrule("cat", True, by=0)
+    engine.overrule("cat", False, by=0)  # back to the judge's verdict: withdrawn
     result = engine.call(())
     assert result.points == (1, 1, 0, 0)
     assert [e.data["withdrawn"] for e in engine.log.events if e.type == "overrule"] == [False, True]
@@ -524,8 +528,84 @@ def test_an_overruled_match_of_a_called_repeater_still_scores_nothing():
     play_turn(engine, "red", ["crimson", "", ""])
     assert engine.active == 1
     reveal_turn(engine, "sea", ["crimson", "ocean", ""])  # seats 2, 3, 0
-    engine.overrule(2, True, by=0)  # crimson for sea: a match here, but crimson repeats red
-    engine.overrule(3, True, by=0)  # ocean for sea: a match
+    engine.overrule("crimson", True, by=0)  # crimson for sea: a match here, but crimson repeats red
+    engine.overrule("ocean", True, by=0)  # ocean for sea: a match
     result = engine.call((0,))
     assert result.penalised == frozenset({2})
     assert result.points == (1, 1, 0, 1)
+
+
+def test_the_table_rules_a_word_once_for_every_guesser_who_wrote_it():
+    """Imperfect Guesses, settled reading 14: three guessers who wrote the same word (in
+    any case or with a mark) get one verdict and one ruling; one overrule event names
+    them all, and every one of them scores by it."""
+
+    class CountingJudge(TableJudge):
+        def __init__(self):
+            self.asked = []
+
+        def match(self, secret, guess):
+            self.asked.append(guess)
+            return super().match(secret, guess)
+
+    judge = CountingJudge()
+    engine = KiekEngine(make_cards(40), 5, judge=judge, seed=1, first_active=0)
+    reveal_turn(engine, "dog", ["puppy", "Puppy", "puppy!", "cat"])
+    groups = engine.distinct_guesses()
+    assert [(g.word, g.seats) for g in groups] == [("puppy", (1, 2, 3)), ("cat", (4,))]
+    assert judge.asked == ["puppy", "cat"]  # judged once a word
+    view = engine.reveal_view(0)
+    assert view.guesses == groups and set(view.verdicts) == {1, 2, 3, 4}
+    engine.overrule("PUPPY", True, by=0)
+    assert engine.reveal_view(0).rulings == {1: True, 2: True, 3: True}
+    result = engine.call(())
+    assert result.points == (3, 1, 1, 1, 0)
+    overrules = [e for e in engine.log.events if e.type == "overrule"]
+    assert len(overrules) == 1
+    assert overrules[0].data["guessers"] == [1, 2, 3] and overrules[0].data["guess"] == "puppy"
+
+
+def test_the_table_overrules_the_judges_repeat_verdict_after_a_call():
+    """Ne Bis in Idem: the call is right "if all players agree that the category has
+    already been used"; the judge stands for that agreement, and the table may overrule
+    it both ways (settled reading 18): a word the judge calls a repeat is ruled new, and
+    a word it calls new is ruled a repeat of a named used word. One ruling a word."""
+    engine = new_game(n=4, first_active=0)
+    play_turn(engine, "red", ["sea", "", ""])  # red and sea used
+    reveal_turn(engine, "crimson", ["ocean", "ocean", "sky"])  # seat 1 active
+    verdicts = {g.word: g.verdict for g in engine.distinct_repeats()}
+    assert verdicts["crimson"].accepted and verdicts["crimson"].matched == "red"
+    assert not verdicts["ocean"].accepted
+    view = engine.call_view(2, [3, 2])
+    assert view.callers == (2, 3) and [g.word for g in view.repeats] == ["crimson", "ocean", "sky"]
+    engine.overrule_repeat("crimson", None, by=0)  # for this table crimson is no repeat
+    engine.overrule_repeat("Ocean", "sea", by=2)  # but ocean repeats sea
+    with pytest.raises(IllegalAction, match="not a used word"):
+        engine.overrule_repeat("sky", "blue", by=0)
+    with pytest.raises(IllegalAction, match="nothing to overrule"):
+        engine.overrule_repeat("sky", None, by=0)
+    with pytest.raises(IllegalAction, match="nobody wrote"):
+        engine.overrule_repeat("zebra", "red", by=0)
+    result = engine.call((0,))
+    assert result.repeats == {2: "sea", 3: "sea"}
+    assert result.penalised == frozenset({2, 3}) and result.credited_caller == 0
+    events = [e for e in engine.log.events if e.type == "overrule-repeat"]
+    assert [(e.data["word"], e.data["writers"], e.data["used"], e.data["repeats"]) for e in events] == [
+        ("crimson", [1], "red", False),
+        ("ocean", [2, 3], "sea", True),
+    ]
+    call = next(e for e in engine.log.events if e.type == "call")
+    assert call.data["ruled"] == {"1": False, "2": True, "3": True}
+
+
+def test_a_repeat_ruling_equal_to_the_judge_withdraws_an_earlier_one():
+    engine = new_game(n=4, first_active=0)
+    with pytest.raises(IllegalAction, match="phase"):
+        engine.overrule_repeat("red", None, by=0)
+    play_turn(engine, "red", ["", "", ""])
+    reveal_turn(engine, "crimson", ["", "", ""])
+    engine.overrule_repeat("crimson", None, by=0)
+    engine.overrule_repeat("crimson", "red", by=0)  # the judge's verdict again: withdrawn
+    result = engine.call((2,))
+    assert result.repeats == {1: "red"} and result.credited_caller == 2
+    assert [e.data["withdrawn"] for e in engine.log.events if e.type == "overrule-repeat"] == [False, True]

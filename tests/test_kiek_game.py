@@ -395,7 +395,7 @@ class OverrulingHuman(ScriptedPlayer):
     def overrule(self, view):
         if not self.done and self.guesser in view.verdicts and not view.verdicts[self.guesser].accepted:
             self.done = True
-            return {self.guesser: True}
+            return {view.words[self.guesser]: True}
         return {}
 
 
@@ -530,3 +530,78 @@ def test_typed_numbers_never_fails(line):
 
     numbers = typed_numbers(line)
     assert all(-1 <= n <= 999_999_999 for n in numbers)
+
+
+def test_a_word_several_guessers_wrote_is_ruled_once(tmp_path):
+    """Settled reading 14: the table rules a word once. Three guessers wrote 'puppy'; the
+    person is shown it once, overrules it once; one overrule event names all three, each
+    of them scores by the ruling, and one house ruling is saved."""
+    from kiekai.judge.house_rules import HouseRules
+
+    path = tmp_path / "rules.tsv"
+    person = ScriptedPlayer("You", ["dog"], guesses=["sky"], human=True)
+    person.rulings = {"Puppy": True}
+    players = [person, *(ScriptedPlayer(f"Bot {i}", ["sea"], guesses=["puppy"]) for i in (1, 2, 3))]
+    players.append(ScriptedPlayer("Bot 4", ["tree"], guesses=["cat"]))
+    outcome = play_game(
+        players, make_cards(40), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1,
+        house_rules=HouseRules.load(path, missing_ok=True),
+    )  # fmt: skip
+    first_reveal = next(v for v in person.seen if getattr(v, "guesses", ()))
+    assert [(g.word, g.seats) for g in first_reveal.guesses] == [("puppy", (1, 2, 3)), ("cat", (4,))]
+    overrules = [e for e in outcome.events if e.type == "overrule" and e.turn == 0]
+    assert len(overrules) == 1 and overrules[0].data["guessers"] == [1, 2, 3]
+    verdicts = [e for e in outcome.events if e.type == "verdict" and e.turn == 0]
+    assert [(e.player, e.data["overruled"], e.data["scored"]) for e in verdicts] == [
+        (1, True, 1), (2, True, 1), (3, True, 1), (4, False, 0),
+    ]  # fmt: skip
+    assert path.read_text(encoding="utf-8").count("dog\tpuppy\tyes") == 1
+
+
+def test_after_a_call_a_person_overrules_the_repeat_verdict_and_the_next_game_applies_it(
+    tmp_path, judge_with
+):
+    """Ne Bis in Idem: the call is right if all players agree; the judge says 'couch'
+    repeats 'sofa', the person at the table rules it does not: the call is wrong, the
+    ruling is logged and saved as a house rule (the same equivalence as a match), and the
+    next game's judge applies it. The other way round: 'dogs' ruled a repeat of 'pets'."""
+    from kiekai.judge.house_rules import HouseRules
+
+    path = tmp_path / "house-rules.tsv"
+
+    def game(person, second_word):
+        players = [
+            person,
+            ScriptedPlayer("Bot 1", [second_word], guesses=["tree"]),
+            ScriptedPlayer("Bot 2", ["sea"], guesses=["stone", "wood", "moon"], calls=True),
+        ]
+        rules = HouseRules.load(path, missing_ok=True)
+        return play_game(
+            players, make_cards(30), judge=judge_with(rules), seed=2, clock=VirtualClock(),
+            rounds=1, house_rules=rules,
+        )  # fmt: skip
+
+    person = ScriptedPlayer("You", ["sofa"], guesses=["grass", "glass"], human=True)
+    person.repeat_rulings = {"couch": None}
+    first = game(person, "couch")
+    asked = [v for v in person.seen if getattr(v, "repeats", ())]
+    assert asked and asked[0].callers == (2,)
+    assert [(g.word, g.verdict.accepted, g.verdict.matched) for g in asked[0].repeats][:1] == [("couch", True, "sofa")]
+    ruling = next(e for e in first.events if e.type == "overrule-repeat")
+    assert ruling.player == 0 and ruling.data["word"] == "couch" and ruling.data["used"] == "sofa"
+    assert ruling.data["repeats"] is False and ruling.data["judge_repeats"] is True
+    call = next(e for e in first.events if e.type == "call" and e.turn == 1)
+    assert not call.data["right"] and call.data["ruled"] == {"1": False}
+    assert "sofa\tcouch\tno\tstandard" in path.read_text(encoding="utf-8")
+
+    second = game(ScriptedPlayer("You", ["sofa"], guesses=["grass", "glass"], human=True), "couch")
+    assert not [e for e in second.events if e.type == "overrule-repeat"]
+    call = next(e for e in second.events if e.type == "call" and e.turn == 1)
+    assert not call.data["right"]  # the judge applied the table's ruling
+
+    person = ScriptedPlayer("You", ["pets"], guesses=["grass", "glass"], human=True)
+    person.repeat_rulings = {"dogs": "pets"}
+    third = game(person, "dogs")
+    call = next(e for e in third.events if e.type == "call" and e.turn == 1)
+    assert call.data["right"] and call.data["repeats"] == {"1": "pets"} and call.data["credited"] == 2
+    assert "pets\tdogs\tyes\tstandard" in path.read_text(encoding="utf-8")

@@ -112,13 +112,13 @@ def person(pty: Pty, cards, names=("You", "Bot 1", "Bot 2")) -> TerminalKiekPlay
     )  # fmt: skip
 
 
-def run_game(pty: Pty, players, cards, **kw):
+def run_game(pty: Pty, players, cards, judge=None, **kw):
     result: dict = {}
 
     def run():
         try:
             result["outcome"] = play_game(
-                players, cards, judge=TableJudge(), seed=2, clock=MonotonicClock(), rounds=1,
+                players, cards, judge=judge or TableJudge(), seed=2, clock=MonotonicClock(), rounds=1,
                 on_event=EventPrinter(pty.console), **kw,
             )  # fmt: skip
         except BaseException as exc:
@@ -129,17 +129,21 @@ def run_game(pty: Pty, players, cards, **kw):
     return thread, result
 
 
-def answer_untimed(pty: Pty, thread: threading.Thread, overrule: str = "") -> None:
-    """Answer the untimed prompts (overrule, ne bis in idem, keep) until the game ends."""
+def answer_untimed(pty: Pty, thread: threading.Thread, overrule: str = "", overrule_repeats: str = "") -> None:
+    """Answer the untimed prompts (overrule a verdict at the reveal, ne bis in idem, the
+    repeat verdicts after a call, keep) until the game ends."""
     answered = 0
     while thread.is_alive():
         lines = [line for line in pty.lines() if line.strip()]
         last = lines[-1] if lines else ""
-        count = pty.text().count("Overrule a verdict?") + pty.text().count("ne bis in idem?") + pty.text().count("Keep which")
-        if count > answered and last.rstrip("_ ").endswith((")", "verdicts", "[y/N]")):
+        text = pty.text()
+        count = text.count("Overrule a verdict?") + text.count("ne bis in idem?") + text.count("Keep which")
+        if count > answered and last.rstrip("_ ").endswith((")", "accept it", "accept them", "[y/N]")):
             answered = count
             if "Overrule" in last:
-                pty.type(overrule + "\r")
+                reveals = [m.start() for m in re.finditer(r"The judge's verdicts on (?!this turn's words)", text)]
+                after_call = text.rfind("The judge's verdicts on this turn's words") > max(reveals, default=-1)
+                pty.type((overrule_repeats if after_call else overrule) + "\r")
             elif "Keep which" in last:
                 pty.type("1\r")
             else:
@@ -378,3 +382,129 @@ def test_a_long_line_from_a_stream_without_descriptor_is_cut_too():
     reader = LineReader(io.StringIO("x" * (3 * MAX_LINE) + "\n4 5\n"))
     assert reader.readline() == "x" * MAX_LINE
     assert reader.readline() == "4 5"
+
+
+def test_a_word_is_ruled_once_and_a_repeat_verdict_can_be_overruled_after_a_call(pty):
+    """Two bots guess the same word: the terminal shows it once and asks in plain words;
+    the person's ruling holds for both (one overrule event). A card number not in the hand
+    is refused by name. After a bot calls ne bis in idem, the judge's repeat verdicts are
+    shown and the person overrules two of them, naming the used word for the new one."""
+    cards = make_cards(30)
+    players = [
+        person(pty, cards),
+        ScriptedPlayer("Bot 1", ["dog"], guesses=["puppy"]),
+        ScriptedPlayer("Bot 2", ["cat"], guesses=["puppy", "sea", "sky"], calls=True),
+    ]
+    thread, result = run_game(pty, players, cards, time_limit=60)
+    pty.wait_for(r"left Which 2 cards")
+    pty.type("4 9\r")
+    pty.wait_for(r"9 is not in your hand\. Please type 2 different numbers out of 4, 5, 6 and 7")
+    pty.type("4 5\r")
+    pty.wait_for(r"left Which 3 of the five")
+    pty.type("1 2 3\r")
+    pty.wait_for(r"left Your word")
+    pty.type("dog\r")
+    screen = pty.wait_for(r"Overrule a verdict\? Type 1 to change it, or press Enter to accept it")
+    assert "1. 'puppy' (Bot 1 and Bot 2): no match" in screen and "2. " not in screen.split("verdicts on")[-1]
+    pty.type("1\r")
+    pty.wait_for(r"Keep which card")
+    pty.type("1\r")
+    pty.wait_for(r"left Your guess")
+    pty.type("grass\r")
+    pty.wait_for(r"Overrule a verdict\? Type its number \(1 to 2; several with spaces\), or press Enter to accept them")
+    pty.type("\r")
+    pty.wait_for(r"\[y/N\]")
+    pty.type("\r")
+    screen = pty.wait_for(r"Ne bis in idem! called by Bot 2\. The judge's verdicts.*\n(.*\n)*.*Overrule a verdict\?")
+    block = " ".join(screen.split("called by Bot 2.")[-1].split())
+    assert "1. 'dog' (Bot 1): repeats 'dog'" in block and "3. 'grass' (you): no repeat" in block
+    pty.type("1 3\r")
+    pty.wait_for(r"Which used word does 'grass' repeat\? \(one of 1 and 2\)")
+    pty.type("2\r")  # puppy
+    threading.Thread(target=answer_untimed, args=(pty, thread), daemon=True).start()
+
+    def guesses():
+        words = iter(["moon", "tree", "rock", "leaf", "wave"])
+        done = 1
+        while thread.is_alive():
+            if pty.text().count("left Your guess") > done and "left Your guess" in (pty.lines() or [""])[-1] + "".join(pty.lines()[-3:]):
+                done = pty.text().count("left Your guess")
+                pty.type(next(words) + "\r")
+            time.sleep(0.05)
+
+    threading.Thread(target=guesses, daemon=True).start()
+    thread.join(timeout=90)
+    assert not thread.is_alive() and "error" not in result, result.get("error")
+    events = result["outcome"].events
+    overrules = [e for e in events if e.type == "overrule"]
+    assert len(overrules) == 1 and overrules[0].data["guessers"] == [1, 2]
+    rulings = [(e.data["word"], e.data["repeats"], e.data["used"]) for e in events if e.type == "overrule-repeat"]
+    assert rulings == [("dog", False, "dog"), ("grass", True, "puppy")]
+    call = next(e for e in events if e.type == "call" and e.turn == 1)
+    assert call.data["repeats"] == {"0": "puppy"} and call.data["ruled"] == {"1": False, "0": True}
+    text = " ".join(pty.text().split())
+    assert "Overruled by You: your 'grass' repeats 'puppy' at this table" in text
+
+
+def test_a_ruling_typed_at_the_terminal_is_applied_by_the_next_game(tmp_path):
+    """Issue 10 item 4 at the terminal: the person overrules the judge's 'no match' on the
+    word both bots guessed ('puppy' for 'dog', a narrower kind at standard) by typing its
+    number once; the ruling is saved to the house-rules file, and the next game, with a
+    judge reading that file, rules 'puppy' a match by itself, saying it is a house rule."""
+    from kiekai.judge import Judge
+    from kiekai.judge.house_rules import HouseRules
+
+    path = tmp_path / "house-rules.tsv"
+    outcomes = []
+    for game, overrule in enumerate(("1", "")):
+        terminal = Pty()
+        try:
+            cards = make_cards(30)
+            rules = HouseRules.load(path, missing_ok=True)
+            players = [
+                person(terminal, cards),
+                ScriptedPlayer("Bot 1", ["cat"], guesses=["puppy", "moon"]),
+                ScriptedPlayer("Bot 2", ["sea"], guesses=["puppy", "tree"]),
+            ]
+            thread, result = run_game(
+                terminal, players, cards, judge=Judge("standard", house_rules=rules),
+                time_limit=60, house_rules=rules,
+            )  # fmt: skip
+            terminal.wait_for(r"left Which 2 cards", timeout=30)
+            terminal.type("4 5\r")
+            terminal.wait_for(r"left Which 3 of the five")
+            terminal.type("1 2 3\r")
+            terminal.wait_for(r"left Your word")
+            terminal.type("dog\r")
+            screen = terminal.wait_for(r"Overrule a verdict\? Type 1 to change it", timeout=30)
+            block = " ".join(screen.split("verdicts on your word 'dog':")[-1].split())
+            assert "1. 'puppy' (Bot 1 and Bot 2):" in block
+            if game == 0:
+                assert "1. 'puppy' (Bot 1 and Bot 2): no match" in block
+            else:
+                assert "1. 'puppy' (Bot 1 and Bot 2): match" in block and "house rule" in block.lower()
+            terminal.type(overrule + "\r")
+
+            def guesses(terminal=terminal, thread=thread):
+                words, done = iter(["grass", "stone", "leaf", "wave"]), 0
+                while thread.is_alive():
+                    text = terminal.text()
+                    if text.count("left Your guess") > done and "left Your guess" in "".join(terminal.lines()[-3:]):
+                        done = text.count("left Your guess")
+                        terminal.type(next(words) + "\r")
+                    time.sleep(0.05)
+
+            threading.Thread(target=guesses, daemon=True).start()
+            answer_untimed(terminal, thread)
+            thread.join(timeout=30)
+            assert "error" not in result, result.get("error")
+            outcomes.append(result["outcome"])
+        finally:
+            terminal.close()
+    first, second = outcomes
+    overrule = next(e for e in first.events if e.type == "overrule")
+    assert overrule.data["guess"] == "puppy" and overrule.data["guessers"] == [1, 2] and overrule.data["accepted"]
+    assert path.read_text(encoding="utf-8").count("dog\tpuppy\tyes\tstandard") == 1
+    assert not [e for e in second.events if e.type == "overrule"]
+    verdicts = [e for e in second.events if e.type == "verdict" and e.turn == 0]
+    assert [(e.player, e.data["relation"], e.data["scored"]) for e in verdicts] == [(1, "house-rule", 1), (2, "house-rule", 1)]

@@ -42,10 +42,13 @@ def deck(tmp_path_factory):
 class Table:
     """A web table with one or two people and scripted bots, served on a free port."""
 
-    def __init__(self, cards, tmp_path, people=1, time_limit=60.0, **waits):
+    def __init__(self, cards, tmp_path, people=1, time_limit=60.0, judge=None, house_rules=None, make_bot=None, **waits):
         names = [f"Player {i + 1}" for i in range(people)] + [f"Bot {i + 1}" for i in range(4 - people)]
         self.cards = cards
-        self.table = WebTable(names, list(range(people)), cards, card_names(cards), TableJudge(), **waits)
+        self.judge = judge or TableJudge()
+        self.house_rules = house_rules
+        self.make_bot = make_bot
+        self.table = WebTable(names, list(range(people)), cards, card_names(cards), self.judge, **waits)
         self.server = start_server(self.table)
         self.client = httpx.Client(base_url=self.server.base_url, timeout=10)
         self.log_path = tmp_path / "web.jsonl"
@@ -64,8 +67,9 @@ class Table:
             try:
                 with EventLog(self.log_path) as log:
                     self.outcome = run_web_game(
-                        self.table, self.server, make_bot, self.cards, judge=TableJudge(),
+                        self.table, self.server, self.make_bot or make_bot, self.cards, judge=self.judge,
                         seed=3, rounds=rounds, log=log, time_limit=self.time_limit, linger=linger,
+                        house_rules=self.house_rules,
                     )  # fmt: skip
             except BaseException as exc:  # reported by the test
                 self.error = exc
@@ -104,22 +108,25 @@ class Table:
             self.server.stop()
 
 
-def answer_everything(t: Table, seat: int = 0, word: str = "dog", join=True, timeout=60.0):
-    """Answer every question of ``seat`` as a person would, until the game ends."""
+def answer_everything(t: Table, seat: int = 0, word: str = "dog", join=True, timeout=60.0, until=None):
+    """Answer every question of ``seat`` as a person would, until the game ends (or until
+    the seat is asked a question of kind ``until``: that question is returned)."""
     end = time.monotonic() + timeout
     while t.thread.is_alive() and t.table.state != "over" and time.monotonic() < end:
         pending = t.table.seats[seat].pending
         if pending is None or pending.answered:
             time.sleep(0.02)
             continue
+        if pending.kind == until:
+            return pending
         if pending.kind == "play" and pending.step == 1:
             r = t.post(seat, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
         elif pending.kind == "play":
             r = t.post(seat, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": word})
         elif pending.kind == "guess":
             r = t.post(seat, "guess", request=pending.id, word=word)
-        elif pending.kind == "reveal":
-            r = t.post(seat, "reveal", request=pending.id, do="done")
+        elif pending.kind in ("reveal", "repeats"):
+            r = t.post(seat, pending.kind, request=pending.id, do="done")
         else:
             r = t.post(seat, "keep", request=pending.id, card="0")
         assert r.status_code in (200, 409), r.text  # 409: the question moved on meanwhile
@@ -381,7 +388,7 @@ def test_two_people_never_see_each_others_hand_or_word_before_the_reveal(deck, t
         assert "read aloud: your word was" in t.state(0)["decision"]
         assert "read aloud: Player 1's word was" in html.unescape(t.state(1)["decision"])
         # the table's overrule button: seat 1 overrules its own verdict, both see it
-        r = t.post(1, "reveal", request=t.pending(1, "reveal").id, do="overrule", guesser="1")
+        r = t.post(1, "reveal", request=t.pending(1, "reveal").id, do="overrule", word="okapi")
         assert r.status_code == 200
         assert "overruled by Player 2" in t.state(0)["decision"]
         t.post(0, "reveal", request=reveal.id, do="done")
@@ -394,6 +401,118 @@ def test_two_people_never_see_each_others_hand_or_word_before_the_reveal(deck, t
         assert verdict.data["overruled"] and verdict.data["scored"] == 1
     finally:
         t.close()
+
+
+def _rows(decision: str) -> list[str]:
+    """The decision's table rows as plain text, one string a row."""
+    rows = re.findall(r"<tr>(.*?)</tr>", decision, re.S)
+    return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", row)).split()) for row in rows]
+
+
+def test_a_ruling_made_on_the_web_page_is_applied_by_the_next_game(deck, tmp_path):
+    """Issue 10 item 4 in the browser table: two bots guessed 'puppy' for the person's
+    'dog' (no match at standard); the reveal shows the word once with both names, the
+    person's overrule button rules it a match for both (one overrule event) and saves it;
+    the next web game, whose judge reads the house-rules file, rules 'puppy' a match by
+    itself and says it is a house rule."""
+    from kiekai.judge import Judge
+    from kiekai.judge.house_rules import HouseRules
+
+    path = tmp_path / "house-rules.tsv"
+
+    def make_bot(seat, name):
+        return ScriptedPlayer(name, [["cat", "sea", "tree"][seat - 1]], guesses=["puppy" if seat < 3 else "cat", "stone"])
+
+    outcomes = []
+    for game in (0, 1):
+        rules = HouseRules.load(path, missing_ok=True)
+        t = Table(deck, tmp_path / f"g{game}", judge=Judge("standard", house_rules=rules), house_rules=rules, make_bot=make_bot)
+        (tmp_path / f"g{game}").mkdir()
+        try:
+            t.client.get(t.url())
+            t.play(rounds=1)
+            pending = t.pending(0, "play", timeout=60)
+            t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
+            t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "dog"})
+            reveal = t.pending(0, "reveal", timeout=60)
+            rows = [r for r in _rows(t.state(0)["decision"]) if "puppy" in r]
+            assert len(rows) == 1 and rows[0].startswith("Bot 1, Bot 2 puppy"), rows
+            if game == 0:
+                assert "no match" in rows[0]
+                r = t.post(0, "reveal", request=reveal.id, do="overrule", word="Puppy")
+                assert r.status_code == 200, r.text
+                assert "(overruled by Player 1)" in [r for r in _rows(t.state(0)["decision"]) if "puppy" in r][0]
+            else:
+                assert "puppy match" in rows[0] and "house rule" in rows[0].lower()
+            t.post(0, "reveal", request=reveal.id, do="done")
+            answer_everything(t, word="grass")
+            assert t.error is None, t.error
+            outcomes.append(list(read_log(t.log_path)))
+        finally:
+            t.close()
+    first, second = outcomes
+    overrules = [e for e in first if e.type == "overrule"]
+    assert len(overrules) == 1 and overrules[0].data["guessers"] == [1, 2] and overrules[0].data["guess"] == "puppy"
+    assert path.read_text(encoding="utf-8").count("dog\tpuppy\tyes\tstandard") == 1
+    assert not [e for e in second if e.type == "overrule"]
+    verdicts = [e for e in second if e.type == "verdict" and e.turn == 0 and e.data["guess"] == "puppy"]
+    assert [(e.player, e.data["relation"], e.data["scored"]) for e in verdicts] == [(1, "house-rule", 1), (2, "house-rule", 1)]
+
+
+def test_after_a_call_the_page_overrules_the_judges_repeat_verdicts(deck, tmp_path):
+    """Ne Bis in Idem on the web page: Bot 1 writes 'hound' after 'dog' was used and calls;
+    the person is shown the judge's repeat verdict on every word and rules 'hound' no
+    repeat and their own 'grass' a repeat of 'cat' (a used word must be named: a post
+    without one is refused with 422); both rulings are logged, decide the call and are
+    saved as house rules; the status says so in words."""
+    from kiekai.judge.house_rules import HouseRules
+
+    path = tmp_path / "house-rules.tsv"
+    rules = HouseRules.load(path, missing_ok=True)
+    scripts = {1: (["hound"], ["cat", "fish", "bird"]), 2: (["sea"], ["moon", "wave", "leaf", "rock"]),
+               3: (["sky"], ["star", "rain", "snow", "ice"])}  # fmt: skip
+
+    def make_bot(seat, name):
+        words, guesses = scripts[seat]
+        return ScriptedPlayer(name, words, guesses=guesses, calls=seat == 1)
+
+    t = Table(deck, tmp_path, house_rules=rules, make_bot=make_bot)
+    try:
+        t.client.get(t.url())
+        t.play(rounds=1)
+        pending = t.pending(0, "play", timeout=60)
+        t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
+        t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "dog"})
+        pending = answer_everything(t, word="grass", until="repeats", join=False)
+        assert pending is not None and pending.view.turn == 1
+        rows = _rows(t.state(0)["decision"])
+        assert any(r.startswith("hound Bot 1 repeats “dog”") for r in rows), rows
+        assert any(r.startswith("grass Player 1 no repeat") for r in rows), rows
+        r = t.post(0, "repeats", request=pending.id, do="overrule", word="hound")
+        assert r.status_code == 200, r.text
+        r = t.post(0, "repeats", request=pending.id, do="overrule", word="grass")
+        assert r.status_code == 422 and "used word" in r.text
+        r = t.post(0, "repeats", request=pending.id, do="overrule", word="grass", used="cat")
+        assert r.status_code == 200, r.text
+        rows = _rows(t.state(0)["decision"])
+        assert any(r.startswith("hound Bot 1") and "no repeat (overruled by Player 1)" in r for r in rows), rows
+        assert any(r.startswith("grass Player 1") and "repeats “cat” (overruled by Player 1)" in r for r in rows), rows
+        t.post(0, "repeats", request=pending.id, do="done")
+        answer_everything(t, word="grass", join=False)
+        status = html.unescape(t.state(0)["status"])
+        t.thread.join(timeout=20)
+        assert t.error is None, t.error
+    finally:
+        t.close()
+    events = list(read_log(t.log_path))
+    rulings = [(e.player, e.data["word"], e.data["repeats"], e.data["used"]) for e in events if e.type == "overrule-repeat"]
+    assert rulings == [(0, "hound", False, "dog"), (0, "grass", True, "cat")]
+    call = next(e for e in events if e.type == "call" and e.turn == 1)
+    assert call.data["right"] and call.data["repeats"] == {"0": "cat"} and call.data["credited"] == 1
+    saved = path.read_text(encoding="utf-8")
+    assert "dog\thound\tno\tstandard" in saved and "cat\tgrass\tyes\tstandard" in saved
+    assert status  # the final page renders
+    replay(t.log_path, __import__("rich.console").console.Console(record=True, width=120))
 
 
 def test_start_now_gives_the_empty_seats_to_bots(deck, tmp_path):

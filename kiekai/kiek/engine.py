@@ -13,7 +13,8 @@ A turn moves through four phases (:class:`Phase`)::
     GUESS  every other player writes one word (or nothing, when time ran out)
     CALL   the words are read aloud with the judge's verdicts; the people at the table may
            overrule a verdict (:meth:`KiekEngine.overrule`); any player may call "ne bis in
-           idem"; points are scored
+           idem", and after a call the table may overrule the judge's repeat verdicts
+           (:meth:`KiekEngine.overrule_repeat`); points are scored
     KEEP   the three players left of the next active player each keep one of the 5 cards
 
 and the game ends (phase ``OVER``) after ``rounds`` rounds (3 by the rulebook; more are the
@@ -38,9 +39,18 @@ from enum import StrEnum
 
 from kiekai.deck import Card
 from kiekai.events import Event, EventLog
+from kiekai.judge.normalize import normalise
 from kiekai.judge.protocol import JudgeLike
 from kiekai.judge.verdict import Verdict
-from kiekai.kiek.players import ActivePlay, ActiveView, GuessView, KeepView, RevealView
+from kiekai.kiek.players import (
+    ActivePlay,
+    ActiveView,
+    CallView,
+    GuessView,
+    KeepView,
+    RevealView,
+    WordVerdict,
+)
 
 #: Seconds a turn may take ("A turn may never take more than two minutes", rulebook "A Turn").
 TURN_SECONDS = 120.0
@@ -90,6 +100,14 @@ def one_word_verdict(judge: JudgeLike, word: str) -> Verdict:
     return judge.check_word(word)
 
 
+def ruling_key(word: str) -> str:
+    """The key under which a table rules on a word: the judge's surface normalisation
+    (:func:`kiekai.judge.normalize.normalise`: case, diacritics, articles, spaces), the same
+    key the table's house-rules file is looked up by. Guessers whose words have one key
+    wrote the same word: the table rules it once (docs/rules.md, reading 14)."""
+    return normalise(word) or word.strip().casefold()
+
+
 @dataclass(frozen=True)
 class TurnResult:
     """How one turn was scored (also logged as the ``score`` event).
@@ -131,10 +149,14 @@ class _TurnState:
     secret: str = ""
     guesses: dict[int, str] = field(default_factory=dict)
     kept: list[str] = field(default_factory=list)
-    #: the judge's verdict on each written guess (computed once, at the reveal)
+    #: the judge's verdict on each written guess (computed once a word, at the reveal)
     verdicts: dict[int, Verdict] | None = None
-    #: guesser seat -> (the table's ruling, the seat that asked for it)
-    rulings: dict[int, tuple[bool, int]] = field(default_factory=dict)
+    #: guess key (:func:`ruling_key`) -> (the table's ruling, the seat that asked for it)
+    rulings: dict[str, tuple[bool, int]] = field(default_factory=dict)
+    #: the judge's ne bis in idem verdict on each word written this turn (once a word)
+    repeat_verdicts: dict[int, Verdict] | None = None
+    #: word key -> (the table rules it a repeat, the used word of the ruling, the seat)
+    repeat_rulings: dict[str, tuple[bool, str, int]] = field(default_factory=dict)
 
 
 class KiekEngine:
@@ -364,24 +386,51 @@ class KiekEngine:
         )
 
     def reveal_view(self, seat: int) -> RevealView:
-        """The words read aloud this turn, for ``seat`` to decide on a ne bis in idem call."""
+        """The words read aloud this turn, for ``seat`` to decide on a ne bis in idem call
+        and on overruling the judge (the distinct guesses with their verdicts)."""
         self._require(Phase.CALL)
+        verdicts = self.verdicts()
         return RevealView(
             seat=seat,
             turn=self.turn,
             words=self._words_by_seat(),
             active_seat=self.active,
             used_words=tuple(self.used_words),
-            verdicts=self.verdicts(),
-            rulings={s: accepted for s, (accepted, _by) in self._state.rulings.items()},
+            verdicts=verdicts,
+            rulings={
+                s: self._state.rulings[ruling_key(self._state.guesses[s])][0]
+                for s in verdicts
+                if ruling_key(self._state.guesses[s]) in self._state.rulings
+            },
+            guesses=self.distinct_guesses(),
+        )
+
+    def call_view(self, seat: int, callers: Iterable[int]) -> CallView:
+        """Ne bis in idem was called by ``callers``: the judge's repeat verdict on every
+        distinct word of this turn, for ``seat`` to overrule (CALL phase).
+
+        Raises:
+            IllegalAction: not in the CALL phase.
+        """
+        self._require(Phase.CALL)
+        called = set(callers)
+        return CallView(
+            seat=seat,
+            turn=self.turn,
+            words=self._words_by_seat(),
+            active_seat=self.active,
+            used_words=tuple(self.used_words),
+            callers=tuple(s for s in self.seats_from_left_of(self.active) if s in called),
+            repeats=self.distinct_repeats(),
         )
 
     def verdicts(self) -> dict[int, Verdict]:
         """The judge's verdict on each guess written this turn (CALL phase), before rulings.
 
         Seat -> :class:`Verdict` of ``judge.match(secret, guess)`` for every guesser who
-        wrote a word; empty when the active player wrote nothing. Computed once a turn, so
-        the words read aloud, the table's rulings and the scoring all see the same verdicts.
+        wrote a word; empty when the active player wrote nothing. Computed once a turn and
+        once a distinct word (guessers who wrote the same word share one verdict), so the
+        words read aloud, the table's rulings and the scoring all see the same verdicts.
 
         Raises:
             IllegalAction: not in the CALL phase.
@@ -389,15 +438,97 @@ class KiekEngine:
         self._require(Phase.CALL)
         return dict(self._judge_guesses())
 
+    def distinct_guesses(self) -> tuple[WordVerdict, ...]:
+        """The distinct guesses of this turn (CALL phase): each word once (by
+        :func:`ruling_key`), with the seats that wrote it, the judge's verdict and the
+        table's ruling, in seating order from the active player's left. What the table
+        rules on: one ruling a word, applied to every guesser who wrote it.
+
+        Raises:
+            IllegalAction: not in the CALL phase.
+        """
+        self._require(Phase.CALL)
+        verdicts = self._judge_guesses()
+        out = []
+        for key, word, seats in self._groups([s for s in self.guessers if s in verdicts]):
+            ruling = self._state.rulings.get(key)
+            out.append(
+                WordVerdict(word, seats, verdicts[seats[0]], None if ruling is None else ruling[0])
+            )
+        return tuple(out)
+
+    def repeat_verdicts(self) -> dict[int, Verdict]:
+        """The judge's ne bis in idem verdict on each word written this turn (CALL phase),
+        before the table's rulings: seat -> ``judge.is_repeat(word, used_words)`` for every
+        seat that wrote a word (the active player's included); empty when no word was used
+        in an earlier turn. Computed once a turn and once a distinct word.
+
+        Raises:
+            IllegalAction: not in the CALL phase.
+        """
+        self._require(Phase.CALL)
+        return dict(self._judge_repeats())
+
+    def distinct_repeats(self) -> tuple[WordVerdict, ...]:
+        """The distinct words of this turn with the judge's repeat verdicts and the table's
+        rulings (CALL phase): the active player's word first, then the guesses in seating
+        order; empty when no word was used in an earlier turn.
+
+        Raises:
+            IllegalAction: not in the CALL phase.
+        """
+        self._require(Phase.CALL)
+        verdicts = self._judge_repeats()
+        order = [self.active, *self.guessers]
+        out = []
+        for key, word, seats in self._groups([s for s in order if s in verdicts]):
+            verdict = verdicts[seats[0]]
+            ruling = self._state.repeat_rulings.get(key)
+            if ruling is None:
+                out.append(WordVerdict(word, seats, verdict, None, verdict.matched))
+            else:
+                out.append(WordVerdict(word, seats, verdict, ruling[0], ruling[1]))
+        return tuple(out)
+
+    def _groups(self, seats: Sequence[int]) -> list[tuple[str, str, tuple[int, ...]]]:
+        """``(key, word as first written, seats)`` for each distinct word of ``seats``."""
+        words = self._words_list()
+        groups: dict[str, list[int]] = {}
+        for seat in seats:
+            groups.setdefault(ruling_key(words[seat]), []).append(seat)
+        return [(key, words[group[0]], tuple(group)) for key, group in groups.items()]
+
     def _judge_guesses(self) -> dict[int, Verdict]:
         if self._state.verdicts is None:
             secret = self._state.secret
-            self._state.verdicts = {
-                seat: self.judge.match(secret, guess)
-                for seat in self.guessers
-                if secret and (guess := self._state.guesses.get(seat, ""))
-            }
+            by_key: dict[str, Verdict] = {}
+            verdicts: dict[int, Verdict] = {}
+            for seat in self.guessers:
+                guess = self._state.guesses.get(seat, "")
+                if not secret or not guess:
+                    continue
+                key = ruling_key(guess)
+                if key not in by_key:
+                    by_key[key] = self.judge.match(secret, guess)
+                verdicts[seat] = by_key[key]
+            self._state.verdicts = verdicts
         return self._state.verdicts
+
+    def _judge_repeats(self) -> dict[int, Verdict]:
+        if self._state.repeat_verdicts is None:
+            verdicts: dict[int, Verdict] = {}
+            if self.used_words:
+                words = self._words_list()
+                by_key: dict[str, Verdict] = {}
+                for seat in self.seats_from_left_of(self.active):
+                    if not words[seat]:
+                        continue
+                    key = ruling_key(words[seat])
+                    if key not in by_key:
+                        by_key[key] = self.judge.is_repeat(words[seat], tuple(self.used_words))
+                    verdicts[seat] = by_key[key]
+            self._state.repeat_verdicts = verdicts
+        return self._state.repeat_verdicts
 
     def keep_view(self, seat: int) -> KeepView:
         """What chooser ``seat`` sees: the cards still on offer and those already kept."""
@@ -547,56 +678,137 @@ class KiekEngine:
             if not verdict.accepted:
                 raise IllegalAction(f"write one word: {verdict.reason}")
 
-    def overrule(self, guesser: int, accepted: bool, by: int) -> None:
-        """The table overrules the judge's verdict on ``guesser``'s word (CALL phase).
+    def overrule(self, guess: str, accepted: bool, by: int) -> None:
+        """The table overrules the judge's verdict on the guess ``guess`` (CALL phase).
 
         Rulebook "Imperfect Guesses": "Each group of players should define for themselves
         which guess is correct." The judge's verdict is the table's default; when the
         people at the table rule otherwise, their ruling decides the match: the turn is
         scored with ``accepted`` in place of the judge's verdict (the ``verdict`` event
-        says ``overruled``). An ``overrule`` event records it (settled reading 14 in
-        docs/rules.md). A second ruling on the same guess replaces the first; a ruling
-        equal to the judge's verdict withdraws an earlier one.
+        says ``overruled``). A table rules a word once: the ruling holds for every guesser
+        who wrote it (the same :func:`ruling_key`), and one ``overrule`` event records it,
+        naming them all (settled reading 14 in docs/rules.md). A second ruling on the same
+        word replaces the first; a ruling equal to the judge's verdict withdraws an
+        earlier one.
 
         Args:
-            guesser: seat of the guessing player whose verdict is overruled.
+            guess: the word as a guesser wrote it (any spelling with the same key).
             accepted: the table's ruling (True = the guess matches the secret).
             by: the seat that asked for the ruling (a person at the table).
 
         Raises:
-            IllegalAction: not in the CALL phase, ``by`` is not a seat, ``guesser`` wrote
-                no word this turn (or the active player wrote none), or the ruling equals
-                the judge's verdict and there is nothing to withdraw.
+            TypeError: ``guess`` is not text (a seat number is no longer taken).
+            IllegalAction: not in the CALL phase, ``by`` is not a seat, nobody guessed
+                ``guess`` this turn (or the active player wrote no word), or the ruling
+                equals the judge's verdict and there is nothing to withdraw.
         """
+        if not isinstance(guess, str):
+            raise TypeError(f"overrule takes the guess as written (str), got {type(guess).__name__}")
         self._require(Phase.CALL)
         if not 0 <= by < self.n_players:
             raise IllegalAction(f"seat {by} is not at the table")
-        verdicts = self._judge_guesses()
-        if guesser not in verdicts:
+        key = ruling_key(guess)
+        found = [g for g in self.distinct_guesses() if ruling_key(g.word) == key]
+        if not guess.strip() or not found:
             raise IllegalAction(
-                f"seat {guesser} has no verdict to overrule this turn (no word was matched)"
+                f"nobody guessed {guess!r} this turn: it has no verdict to overrule"
             )
-        judged = verdicts[guesser].accepted
+        group = found[0]
+        judged = group.verdict.accepted
         accepted = bool(accepted)
-        if accepted == judged and guesser not in self._state.rulings:
+        if accepted == judged and key not in self._state.rulings:
             raise IllegalAction(
-                f"the judge already ruled {'a match' if judged else 'no match'} for seat "
-                f"{guesser}: nothing to overrule"
+                f"the judge already ruled {'a match' if judged else 'no match'} for "
+                f"{group.word!r}: nothing to overrule"
             )
         if accepted == judged:
-            del self._state.rulings[guesser]
+            del self._state.rulings[key]
         else:
-            self._state.rulings[guesser] = (accepted, by)
+            self._state.rulings[key] = (accepted, by)
         self._emit(
             "overrule",
             player=by,
             data={
-                "guesser": guesser,
+                "guesser": group.seats[0],
+                "guessers": list(group.seats),
                 "secret": self._state.secret,
-                "guess": self._state.guesses[guesser],
+                "guess": group.word,
                 "judge_accepted": judged,
                 "accepted": accepted,
                 "withdrawn": accepted == judged,
+            },
+        )
+
+    def overrule_repeat(self, word: str, used: str | None, by: int) -> None:
+        """The table overrules the judge's ne bis in idem verdict on ``word`` (CALL phase).
+
+        Rulebook "Ne Bis in Idem": a call is right "if all players agree that the category
+        has already been used". The judge's :meth:`repeat_verdicts` stand for that
+        agreement; when the people at the table rule otherwise, their ruling decides:
+        ``used`` names the used word the table rules ``word`` repeats, ``None`` rules that
+        it repeats no used word. The ruling holds for every seat that wrote ``word`` this
+        turn (settled reading 18 in docs/rules.md); an ``overrule-repeat`` event records
+        it, with the pair it is about (the used word the table named, or the one the judge
+        named when the table rules "no repeat"), which the runner saves as a house rule
+        (the same equivalence as a match). A ruling equal to the judge's verdict (repeat or
+        not) withdraws an earlier one.
+
+        Args:
+            word: a word written this turn (the active player's or a guess).
+            used: a word used in an earlier turn, or ``None``.
+            by: the seat that asked for the ruling.
+
+        Raises:
+            TypeError: ``word`` is not text.
+            IllegalAction: not in the CALL phase, ``by`` is not a seat, no word was used in
+                an earlier turn, nobody wrote ``word`` this turn, ``used`` is not a used
+                word, or the ruling equals the judge's verdict with nothing to withdraw.
+        """
+        if not isinstance(word, str) or not (used is None or isinstance(used, str)):
+            raise TypeError("overrule_repeat takes the word and the used word as text (str)")
+        self._require(Phase.CALL)
+        if not 0 <= by < self.n_players:
+            raise IllegalAction(f"seat {by} is not at the table")
+        if not self.used_words:
+            raise IllegalAction("no word was used in an earlier turn: nothing can repeat")
+        key = ruling_key(word)
+        found = [g for g in self.distinct_repeats() if ruling_key(g.word) == key]
+        if not word.strip() or not found:
+            raise IllegalAction(f"nobody wrote {word!r} this turn")
+        group = found[0]
+        if used is not None:
+            named = [u for u in self.used_words if ruling_key(u) == ruling_key(used)]
+            if not used.strip() or not named:
+                raise IllegalAction(
+                    f"{used!r} is not a used word; choose one of {', '.join(self.used_words)}"
+                )
+            used = named[0]
+        judged = group.verdict.accepted
+        repeats = used is not None
+        earlier = self._state.repeat_rulings.get(key)
+        if repeats == judged:
+            if earlier is None:
+                raise IllegalAction(
+                    f"the judge already ruled that {group.word!r} "
+                    f"{'repeats a used word' if judged else 'repeats no used word'}: "
+                    "nothing to overrule"
+                )
+            del self._state.repeat_rulings[key]
+            pair = earlier[1]
+        else:
+            pair = used if used is not None else (group.verdict.matched or "")
+            self._state.repeat_rulings[key] = (repeats, pair, by)
+        self._emit(
+            "overrule-repeat",
+            player=by,
+            data={
+                "word": group.word,
+                "writers": list(group.seats),
+                "used": pair,
+                "judge_repeats": judged,
+                "judge_used": group.verdict.matched,
+                "repeats": repeats,
+                "withdrawn": repeats == judged,
             },
         )
 
@@ -605,7 +817,8 @@ class KiekEngine:
 
         ``callers`` are the seats that said "ne bis in idem" (any order; duplicates ignored).
         A call is right when some word written this turn repeats a word used in an earlier
-        turn (the judge's ``is_repeat``). Then the first caller in seating order from the
+        turn: the judge's ``is_repeat`` (:meth:`repeat_verdicts`), or the table's ruling
+        where it overruled the judge (:meth:`overrule_repeat`). Then the first caller in seating order from the
         active player's left who did not write a repeat scores :data:`CALL_POINTS`, and
         whoever wrote a repeat scores nothing this turn; if the repeat is the active
         player's word nobody scores a match. A wrong call scores nothing. Each guess the
@@ -687,13 +900,25 @@ class KiekEngine:
         words = self._words_list()
         repeats: dict[int, str] = {}
         repeat_reasons: dict[int, str] = {}
-        if self.used_words:
-            for seat in self.seats_from_left_of(active):
-                if words[seat]:
-                    verdict = self.judge.is_repeat(words[seat], tuple(self.used_words))
-                    if verdict.accepted:
-                        repeats[seat] = verdict.matched or words[seat]
-                        repeat_reasons[seat] = verdict.reason
+        ruled_repeats: dict[int, bool] = {}
+        judged_repeats = self._judge_repeats()
+        for seat in self.seats_from_left_of(active):
+            if seat not in judged_repeats:
+                continue
+            ruling = self._state.repeat_rulings.get(ruling_key(words[seat]))
+            if ruling is not None:
+                ruled_repeats[seat] = ruling[0]
+                if ruling[0]:
+                    repeats[seat] = ruling[1]
+                    repeat_reasons[seat] = (
+                        f"The table overruled the judge: {words[seat]!r} repeats the used "
+                        f"word {ruling[1]!r}."
+                    )
+                continue
+            verdict = judged_repeats[seat]
+            if verdict.accepted:
+                repeats[seat] = verdict.matched or words[seat]
+                repeat_reasons[seat] = verdict.reason
         points = [0] * self.n_players
         call_right = bool(callers) and bool(repeats)
         penalised = frozenset(repeats) if call_right else frozenset()
@@ -711,6 +936,7 @@ class KiekEngine:
                     "credited": credited,
                     "repeats": {str(s): w for s, w in repeats.items()},
                     "reasons": {str(s): r for s, r in repeat_reasons.items()},
+                    "ruled": {str(s): r for s, r in ruled_repeats.items()},
                     "points": CALL_POINTS if credited is not None else 0,
                 },
             )
@@ -724,7 +950,7 @@ class KiekEngine:
                 if not guess:
                     continue
                 verdict = judged[seat]
-                ruling = self._state.rulings.get(seat)
+                ruling = self._state.rulings.get(ruling_key(guess))
                 overruled = ruling is not None
                 if ruling is not None:
                     verdict = Verdict(

@@ -36,6 +36,7 @@ from kiekai.kiek.engine import (
     JudgeLike,
     KiekEngine,
     Phase,
+    ruling_key,
 )
 from kiekai.kiek.players import ActivePlay, Hourglass, HumanKiekPlayer, KiekPlayer, TimeUp
 
@@ -320,43 +321,85 @@ class _Table:
             engine.guess(guesser, word)
 
     def reveal(self) -> None:
-        """The words read aloud: people may overrule verdicts; anyone may call a repeat."""
+        """The words read aloud: people may overrule verdicts; anyone may call a repeat;
+        after a call, people may overrule the judge's repeat verdicts."""
         engine = self.engine
         seats = engine.to_move()
         views = {seat: engine.reveal_view(seat) for seat in seats}
 
-        def ask(seat: int) -> tuple[Mapping[int, bool], bool]:
+        def ask(seat: int) -> tuple[Mapping[str, bool], bool]:
             player = self.players[seat]
-            rulings: Mapping[int, bool] = {}
-            if player.is_human and views[seat].verdicts:
+            rulings: Mapping[str, bool] = {}
+            if player.is_human and views[seat].guesses:
                 rulings = cast(HumanKiekPlayer, player).overrule(views[seat])
             return rulings, bool(player.call_repeat(views[seat]))
 
         answers = _ask_at_once(self.players, seats, ask)
-        verdicts = engine.verdicts()
-        proposed: dict[int, dict[bool, list[int]]] = {}
+        secret = views[seats[0]].words.get(engine.active, "")
+        proposed: dict[str, dict[bool, list[int]]] = {}
         for seat in seats:
-            for guesser, accepted in dict(answers[seat][0]).items():
-                if guesser in verdicts:
-                    proposed.setdefault(guesser, {}).setdefault(bool(accepted), []).append(seat)
-        for guesser in sorted(proposed, key=seats.index):
-            if len(proposed[guesser]) != 1:
-                continue  # people at the table disagree: the judge's verdict stands
-            ((accepted, by),) = proposed[guesser].items()
-            if accepted == verdicts[guesser].accepted:
+            for word, accepted in dict(answers[seat][0]).items():
+                proposed.setdefault(ruling_key(str(word)), {}).setdefault(bool(accepted), []).append(seat)
+        for group in engine.distinct_guesses():
+            ruled = proposed.get(ruling_key(group.word), {})
+            if len(ruled) != 1:
+                continue  # no ruling, or people at the table disagree: the judge's verdict stands
+            ((accepted, by),) = ruled.items()
+            if accepted == group.verdict.accepted:
                 continue
-            engine.overrule(guesser, accepted, by=by[0])
-            self.save_ruling(guesser, accepted, by[0])
-        engine.call([seat for seat in seats if answers[seat][1]])
+            engine.overrule(group.word, accepted, by=by[0])
+            self.save_ruling(HouseRuling(secret, group.word, accepted, self.ruling_level), by[0])
+        callers = [seat for seat in seats if answers[seat][1]]
+        if callers and engine.used_words:
+            self.rule_on_repeats(callers)
+        engine.call(callers)
 
-    def save_ruling(self, guesser: int, accepted: bool, by: int) -> None:
+    def rule_on_repeats(self, callers: Sequence[int]) -> None:
+        """Ne bis in idem was called: the people see the judge's repeat verdicts and may
+        overrule them (rulebook "Ne Bis in Idem": the call is right if all players agree);
+        a ruling nobody contradicts is applied and saved as a house rule."""
+        engine = self.engine
+        people = [s for s in engine.seats_from_left_of(engine.active) if self.players[s].is_human]
+        if not people:
+            return
+        views = {seat: engine.call_view(seat, callers) for seat in people}
+        if not views[people[0]].repeats:
+            return
+
+        def ask(seat: int) -> Mapping[str, str | None]:
+            return cast(HumanKiekPlayer, self.players[seat]).overrule_repeats(views[seat])
+
+        answers = _ask_at_once(self.players, people, ask)
+        proposed: dict[str, dict[bool, list[tuple[int, str | None]]]] = {}
+        for seat in people:
+            for word, used in dict(answers[seat]).items():
+                used = None if used is None else str(used)
+                proposed.setdefault(ruling_key(str(word)), {}).setdefault(used is not None, []).append((seat, used))
+        for group in engine.distinct_repeats():
+            ruled = proposed.get(ruling_key(group.word), {})
+            if len(ruled) != 1:
+                continue  # no ruling, or people disagree: the judge's verdict stands
+            ((repeats, asked),) = ruled.items()
+            if repeats == group.verdict.accepted:
+                continue
+            by, used = asked[0]
+            try:
+                engine.overrule_repeat(group.word, used, by=by)
+            except IllegalAction as exc:
+                _tell(self.players[by], f"Not allowed: {exc}.")
+                continue
+            # the pair ruled on: the used word the table named, or the judge's when the
+            # table rules "no repeat" (saved as a ruling like a match: issue 10)
+            pair = used if used is not None else group.verdict.matched
+            if pair:
+                self.save_ruling(HouseRuling(pair, group.word, repeats, self.ruling_level), by)
+
+    def save_ruling(self, ruling: HouseRuling, by: int) -> None:
         """Append the table's ruling to its house-rules file (the next games apply it)."""
         if self.house_rules is None:
             return
-        view = self.engine.reveal_view(by)
-        secret, guess = view.words[view.active_seat], view.words[guesser]
         try:
-            self.house_rules.add(HouseRuling(secret, guess, accepted, self.ruling_level))
+            self.house_rules.add(ruling)
         except (OSError, HouseRulesError) as exc:
             _tell(
                 self.players[by],
@@ -560,31 +603,57 @@ class EventPrinter:
             parts.append(f"{self._who(seat)}{role}: {shown}")
         self._say("Words: " + "; ".join(parts))
 
+    def _writers(self, seats: Sequence[int]) -> str:
+        """'your', "Bot 1's" or "Bot 1's and your" for the seats that wrote one word."""
+        names = [self._whose(int(s)) for s in seats]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
     def _on_overrule(self, event: Event) -> None:
         data = event.data
-        guesser = data.get("guesser")
+        seats = data.get("guessers") or [data.get("guesser")]
         ruling = "a match" if data.get("accepted") else "no match"
+        guess = f"{self._writers(seats)} '{safe_text(data.get('guess', ''))}'"
         if data.get("withdrawn"):
             self._say(
-                f"{self._who(event.player)} withdrew the ruling on {self._whose(guesser)} "
-                f"'{safe_text(data.get('guess', ''))}': the judge's verdict stands."
+                f"{self._who(event.player)} withdrew the ruling on {guess}: the judge's "
+                "verdict stands."
             )
             return
         self._say(
-            f"[magenta]Overruled by {self._who(event.player)}:[/magenta] "
-            f"{self._whose(guesser)} '{safe_text(data.get('guess', ''))}' for "
+            f"[magenta]Overruled by {self._who(event.player)}:[/magenta] {guess} for "
             f"'{safe_text(data.get('secret', ''))}' is {ruling} at this table "
             "(saved as a house rule)."
+        )
+
+    def _on_overrule_repeat(self, event: Event) -> None:
+        data = event.data
+        word = f"{self._writers(data.get('writers') or [])} '{safe_text(data.get('word', ''))}'"
+        used = safe_text(data.get("used", ""))
+        if data.get("withdrawn"):
+            self._say(
+                f"{self._who(event.player)} withdrew the ruling on {word}: the judge's "
+                "verdict on ne bis in idem stands."
+            )
+            return
+        ruling = f"repeats '{used}'" if data.get("repeats") else f"does not repeat '{used}'"
+        self._say(
+            f"[magenta]Overruled by {self._who(event.player)}:[/magenta] {word} {ruling} at "
+            "this table (saved as a house rule)."
         )
 
     def _on_call(self, event: Event) -> None:
         data = event.data
         callers = ", ".join(self._who(s) for s in data.get("callers", []))
         if not data.get("right"):
-            self._say(f"Ne bis in idem! called by {callers}: wrong, no word repeats. No points.")
+            by_table = " (the table's ruling)" if data.get("ruled") else ""
+            self._say(
+                f"Ne bis in idem! called by {callers}: wrong, no word repeats{by_table}. No points."
+            )
             return
+        ruled = data.get("ruled") or {}
         repeats = "; ".join(
             f"{self._whose(int(s))} word repeats '{safe_text(w)}'"
+            + (" by the table's ruling" if s in ruled else "")
             for s, w in data.get("repeats", {}).items()
         )
         credited = data.get("credited")

@@ -147,6 +147,33 @@ class GuessView:
 
 
 @dataclass(frozen=True)
+class WordVerdict:
+    """One distinct word written this turn, who wrote it and the judge's verdict on it.
+
+    A table rules a word once (docs/rules.md, reading 14): guessers who wrote the same word
+    (the same after the judge's surface normalisation: case, diacritics, articles) share
+    one verdict and one ruling.
+
+    Attributes:
+        word: the word as the first of its writers wrote it (seating order from the active
+            player's left); answers name the word by this text.
+        seats: the seats that wrote it, in that order.
+        verdict: the judge's verdict (for a guess: does it match the secret; for ne bis in
+            idem: does it repeat a used word, ``matched`` naming which).
+        ruling: the table's ruling so far where it overruled the judge (for a guess: True =
+            a match; for ne bis in idem: True = a repeat), else ``None``.
+        used: for ne bis in idem: the used word the table's ruling says it repeats (or
+            that the judge's repeat verdict named, when the table ruled it no repeat).
+    """
+
+    word: str
+    seats: tuple[int, ...]
+    verdict: Verdict
+    ruling: bool | None = None
+    used: str | None = None
+
+
+@dataclass(frozen=True)
 class RevealView:
     """The words read aloud at the end of a turn, for deciding a ne bis in idem call.
 
@@ -159,6 +186,8 @@ class RevealView:
         verdicts: guesser seat -> the judge's verdict on its word (guessers who wrote one;
             empty when the active player wrote nothing).
         rulings: guesser seat -> the table's ruling so far, where it overruled the judge.
+        guesses: the distinct guesses with their verdicts and rulings (what a person
+            overrules: one ruling a word, whoever wrote it), in seating order.
     """
 
     seat: int
@@ -168,6 +197,33 @@ class RevealView:
     used_words: tuple[str, ...]
     verdicts: Mapping[int, Verdict] = field(default_factory=dict)
     rulings: Mapping[int, bool] = field(default_factory=dict)
+    guesses: tuple[WordVerdict, ...] = ()
+
+
+@dataclass(frozen=True)
+class CallView:
+    """Ne bis in idem was called: the judge's repeat verdict on each word of this turn,
+    for the people at the table to overrule (rulebook "Ne Bis in Idem": the call is right
+    "if all players agree that the category has already been used").
+
+    Attributes:
+        seat: the seat asked.
+        turn: 0-based turn number.
+        words: seat -> word written this turn (the active player's secret included).
+        active_seat: seat of the active player.
+        used_words: words used in earlier turns.
+        callers: the seats that called, in seating order from the active player's left.
+        repeats: every distinct word written this turn with the judge's repeat verdict
+            (``verdict.accepted``: it repeats ``verdict.matched``) and the table's ruling.
+    """
+
+    seat: int
+    turn: int
+    words: dict[int, str]
+    active_seat: int
+    used_words: tuple[str, ...]
+    callers: tuple[int, ...]
+    repeats: tuple[WordVerdict, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -222,8 +278,8 @@ class KiekPlayer(Protocol):
 
 @runtime_checkable
 class HumanKiekPlayer(KiekPlayer, Protocol):
-    """A seat played by a person (terminal or browser): the bot questions plus two of
-    people only.
+    """A seat played by a person (terminal or browser): the bot questions plus those of
+    people only (being told things, overruling the judge).
 
     The runner asks people at once where the rulebook has players write at the same
     time (guesses, the reveal), each in its own thread, so a person's decisions may
@@ -234,12 +290,22 @@ class HumanKiekPlayer(KiekPlayer, Protocol):
         """Show ``message`` to the person (e.g. why an answer was refused)."""
         ...
 
-    def overrule(self, view: RevealView) -> Mapping[int, bool]:
+    def overrule(self, view: RevealView) -> Mapping[str, bool]:
         """At the reveal: the verdicts this person wants the table to overrule.
 
-        Returns guesser seat -> the ruling (True = match) for each verdict in
-        ``view.verdicts`` to overrule; empty to accept the judge's verdicts. Not timed
-        (the two minutes are over when the words are read aloud).
+        Returns word -> the ruling (True = match) for each word of ``view.guesses`` (named
+        by its ``word``) to overrule; empty to accept the judge's verdicts. A ruling holds
+        for every guesser who wrote that word. Not timed (the two minutes are over when
+        the words are read aloud).
+        """
+        ...
+
+    def overrule_repeats(self, view: CallView) -> Mapping[str, str | None]:
+        """Ne bis in idem was called: the repeat verdicts this person wants overruled.
+
+        Returns word -> the used word the table rules it repeats, or ``None`` where the
+        table rules that it repeats no used word, for each word of ``view.repeats`` (named
+        by its ``word``) to overrule; empty to accept the judge's verdicts. Not timed.
         """
         ...
 

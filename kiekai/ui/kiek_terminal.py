@@ -50,6 +50,7 @@ from kiekai.kiek.engine import one_word_verdict
 from kiekai.kiek.players import (
     ActivePlay,
     ActiveView,
+    CallView,
     GuessView,
     Hourglass,
     KeepView,
@@ -408,6 +409,7 @@ class TerminalKiekPlayer:
                 hand_numbers,
                 2,
                 glass,
+                among="in your hand",
             )
             five_numbers = list(range(1, len(view.table) + 1)) + played_numbers
             three_numbers = self._ask_numbers(
@@ -415,6 +417,7 @@ class TerminalKiekPlayer:
                 five_numbers,
                 3,
                 glass,
+                among="one of the five cards",
             )
             two_numbers = [n for n in five_numbers if n not in three_numbers]
             played = tuple(cards[n - 1].id for n in played_numbers)
@@ -456,14 +459,16 @@ class TerminalKiekPlayer:
             except TimeUp:
                 return ""
 
-    def overrule(self, view: RevealView) -> dict[int, bool]:
-        """Show the judge's verdicts numbered; the person may overrule some (not timed).
+    def overrule(self, view: RevealView) -> dict[str, bool]:
+        """Show the judge's verdicts, one a distinct word, numbered; the person may overrule
+        some (not timed).
 
-        Rulebook "Imperfect Guesses": each group decides which guess is correct. Typed
+        Rulebook "Imperfect Guesses": each group decides which guess is correct. A word
+        several guessers wrote is asked once (the ruling holds for all of them). Typed
         numbers flip those verdicts; Enter accepts the judge's verdicts.
         """
-        seats = sorted(view.verdicts)
-        if not seats:
+        guesses = list(view.guesses)
+        if not guesses:
             return {}
         with self.reader.lock:
             secret = view.words.get(view.active_seat, "")
@@ -471,25 +476,90 @@ class TerminalKiekPlayer:
                 f"The judge's verdicts on {self._whose(view.active_seat)} word "
                 f"'{safe_text(secret)}':"
             )
-            for number, seat in enumerate(seats, start=1):
-                verdict = view.verdicts[seat]
+            for number, group in enumerate(guesses, start=1):
+                verdict = group.verdict
                 mark = "[green]match[/green]" if verdict.accepted else "[red]no match[/red]"
                 self._say(
-                    f"  {number}. {self._who(seat)}: '{safe_text(view.words.get(seat, ''))}': "
+                    f"  {number}. '{safe_text(group.word)}' ({self._writers(group.seats)}): "
                     f"{mark} [dim]({safe_text(verdict.reason)})[/dim]"
                 )
-            numbers = list(range(1, len(seats) + 1))
-            while True:
-                line = self._read(
-                    f"Overrule a verdict? Type its number (or {_join(numbers)}), or press "
-                    "Enter to accept the judge's verdicts",
+            chosen = self._ask_to_overrule(len(guesses))
+            return {guesses[n - 1].word: not guesses[n - 1].verdict.accepted for n in chosen}
+
+    def overrule_repeats(self, view: CallView) -> dict[str, str | None]:
+        """Ne bis in idem was called: show the judge's repeat verdict on each word of the
+        turn; the person may overrule some (not timed). A word ruled a repeat against the
+        judge asks which used word it repeats (unless only one was used)."""
+        repeats = list(view.repeats)
+        if not repeats:
+            return {}
+        with self.reader.lock:
+            callers = _join_words([self._who(s) for s in view.callers]) or "someone"
+            self._say(
+                f"Ne bis in idem! called by {callers}. The judge's verdicts on this turn's "
+                f"words (used before: {safe_text(', '.join(view.used_words))}):"
+            )
+            for number, group in enumerate(repeats, start=1):
+                verdict = group.verdict
+                what = (
+                    f"[red]repeats '{safe_text(verdict.matched or '')}'[/red]"
+                    if verdict.accepted
+                    else "[green]no repeat[/green]"
+                )
+                self._say(
+                    f"  {number}. '{safe_text(group.word)}' ({self._writers(group.seats)}): "
+                    f"{what} [dim]({safe_text(verdict.reason)})[/dim]"
+                )
+            rulings: dict[str, str | None] = {}
+            for n in self._ask_to_overrule(len(repeats)):
+                group = repeats[n - 1]
+                if group.verdict.accepted:
+                    rulings[group.word] = None
+                    continue
+                used = list(view.used_words)
+                if len(used) == 1:
+                    rulings[group.word] = used[0]
+                    continue
+                self._say(
+                    "  "
+                    + "; ".join(f"{i}. {safe_text(u)}" for i, u in enumerate(used, start=1))
+                )
+                numbers = list(range(1, len(used) + 1))
+                (which,) = self._ask_numbers(
+                    f"Which used word does '{group.word}' repeat? (one of "
+                    f"{_join(numbers)})",
+                    numbers,
+                    1,
                     None,
-                ).strip()
-                if not line:
-                    return {}
-                chosen = typed_numbers(line)
-                if chosen and set(chosen) <= set(numbers) and not re.search(r"[^\d\s,]", line):
-                    return {seats[n - 1]: not view.verdicts[seats[n - 1]].accepted for n in chosen}
+                    among="a used word",
+                )
+                rulings[group.word] = used[which - 1]
+            return rulings
+
+    def _ask_to_overrule(self, count: int) -> list[int]:
+        """Ask which of ``count`` numbered verdicts to overrule; [] for Enter."""
+        numbers = list(range(1, count + 1))
+        if count == 1:
+            prompt = "Overrule a verdict? Type 1 to change it, or press Enter to accept it"
+        else:
+            prompt = (
+                f"Overrule a verdict? Type its number (1 to {count}; several with spaces), "
+                "or press Enter to accept them"
+            )
+        while True:
+            line = self._read(prompt, None).strip()
+            if not line:
+                return []
+            chosen = typed_numbers(line)
+            wrong = [n for n in chosen if n not in numbers]
+            if chosen and not wrong and not re.search(r"[^\d\s,]", line):
+                return sorted(set(chosen))
+            if wrong and min(wrong) >= 0:
+                self._say(
+                    f"There is no verdict {_join(wrong)}: type numbers out of "
+                    f"{_join(numbers)}, or press Enter."
+                )
+            else:
                 self._say(f"Please type numbers out of {_join(numbers)}, or press Enter.")
 
     def call_repeat(self, view: RevealView) -> bool:
@@ -545,7 +615,7 @@ class TerminalKiekPlayer:
             self._show_cards(cards + list(view.hand), -1, "keep", groups=groups)
             numbers = list(range(1, len(cards) + 1))
             (number,) = self._ask_numbers(
-                f"Keep which card? (one of {_join(numbers)})", numbers, 1, None
+                f"Keep which card? (one of {_join(numbers)})", numbers, 1, None, among="on offer"
             )
             return cards[number - 1].id
 
@@ -566,6 +636,10 @@ class TerminalKiekPlayer:
         """Possessive for Rich markup: "your" for this person, else "Bot 1's"."""
         name = self._name(seat)
         return "your" if name == self.name else safe_text(name) + "'s"
+
+    def _writers(self, seats: Sequence[int]) -> str:
+        """Who wrote a word, for Rich markup: "you", "Bot 1" or "Bot 1, Bot 2 and you"."""
+        return _join_words([self._who(s) for s in seats])
 
     def _card_name(self, card: Card) -> str:
         return safe_text(self.card_names.get(card.id) or card.label or "a photo")
@@ -641,9 +715,18 @@ class TerminalKiekPlayer:
             yield live
 
     def _ask_numbers(
-        self, prompt: str, allowed: Sequence[int], count: int, glass: Hourglass | None
+        self,
+        prompt: str,
+        allowed: Sequence[int],
+        count: int,
+        glass: Hourglass | None,
+        among: str = "one of the numbers shown",
     ) -> list[int]:
-        """Ask until ``count`` different numbers out of ``allowed`` are typed."""
+        """Ask until ``count`` different numbers out of ``allowed`` are typed.
+
+        A refusal says what was wrong: a number that is not ``among`` the allowed ones
+        (``"9 is not in your hand"``), a number typed twice, or too many or too few.
+        """
         while True:
             line = self._read(prompt, glass)
             numbers = typed_numbers(line)
@@ -654,10 +737,20 @@ class TerminalKiekPlayer:
             ):
                 return numbers
             what = "one number" if count == 1 else f"{count} different numbers"
-            self._say(
-                f"Please type {what} out of {_join(allowed)}, "
-                f"e.g. {' '.join(str(n) for n in allowed[:count])}."
-            )
+            example = " ".join(str(n) for n in allowed[:count])
+            outside = list(dict.fromkeys(n for n in numbers if n not in allowed))
+            if -1 in outside:  # a run of over 9 digits (typed_numbers)
+                why = "That number is far too long. "
+            elif outside:
+                verb = "is" if len(outside) == 1 else "are"
+                why = f"{_join(outside)} {verb} not {among}. "
+            elif len(set(numbers)) < len(numbers):
+                why = "A card counts once. "
+            elif numbers:
+                why = f"That is {len(numbers)} number{'s' if len(numbers) > 1 else ''}. "
+            else:
+                why = ""
+            self._say(f"{why}Please type {what} out of {_join(allowed)}, e.g. {example}.")
 
     def _ask_word(self, prompt: str, glass: Hourglass | None) -> str:
         """Ask until the judge accepts the answer as one word."""
@@ -734,5 +827,11 @@ class TerminalKiekPlayer:
 
 def _join(numbers: Sequence[int]) -> str:
     """``1, 2 and 3`` style list of numbers."""
-    items = [str(n) for n in numbers]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return _join_words([str(n) for n in numbers])
+
+
+def _join_words(items: Sequence[str]) -> str:
+    """``a, b and c`` (``""`` for none)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -11,7 +11,7 @@ Routes (``{token}`` is a seat's secret, :class:`kiekai.web.table.WebSeat`):
   ``replaced`` when the seat was opened in a newer tab, ``closed`` when the table closes.
 - ``POST /seat/{token}/{action}`` — a form post (``application/x-www-form-urlencoded``, at
   most :data:`MAX_BODY` bytes and :data:`MAX_FIELDS` fields) answering the seat's question:
-  ``start``, ``shown``, ``play``, ``guess``, ``reveal``, ``keep``. Answers name the question
+  ``start``, ``shown``, ``play``, ``guess``, ``reveal``, ``repeats``, ``keep``. Answers name the question
   (``request``); an answer to a question no longer asked is refused with 409.
 - ``GET /photo/{sha256}.jpg`` — a deck photo looked up by its content hash (never by a
   path from the request), decoded with :func:`kiekai.deck.open_rgb` and sent as a JPEG of
@@ -38,8 +38,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from kiekai.kiek.engine import ruling_key
 from kiekai.kiek.players import ActivePlay
-from kiekai.web.table import MAX_WORD, Pending, WebSeat, WebTable
+from kiekai.web.table import MAX_WORD, SHARED_KINDS, Pending, WebSeat, WebTable
 
 HERE = Path(__file__).resolve().parent
 #: Largest form post accepted, in bytes (a word and a few card numbers need far less).
@@ -59,7 +60,7 @@ PING_SECONDS = 15.0
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _DIGEST = re.compile(r"([0-9a-f]{64})\.jpg")
-_ACTIONS = ("start", "shown", "play", "guess", "reveal", "keep")
+_ACTIONS = ("start", "shown", "play", "guess", "reveal", "repeats", "keep")
 
 
 #: Headers on every answer. The pages load only their own script, style sheet and photos, with
@@ -379,6 +380,8 @@ def answer(table: WebTable, seat: WebSeat, action: str, form: dict[str, list[str
                 _answer_guess(table, seat, pending, form)
             elif action == "reveal":
                 _answer_reveal(table, seat, pending, form)
+            elif action == "repeats":
+                _answer_repeats(table, seat, pending, form)
             elif action == "keep":
                 (index,) = _indices(form, 1, len(pending.view.cards), "card on offer")
                 pending.answer = pending.view.cards[index].id
@@ -429,27 +432,57 @@ def _answer_guess(table: WebTable, seat: WebSeat, pending: Pending, form: dict[s
     pending.answer = word
 
 
+def _find_word(groups, form: dict[str, list[str]]):
+    """The group of ``groups`` (:class:`~kiekai.kiek.players.WordVerdict`) the post's
+    ``word`` field names (by the table's ruling key), or a 422."""
+    key = ruling_key(_one(form, "word")[:MAX_WORD])
+    found = [g for g in groups if ruling_key(g.word) == key]
+    if not found:
+        raise Refused(422, "that word has no verdict to overrule")
+    return found[0]
+
+
 def _answer_reveal(table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]) -> None:
     what = _one(form, "do")
     view = pending.view
     if what == "call":
         pending.call = not pending.call
     elif what == "overrule":
-        try:
-            guesser = int(_one(form, "guesser"))
-        except ValueError:
-            raise Refused(400, "guesser must be a seat number") from None
-        if guesser not in view.verdicts:
-            raise Refused(422, "that word has no verdict to overrule")
-        judged = view.verdicts[guesser].accepted
-        if guesser in table.rulings:
-            del table.rulings[guesser]
+        group = _find_word(view.guesses, form)
+        key = ruling_key(group.word)
+        if key in table.rulings:
+            del table.rulings[key]
         else:
-            table.rulings[guesser] = (not judged, seat.index)
+            table.rulings[key] = (group.word, not group.verdict.accepted, seat.index)
     elif what == "done":
         pending.answer = True
     else:
         raise Refused(400, "do must be call, overrule or done")
+
+
+def _answer_repeats(table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]) -> None:
+    """After a ne bis in idem call: overrule the judge's repeat verdict on a word (a word
+    the judge says repeats: no repeat; a word it says is new: ``used`` names the used word
+    it repeats), take a ruling back, or say done."""
+    what = _one(form, "do")
+    view = pending.view
+    if what == "overrule":
+        group = _find_word(view.repeats, form)
+        key = ruling_key(group.word)
+        if key in table.repeat_rulings:
+            del table.repeat_rulings[key]
+        elif group.verdict.accepted:
+            table.repeat_rulings[key] = (group.word, None, seat.index)
+        else:
+            named = _one(form, "used", "")
+            used = [u for u in view.used_words if ruling_key(u) == ruling_key(named[:MAX_WORD])]
+            if not named or not used:
+                raise Refused(422, "choose the used word it repeats")
+            table.repeat_rulings[key] = (group.word, used[0], seat.index)
+    elif what == "done":
+        pending.answer = True
+    else:
+        raise Refused(400, "do must be overrule or done")
 
 
 # ---------------------------------------------------------------------- what a seat sees
@@ -514,9 +547,7 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
             "my_guess": seat.last_guess if snap.get("phase") == "guess" else "",
         }
         pending = seat.pending
-        if pending is not None and not pending.answered or (
-            pending is not None and pending.kind == "reveal"
-        ):
+        if pending is not None and (not pending.answered or pending.kind in SHARED_KINDS):
             context["decision"] = _decision_context(table, seat, pending, card, names)
         key = f"{table.state}:{snap.get('turn')}:{snap.get('phase')}"
         if context["decision"] is not None:
@@ -566,10 +597,18 @@ def _turn_context(record, names, card, snap) -> dict[str, Any]:
         "words": [{"who": names[i], "word": w, "active": i == record.active} for i, w in enumerate(words)],
         "verdicts": verdicts,
         "rulings": [
-            {"by": names[int(r.get("by") or 0)], "who": names[int(r.get("guesser", 0))],
+            {"by": names[int(r.get("by") or 0)],
+             "who": ", ".join(names[int(s)] for s in (r.get("guessers") or [r.get("guesser", 0)])),
              "guess": r.get("guess", ""), "accepted": bool(r.get("accepted")),
              "withdrawn": bool(r.get("withdrawn"))}
             for r in record.rulings
+        ],
+        "repeat_rulings": [
+            {"by": names[int(r.get("by") or 0)],
+             "who": ", ".join(names[int(s)] for s in r.get("writers") or []),
+             "word": r.get("word", ""), "used": r.get("used", ""),
+             "repeats": bool(r.get("repeats")), "withdrawn": bool(r.get("withdrawn"))}
+            for r in record.repeat_rulings
         ],  # fmt: skip
         "call": call,
         "points": [{"who": names[i], "points": p} for i, p in enumerate(record.points) if p],
@@ -629,18 +668,17 @@ def _decision_context(table, seat, pending: Pending, card, names) -> dict[str, A
     elif pending.kind == "reveal":
         secret = view.words.get(view.active_seat, "")
         rows = []
-        for guesser, verdict in sorted(view.verdicts.items()):
-            ruling = table.rulings.get(guesser)
+        for group in view.guesses:
+            ruling = table.rulings.get(ruling_key(group.word))
             rows.append(
                 {
-                    "guesser": guesser,
-                    "who": names[guesser],
-                    "word": view.words.get(guesser, ""),
-                    "judge": verdict.accepted,
-                    "reason": verdict.reason,
+                    "word": group.word,
+                    "who": ", ".join(names[s] for s in group.seats),
+                    "judge": group.verdict.accepted,
+                    "reason": group.verdict.reason,
                     "ruled": ruling is not None,
-                    "ruled_by": names[ruling[1]] if ruling is not None else "",
-                    "now": ruling[0] if ruling is not None else verdict.accepted,
+                    "ruled_by": names[ruling[2]] if ruling is not None else "",
+                    "now": ruling[1] if ruling is not None else group.verdict.accepted,
                 }
             )
         d["secret"] = secret
@@ -650,11 +688,31 @@ def _decision_context(table, seat, pending: Pending, card, names) -> dict[str, A
         d["used"] = list(view.used_words)
         d["call"] = pending.call
         d["done"] = pending.answered
-        waiting = [
-            table.seats[s].name
-            for s in sorted(table.web_seats)
-            if not (s in table.reveals and table.reveals[s].answered and table.reveals[s].view.turn == view.turn)
-        ]
+        waiting = table.round_waiting("reveal", view.turn)
         d["waiting"] = waiting
         d["reveal_key"] = f"{sorted(table.rulings.items())}:{pending.call}:{waiting}"
+    elif pending.kind == "repeats":
+        rows = []
+        for group in view.repeats:
+            ruling = table.repeat_rulings.get(ruling_key(group.word))
+            rows.append(
+                {
+                    "word": group.word,
+                    "who": ", ".join(names[s] for s in group.seats),
+                    "judge": group.verdict.accepted,
+                    "judge_used": group.verdict.matched or "",
+                    "reason": group.verdict.reason,
+                    "ruled": ruling is not None,
+                    "ruled_by": names[ruling[2]] if ruling is not None else "",
+                    "ruled_used": (ruling[1] or "") if ruling is not None else "",
+                }
+            )
+        d["active"] = names[view.active_seat]
+        d["callers"] = [names[s] for s in view.callers]
+        d["rows"] = rows
+        d["used"] = list(view.used_words)
+        d["done"] = pending.answered
+        waiting = table.round_waiting("repeats", view.turn)
+        d["waiting"] = waiting
+        d["reveal_key"] = f"{sorted(table.repeat_rulings.items())}:{waiting}"
     return d

@@ -39,6 +39,7 @@ from kiekai.kiek.engine import KiekEngine, Phase, one_word_verdict
 from kiekai.kiek.players import (
     ActivePlay,
     ActiveView,
+    CallView,
     GuessView,
     Hourglass,
     KeepView,
@@ -57,6 +58,8 @@ GONE_GRACE = 20.0
 LOG_LINES = 60
 #: Longest word a person may type (characters); longer posts are refused.
 MAX_WORD = 64
+#: Questions every person at the table answers together, sharing the table's rulings.
+SHARED_KINDS = ("reveal", "repeats")
 
 
 class TableClosed(RuntimeError):
@@ -69,8 +72,10 @@ class Pending:
 
     Attributes:
         id: short random id; answers must name it (a stale page's answer is refused).
-        kind: ``"play"``, ``"guess"``, ``"reveal"`` or ``"keep"``.
-        view: the engine's view for the decision (ActiveView, GuessView, RevealView, KeepView).
+        kind: ``"play"``, ``"guess"``, ``"reveal"``, ``"repeats"`` (after a ne bis in idem
+            call: the table may overrule the judge's repeat verdicts) or ``"keep"``.
+        view: the engine's view for the decision (ActiveView, GuessView, RevealView,
+            CallView, KeepView).
         hourglass: the timed decisions' hourglass (play, guess), else ``None``.
         posted: clock time the question was posted.
         step: for ``play``: 1 = choose two hand cards, 2 = the three and the word.
@@ -157,6 +162,7 @@ class TurnRecord:
     words: tuple[str, ...] = ()
     verdicts: dict[int, dict[str, Any]] = field(default_factory=dict)
     rulings: list[dict[str, Any]] = field(default_factory=list)
+    repeat_rulings: list[dict[str, Any]] = field(default_factory=list)
     call: dict[str, Any] | None = None
     points: tuple[int, ...] = ()
     time_ups: list[tuple[int, str]] = field(default_factory=list)
@@ -215,11 +221,14 @@ class WebTable:
         self.log_lines: deque[str] = deque(maxlen=LOG_LINES)
         self.final: dict[str, Any] | None = None
         self.stop_reason = ""
-        self.rulings: dict[int, tuple[bool, int]] = {}
+        #: this turn's rulings on guesses: word key -> (the word, match?, seat that asked)
+        self.rulings: dict[str, tuple[str, bool, int]] = {}
+        #: after a call: word key -> (the word, the used word it repeats or None, seat)
+        self.repeat_rulings: dict[str, tuple[str, str | None, int]] = {}
         #: seats played by a WebHumanPlayer (asked at every reveal)
         self.web_seats: set[int] = set()
-        #: this turn's reveal question of each person's seat
-        self.reveals: dict[int, Pending] = {}
+        #: this turn's shared questions ("reveal", "repeats"): kind -> seat -> question
+        self.rounds: dict[str, dict[int, Pending]] = {}
         self.log_path: str | None = None
         self._ids = itertools.count(1)
         self._printer_out = StringIO()
@@ -323,7 +332,8 @@ class WebTable:
                 TurnRecord(turn=event.turn, active=int(event.player or 0), stake=int(data.get("stake", 1)))
             )
             self.rulings = {}
-            self.reveals = {}
+            self.repeat_rulings = {}
+            self.rounds = {}
             for seat in self.seats:
                 seat.last_guess = ""
             return
@@ -349,6 +359,8 @@ class WebTable:
             record.words = tuple(str(w) for w in data.get("words", ()))
         elif event.type == "overrule":
             record.rulings.append({**data, "by": event.player})
+        elif event.type == "overrule-repeat":
+            record.repeat_rulings.append({**data, "by": event.player})
         elif event.type == "verdict":
             record.verdicts[int(event.player or 0)] = dict(data)
         elif event.type == "call":
@@ -411,8 +423,8 @@ class WebTable:
                 posted=self.clock.now(),
             )
             self.seats[seat].pending = pending
-            if kind == "reveal":
-                self.reveals[seat] = pending
+            if kind in SHARED_KINDS:
+                self.rounds.setdefault(kind, {})[seat] = pending
             if self.engine is not None:  # the engine has moved on to this question
                 self._take_snapshot()
             self._bump()
@@ -463,21 +475,30 @@ class WebTable:
 
     def _finish(self, seat: int, pending: Pending) -> None:
         person = self.seats[seat]
-        if pending.defaulted and pending.kind in ("keep", "reveal"):
+        if pending.defaulted and pending.kind in ("keep", *SHARED_KINDS):
             what = "kept the first card on offer" if pending.kind == "keep" else "went on"
             person.notices.append(f"You did not answer in time: the table {what} for you.")
-        if person.pending is pending and pending.kind != "reveal":
+        if person.pending is pending and pending.kind not in SHARED_KINDS:
             person.pending = None
         self._bump()
 
-    def reveal_finished(self, turn: int) -> bool:
-        """Whether every person's seat has answered this turn's reveal (or been defaulted)."""
+    def round_finished(self, kind: str, turn: int) -> bool:
+        """Whether every person's seat has answered this turn's shared question ``kind``
+        (``"reveal"`` or ``"repeats"``), or been defaulted."""
+        asked = self.rounds.get(kind, {})
         return all(
-            seat in self.reveals
-            and self.reveals[seat].view.turn == turn
-            and self.reveals[seat].answered
+            seat in asked and asked[seat].view.turn == turn and asked[seat].answered
             for seat in self.web_seats
         )
+
+    def round_waiting(self, kind: str, turn: int) -> list[str]:
+        """Names of the people not done with this turn's shared question ``kind``."""
+        asked = self.rounds.get(kind, {})
+        return [
+            self.seats[s].name
+            for s in sorted(self.web_seats)
+            if not (s in asked and asked[s].answered and asked[s].view.turn == turn)
+        ]
 
     # ------------------------------------------------------------------ answers (server side)
 
@@ -539,40 +560,53 @@ class WebHumanPlayer:
         except TimeUp:
             return ""
 
-    def _reveal(self, view: RevealView) -> Pending:
-        """The reveal question of this turn (posted once), answered or defaulted, after
-        every person asked at this reveal is done (so all return the same rulings)."""
+    def _shared(self, kind: str, view: RevealView | CallView) -> Pending:
+        """This turn's shared question ``kind`` (``"reveal"`` or ``"repeats"``, posted once
+        a seat), answered or defaulted, after every person asked is done (so all return
+        the same rulings)."""
         table = self.table
         with table.cond:
-            pending = table.reveals.get(self.seat)
+            pending = table.rounds.get(kind, {}).get(self.seat)
             if pending is not None and pending.view.turn != view.turn:
                 pending = None
         if pending is None:
-            pending = table.post(self.seat, "reveal", view, None)
+            pending = table.post(self.seat, kind, view, None)
         if not pending.answered:
             table.wait_untimed(self.seat, pending)
         with table.cond:
-            while not table.reveal_finished(view.turn):
+            while not table.round_finished(kind, view.turn):
                 if table.state == "stopped":
                     raise TableClosed(table.stop_reason or "the game stopped")
                 table.cond.wait(0.5)
         return pending
 
-    def overrule(self, view: RevealView) -> dict[int, bool]:
+    def overrule(self, view: RevealView) -> dict[str, bool]:
         """The table's rulings at this reveal (the page's overrule buttons, shared by every
-        person at the table), once every person has said they are done."""
-        self._reveal(view)
+        person at the table: one a word), once every person has said they are done."""
+        self._shared("reveal", view)
         with self.table.cond:
-            return {g: accepted for g, (accepted, _by) in self.table.rulings.items()}
+            return {word: accepted for word, accepted, _by in self.table.rulings.values()}
 
     def call_repeat(self, view: RevealView) -> bool:
         """Whether this person pressed "ne bis in idem" at the reveal."""
-        pending = self._reveal(view)
+        pending = self._shared("reveal", view)
+        self._release(pending)
+        return bool(pending.call) and not pending.defaulted
+
+    def overrule_repeats(self, view: CallView) -> dict[str, str | None]:
+        """After a ne bis in idem call: the table's rulings on the judge's repeat verdicts
+        (shared by every person at the table), once every person has said they are done."""
+        pending = self._shared("repeats", view)
+        self._release(pending)
+        with self.table.cond:
+            return {word: used for word, used, _by in self.table.repeat_rulings.values()}
+
+    def _release(self, pending: Pending) -> None:
+        """The shared question is over for this seat: its page stops showing it."""
         with self.table.cond:
             if self.table.seats[self.seat].pending is pending:
                 self.table.seats[self.seat].pending = None
                 self.table._bump()
-        return bool(pending.call) and not pending.defaulted
 
     def keep_card(self, view: KeepView) -> str:
         """Post the keep question; the first card on offer when the person is gone."""
