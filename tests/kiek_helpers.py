@@ -106,6 +106,9 @@ class ScriptedPlayer:
         self.seen.append(view)
         return dict(self.rulings)
 
+    def stop(self, reason: str) -> None:
+        self.told.append(f"stopped: {reason}")
+
     def overrule_repeats(self, view: CallView) -> dict[str, str | None]:
         """Overrules the repeat verdicts on the words in ``self.repeat_rulings``."""
         self.seen.append(view)

@@ -317,6 +317,56 @@ def test_the_real_program_starts_the_clock_when_the_cards_are_on_screen(tmp_path
     assert log.read_text(encoding="utf-8").splitlines()[0].startswith('{"type": "header"')
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+def test_ctrl_c_during_a_guess_says_the_game_is_saved_and_how_to_replay_it(tmp_path):
+    """`kiekai play` in a real terminal: Ctrl-C while the person types a guess (asked in
+    its own thread, the countdown live) ends the prompt line with "(stopped)", then says in
+    plain words that the game is saved, how to replay it and that the same seed deals it
+    again; no traceback, exit status 130."""
+    log = tmp_path / "g.jsonl"
+    env = {**os.environ, "COLUMNS": str(COLS), "LINES": str(ROWS), "TERM": "xterm-256color"}
+    env.pop("DISPLAY", None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "kiekai", "play", "--bots", "2", "--seed", "4", "--rounds", "1", "--level", "easy",
+         "--log", str(log), "--house-rules", str(tmp_path / "rules.tsv")],
+        cwd=str(REPO), env=env, dimensions=(ROWS, COLS), timeout=240,
+    )  # fmt: skip
+    screen = pyte.HistoryScreen(COLS, ROWS, history=2000)
+    stream = pyte.ByteStream(screen)
+    seen = b""
+    try:
+        for prompt, answer in (("Which 2 cards of your hand", "4 5"), ("Which 3 of the five", "1 2 3"),
+                               ("Your word", "red"), ("Overrule a verdict", ""), ("Keep which card", "1")):  # fmt: skip
+            child.expect(prompt, timeout=240)
+            seen += child.before + child.after
+            time.sleep(0.3)
+            child.send(answer + "\r")
+        child.expect("Your guess", timeout=240)
+        seen += child.before + child.after
+        time.sleep(1.5)
+        child.send("sk")
+        time.sleep(1.5)
+        child.sendintr()
+        child.expect(pexpect.EOF, timeout=30)
+        seen += child.before
+    finally:
+        child.close(force=True)
+    stream.feed(seen)
+    lines = ["".join(ch.data for ch in row.values()).rstrip() for row in screen.history.top]
+    text = "\n".join(lines + [line.rstrip() for line in screen.display])
+    assert child.exitstatus == 130, text[-2000:]
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert re.search(r"^Your guess sk \(stopped\)$", text, re.M), text[-2000:]
+    flat = " ".join(text.split())
+    assert "Stopped with Ctrl-C. The game is saved: its log keeps every finished turn" in flat
+    assert f"Replay it: kiekai replay {log}" in flat
+    assert "A stopped game cannot be resumed; the same options with --seed 4 deal the same game again." in flat
+    events = log.read_text(encoding="utf-8").splitlines()
+    assert '"aborted"' in events[-1] and '"score"' in "".join(events)
+
+
 def test_ctrl_c_while_a_person_thread_waits_gives_the_terminal_back():
     """People answer in their own threads; Ctrl-C ends the program from the main thread
     while such a thread still waits for keys in cbreak mode. The terminal must come back

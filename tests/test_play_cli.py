@@ -100,32 +100,54 @@ def test_replay_of_a_missing_or_foreign_file_is_a_clear_error(tmp_path):
 # one of them.
 
 
-def human_answers(players: int = 4, rounds: int = 3) -> str:
-    """The lines a person at seat 0 types in a game of ``players`` (seat 0 starts).
+#: What the scripted person types at each prompt (keyword in the prompt -> answer);
+#: ``None`` = the next word of :data:`HUMAN_WORDS`.
+HUMAN_PROMPTS = {
+    "Which 2 cards": "4 5",
+    "Which 3 of the five": "1 2 3",
+    "Your word": None,
+    "Your guess": None,
+    "Overrule a verdict?": "",
+    "ne bis in idem?": "n",
+    "Keep which card": "1",
+    "Which used word": "1",
+}
+HUMAN_WORDS = ["animal", "outdoors", "blue", "food", "water", "metal", "round", "green",
+               "machine", "wood", "small", "white"]  # fmt: skip
 
-    As active player: two hand cards ("4 5"), the three ("1 2 3") and a word; as guesser: a
-    word; an empty line to the overrule question at the reveal (every turn: the active
-    player and the guessers always write); from the second turn on "n" to the ne bis in
-    idem question; "1" when keeping a card (every turn but the last, unless seat 0 is the
-    next active player).
+
+def answer_prompts(process: subprocess.Popen, out: list[str]) -> None:
+    """A person at seat 0 whose answers come on stdin, typed when each prompt shows (the
+    prompts a game asks depend on the bots' calls: answers written up front would drift).
+    Reads ``process.stdout`` to its end into ``out``; answers each prompt
+    (:data:`HUMAN_PROMPTS`) once, when the output ends with it (or is idle for 3 s after it).
     """
-    words = iter(
-        ["animal", "outdoors", "blue", "food", "water", "metal", "round", "green",
-         "machine", "wood", "small", "white"] * 3
-    )  # fmt: skip
-    lines: list[str] = []
-    total = players * rounds
-    for turn in range(total):
-        if turn % players == 0:
-            lines += ["4 5", "1 2 3", next(words)]
-        else:
-            lines.append(next(words))
-        lines.append("")
-        if turn >= 1:
-            lines.append("n")
-        if turn < total - 1 and (turn + 1) % players != 0:
-            lines.append("1")
-    return "\n".join(lines) + "\n"
+    import select
+
+    words = iter(HUMAN_WORDS * 6)
+    fd = process.stdout.fileno()
+    text, done_upto = "", 0
+    while True:
+        ready, _, _ = select.select([fd], [], [], 3.0)
+        if ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            text += chunk.decode("utf-8", errors="replace")
+            if not text.endswith(" "):
+                continue
+        found = max(HUMAN_PROMPTS, key=lambda k: text.rfind(k))
+        at = text.rfind(found)
+        if at < done_upto:
+            continue
+        done_upto = at + 1
+        answer = HUMAN_PROMPTS[found]
+        try:
+            process.stdin.write((next(words) if answer is None else answer) + "\n")
+            process.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            break
+    out.append(text)
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +164,7 @@ def games(dev_deck, tmp_path_factory):
             # (several games start together) a turn's judging must not run past 2 minutes
             ["play", "--bots", "3", "--humans", "1", "--deck", str(dev_deck), "--seed", "7",
              "--turn-seconds", "1800"],
-            human_answers(),
+            answer_prompts,
             {},
         ),
         "eof": (["play", "--bots", "3", "--deck", str(dev_deck), "--seed", "3"], "4 5\n1 2 3\n", {}),
@@ -154,7 +176,19 @@ def games(dev_deck, tmp_path_factory):
         started[name] = (kiekai_start(*args, "--log", str(log), env=env, stdin=stdin), log, stdin)
     results = {}
     for name, (process, log, stdin) in started.items():
-        out, err = process.communicate(input=stdin or "", timeout=900)
+        if callable(stdin):  # a person answering each prompt as it shows
+            import threading
+
+            lines: list[str] = []
+            person = threading.Thread(target=stdin, args=(process, lines), daemon=True)
+            person.start()
+            err = process.stderr.read()
+            process.wait(timeout=900)
+            person.join(timeout=60)
+            process.stdin.close()
+            out = lines[0] if lines else ""
+        else:
+            out, err = process.communicate(input=stdin or "", timeout=900)
         results[name] = (subprocess.CompletedProcess(process.args, process.returncode, out, err), log)
     return results
 

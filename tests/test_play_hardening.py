@@ -64,7 +64,7 @@ def test_a_hostile_deck_never_reaches_the_terminal(tmp_path):
     bots = _kiekai("play", "--humans", "0", "--bots", "3", *common, "--log", str(tmp_path / "a.jsonl"))
     # seat 0 is active first: two cards, the three, a hostile word (refused), a word, no
     # overrule, keep a card; then guess, no overrule, no call, keep; then guess, no overrule,
-    # no call (3 turns of 1 round; test_play_cli.human_answers has the general pattern)
+    # no call (3 turns of 1 round; test_play_cli.answer_prompts answers as prompts show)
     answers = "\n".join(
         ["4 5", "1 2 3", "\x1b[2J\u202edog", "animal", "", "1",
          "outdoors", "", "n", "1", "blue", "", "n"]

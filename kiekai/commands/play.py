@@ -11,6 +11,7 @@ stdin exits 1, by Ctrl-C 130; the log is kept either way.
 from __future__ import annotations
 
 import random
+import shlex
 import time
 from enum import StrEnum
 from pathlib import Path
@@ -450,7 +451,7 @@ def _play(
                 card_names=names_of_cards,
             )
     except GameAborted as exc:
-        err.print(f"{safe_text(exc.reason[:1].upper() + exc.reason[1:])}. The game log is kept: {safe_text(str(log_path))}")
+        _say_stopped(err, exc.reason, log_path, seed)
         return EXIT_INTERRUPT if "Ctrl-C" in exc.reason else EXIT_EOF
     err.print(f"Game log: {safe_text(str(log_path))} (replay it with `kiekai replay`)", highlight=False)
     return 0
@@ -520,10 +521,26 @@ def _play_web(
                 ruling_level=strictness, on_event=EventPrinter(out),
             )  # fmt: skip
     except GameAborted as exc:
-        err.print(f"{safe_text(exc.reason[:1].upper() + exc.reason[1:])}. The game log is kept: {safe_text(str(log_path))}")
+        _say_stopped(err, exc.reason, log_path, seed)
         return EXIT_INTERRUPT
     err.print(f"Game log: {safe_text(str(log_path))} (replay it with `kiekai replay`)", highlight=False)
     return 0
+
+
+def _say_stopped(err: Console, reason: str, log_path: Path, seed: int) -> None:
+    """The last words of a stopped game (Ctrl-C, end of input): why, that the log keeps
+    every finished turn, how to replay it, and that a game cannot be resumed but the same
+    seed deals it again."""
+    path = safe_text(str(log_path))
+    err.print(
+        f"{safe_text(reason[:1].upper() + reason[1:])}. The game is saved: its log keeps every "
+        f"finished turn ({path}).\n"
+        f"  Replay it:  kiekai replay {shlex.quote(path)}\n"
+        f"  A stopped game cannot be resumed; the same options with --seed {seed} deal the "
+        "same game again.",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def _load_cards(err: Console, deck: Path | None, players: int) -> tuple[list, str]:

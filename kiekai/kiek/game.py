@@ -216,6 +216,9 @@ def play_game(
             if isinstance(exc, KeyboardInterrupt)
             else "the input ended (EOF on stdin) while a player was being asked"
         )
+        for player in players:  # a person's question on screen ends before the last words
+            if player.is_human:
+                cast(HumanKiekPlayer, player).stop(reason)
         event = log.append(
             Event(type="aborted", turn=engine.turn, data={"reason": reason, "scores": engine.scores})
         )

@@ -300,6 +300,13 @@ class HumanKiekPlayer(KiekPlayer, Protocol):
         """
         ...
 
+    def stop(self, reason: str) -> None:
+        """The game stopped (``reason``: Ctrl-C, the input ended, an error) while this
+        person may still be asked something: end any question on screen and give the
+        screen back (a terminal's prompt line finished, a page told why), so that the
+        runner's last words are read. Returns promptly; called once, from the runner."""
+        ...
+
     def overrule_repeats(self, view: CallView) -> Mapping[str, str | None]:
         """Ne bis in idem was called: the repeat verdicts this person wants overruled.
 

@@ -60,12 +60,18 @@ from kiekai.kiek.players import (
 
 #: Seconds between countdown redraws on a terminal.
 COUNTDOWN_STEP = 1.0
+#: Seconds :meth:`TerminalKiekPlayer.stop` waits for the prompt on screen to end.
+STOP_WAIT = 2.0
 #: Longest line kept while editing on a terminal (characters); more typing is ignored.
 MAX_TYPED = 200
 #: Longest line read from a pipe or file, in characters: a longer line is cut here (and then
 #: refused by the prompt) and the rest of it dropped up to its newline, so that an input with
 #: no newline at all (``kiekai play < /dev/zero``) costs neither memory nor quadratic time.
 MAX_LINE = 4096
+
+
+class ReadingStopped(EOFError):
+    """A read ended because the game stopped (:meth:`LineReader.stop`), not by the input."""
 
 
 class LineReader:
@@ -94,6 +100,10 @@ class LineReader:
         #: cbreak mode; see :meth:`restore_terminal`
         self._tty_saved: tuple[int, list] | None = None
         self._restore_at_exit = False
+        #: set by :meth:`stop`: every read, waiting or to come, ends with ReadingStopped
+        self._stopped = threading.Event()
+        #: a pipe whose write end :meth:`stop` writes to, waking a ``select`` at once
+        self._wake: tuple[int, int] | None = None
 
     def _fileno(self) -> int | None:
         if os.name == "nt":
@@ -102,6 +112,32 @@ class LineReader:
             return self.stream.fileno()
         except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
             return None
+
+    def stop(self) -> None:
+        """The game stopped (Ctrl-C in the main thread): a line being read or edited in a
+        person's thread ends at once with :class:`ReadingStopped` (its terminal put back),
+        and so does every later read. Safe to call from any thread, more than once."""
+        self._stopped.set()
+        if self._wake is not None:
+            try:
+                os.write(self._wake[1], b"x")
+            except OSError:
+                pass
+
+    def _wait(self, fd: int, timeout: float | None) -> bool:
+        """``select`` on ``fd`` for up to ``timeout`` s; True when it is readable.
+
+        Raises:
+            ReadingStopped: :meth:`stop` was called (before or while waiting).
+        """
+        if self._stopped.is_set():
+            raise ReadingStopped("the game stopped")
+        if self._wake is None:
+            self._wake = os.pipe()
+        ready, _, _ = select.select([fd, self._wake[0]], [], [], timeout)
+        if self._stopped.is_set():
+            raise ReadingStopped("the game stopped")
+        return fd in ready
 
     def is_tty(self) -> bool:
         """Whether the input is an interactive terminal."""
@@ -155,8 +191,7 @@ class LineReader:
             if left is not None and left <= 0:
                 self._discard_typed(fd)
                 raise TimeUp()
-            ready, _, _ = select.select([fd], [], [], left)
-            if ready:
+            if self._wait(fd, left):
                 chunk = os.read(fd, 4096)
                 if not chunk:
                     self._eof = True
@@ -177,6 +212,7 @@ class LineReader:
         Raises:
             TimeUp: ``timeout`` seconds passed without Enter (the typed text is discarded).
             EOFError: the input ended.
+            ReadingStopped: :meth:`stop` was called (the game stopped).
         """
         fd = self._fileno()
         if fd is None or not self.is_tty():
@@ -204,8 +240,7 @@ class LineReader:
                     self._discard_typed(fd)
                     raise TimeUp()
                 step = COUNTDOWN_STEP if left is None else min(COUNTDOWN_STEP, left)
-                ready, _, _ = select.select([fd], [], [], step)
-                if not ready:
+                if not self._wait(fd, step):
                     continue
                 chunk = os.read(fd, 4096)
                 if not chunk:
@@ -367,6 +402,9 @@ class TerminalKiekPlayer:
         interactive = self.reader.is_tty() and self.console.is_terminal
         self.images = interactive if images is None else images
         self._sheets = 0
+        #: clear while a prompt line is live on screen (see :meth:`stop`)
+        self._no_live = threading.Event()
+        self._no_live.set()
 
     # ------------------------------------------------------------ protocol
 
@@ -374,6 +412,13 @@ class TerminalKiekPlayer:
         """Show ``message`` to the person (the runner uses it for refused answers)."""
         with self.reader.lock:
             self.console.print(f"[yellow]{safe_text(message)}[/yellow]", highlight=False)
+
+    def stop(self, reason: str) -> None:
+        """The game stopped (Ctrl-C): the question on screen ends (its prompt line is
+        finished with "(stopped)" and the terminal put back), so the runner's last words
+        start on a line of their own. Waits up to :data:`STOP_WAIT` s for the prompt."""
+        self.reader.stop()
+        self._no_live.wait(STOP_WAIT)
 
     def play_turn(self, view: ActiveView) -> ActivePlay:
         """Ask for the 2 cards to play, the group of three and the word (timed).
@@ -686,20 +731,28 @@ class TerminalKiekPlayer:
                 text.append("_", style="blink")
             return text
 
-        with self._live() as live:
-            answer: list[str] = []
+        self._no_live.clear()
+        try:
+            with self._live() as live:
+                answer: list[str] = []
 
-            def render(typed: str, seconds: float | None) -> None:
-                answer[:] = [typed]
-                live.update(line(typed, seconds), refresh=True)
+                def render(typed: str, seconds: float | None) -> None:
+                    answer[:] = [typed]
+                    live.update(line(typed, seconds), refresh=True)
 
-            try:
-                typed = self.reader.edit_line(left, render)
-            except TimeUp:
-                live.update(line(answer[0] if answer else "", 0.0, cursor=False), refresh=True)
-                raise
-            live.update(line(typed, None, cursor=False), refresh=True)
-            return typed
+                try:
+                    typed = self.reader.edit_line(left, render)
+                except TimeUp:
+                    live.update(line(answer[0] if answer else "", 0.0, cursor=False), refresh=True)
+                    raise
+                except (ReadingStopped, KeyboardInterrupt):
+                    stopped = line(answer[0] if answer else "", None, cursor=False)
+                    live.update(stopped.append(" (stopped)", style="dim"), refresh=True)
+                    raise
+                live.update(line(typed, None, cursor=False), refresh=True)
+                return typed
+        finally:
+            self._no_live.set()
 
     @contextmanager
     def _live(self) -> Iterator[Live]:

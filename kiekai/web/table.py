@@ -593,6 +593,10 @@ class WebHumanPlayer:
         self._release(pending)
         return bool(pending.call) and not pending.defaulted
 
+    def stop(self, reason: str) -> None:
+        """The game stopped: every page says why, and waiting seats give up."""
+        self.table.stop(reason)
+
     def overrule_repeats(self, view: CallView) -> dict[str, str | None]:
         """After a ne bis in idem call: the table's rulings on the judge's repeat verdicts
         (shared by every person at the table), once every person has said they are done."""
