@@ -37,6 +37,7 @@ def build_app(modules: Iterable[str] = COMMAND_MODULES) -> typer.Typer:
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
+        rich_markup_mode=None,
     )
     for name in modules:
         try:

@@ -764,3 +764,26 @@ def test_10_the_turn_limit_of_the_person_in_the_variant_is_counted_down_on_scree
             assert "s left" not in text_of(app, "#dice")
 
     asyncio.run(scenario())
+
+
+def test_the_variants_last_roll_stays_on_screen_between_rounds():
+    """Variant: when a round ends the dice are put away (VariantGame.dice is None until the
+    next roll), but the roll that ended it stays readable beside the dice: its pips, who
+    rolled and in which round; before the first roll there is none to show."""
+
+    async def scenario():
+        app, table = variant_app(seed=2, players=3)
+        game = table.game
+        async with app.run_test(size=(100, 40)) as pilot:
+            await start(pilot, app)
+            assert "last roll" not in text_of(app, "#dice")
+            await pilot.press("enter")
+            while game.phase != "round_over":  # the human sits out; his turns time out
+                assert app.step()
+            assert game.dice is None
+            last = next(e for e in reversed(game.log.events) if e.type == "roll")
+            shown = " ".join(text_of(app, "#dice").split())
+            pips = " ".join(map(str, last.data["dice"]))
+            assert f"last roll {pips} ({app.names[last.player]}, round 1)" in shown, shown
+
+    asyncio.run(scenario())

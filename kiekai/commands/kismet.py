@@ -135,7 +135,9 @@ def register(app: typer.Typer) -> None:
             1, "--humans", help="1: you play in the terminal UI; 0: bots only, printed."
         ),
         variant: bool = typer.Option(
-            False, "--variant", help="Play the variant (own 11 cards, knocking)."
+            False, "--variant/--base-game",
+            help="Which game: --variant (each player's own 11 cards, knocking) or "
+            "--base-game (the shared circle of cards).",
         ),
         level: str = typer.Option(
             "normal", "--level", help="Bot level: easy, normal, hard or expert (any case)."

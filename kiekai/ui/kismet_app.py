@@ -515,12 +515,29 @@ class KismetApp(App[None]):
         return "Winner: " + ", ".join(self.names[s] for s in seats)
 
     # --- variant -------------------------------------------------------------------------
+    def _last_variant_roll(self) -> tuple[tuple[int, ...], int, int] | None:
+        """The last roll of the variant game so far: (dice, roller seat, 1-based round), or
+        None before the first roll. Read from the game's event log (the ``roll`` events)."""
+        events = self.table.game.log.events
+        for index in range(len(events) - 1, -1, -1):
+            event = events[index]
+            if event.type == "roll" and event.player is not None:
+                rounds = sum(1 for e in events[:index] if e.type == "round_start")
+                return tuple(event.data["dice"]), int(event.player), max(rounds, 1)
+        return None
+
     def _draw_variant(self) -> None:
         table = self.table
         assert isinstance(table, VariantTable)
         g = table.game
         dice = Text("dice ", style="dim")
         dice.append("  ".join(map(str, g.dice)) if g.dice else "…", style="bold")
+        last = None if g.dice else self._last_variant_roll()
+        if last is not None:  # between turns of rounds: the roll that ended the last round
+            rolled, who, number = last
+            dice.append("   last roll ", style="dim")
+            dice.append("  ".join(map(str, rolled)), style="bold")
+            dice.append(f" ({self.names[who]}, round {number})", style="dim")
         if g.dice and is_joker_throw(g.dice):
             dice.append("  joker throw!", style="bold magenta")
         if g.roller is not None and g.phase == "turn":
