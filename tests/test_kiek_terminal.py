@@ -469,8 +469,10 @@ def test_a_word_is_ruled_once_and_a_repeat_verdict_can_be_overruled_after_a_call
     block = " ".join(screen.split("called by Bot 2.")[-1].split())
     assert "1. 'dog' (Bot 1): repeats 'dog'" in block and "3. 'grass' (you): no repeat" in block
     pty.type("1 3\r")
-    pty.wait_for(r"Which used word does 'grass' repeat\? \(one of 1 and 2\)")
-    pty.type("2\r")  # puppy
+    pty.wait_for(r"Which used word does 'grass' repeat\? Type its number \(1 to 2\) or the word")
+    pty.type("3\r")
+    pty.wait_for(r"'3' is not one of the 2 used words: type a number from 1 to 2, or one of the words shown\.")
+    pty.type("Puppy\r")  # the word itself, in any case
     threading.Thread(target=answer_untimed, args=(pty, thread), daemon=True).start()
 
     def guesses():

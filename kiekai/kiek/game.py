@@ -646,7 +646,8 @@ class EventPrinter:
 
     def _on_call(self, event: Event) -> None:
         data = event.data
-        callers = ", ".join(self._who(s) for s in data.get("callers", []))
+        names = [self._who(s) for s in data.get("callers", [])]
+        callers = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
         if not data.get("right"):
             by_table = " (the table's ruling)" if data.get("ruled") else ""
             self._say(

@@ -46,7 +46,7 @@ from rich.text import Text
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
 from kiekai.display import printable, safe_text
-from kiekai.kiek.engine import one_word_verdict
+from kiekai.kiek.engine import one_word_verdict, ruling_key
 from kiekai.kiek.players import (
     ActivePlay,
     ActiveView,
@@ -569,17 +569,28 @@ class TerminalKiekPlayer:
                     "  "
                     + "; ".join(f"{i}. {safe_text(u)}" for i, u in enumerate(used, start=1))
                 )
-                numbers = list(range(1, len(used) + 1))
-                (which,) = self._ask_numbers(
-                    f"Which used word does '{group.word}' repeat? (one of "
-                    f"{_join(numbers)})",
-                    numbers,
-                    1,
-                    None,
-                    among="a used word",
-                )
-                rulings[group.word] = used[which - 1]
+                rulings[group.word] = self._ask_used_word(group.word, used)
             return rulings
+
+    def _ask_used_word(self, word: str, used: Sequence[str]) -> str:
+        """Ask which of the numbered ``used`` words ``word`` repeats: its number or the
+        word itself (as the judge normalises it); asked again, saying why, until one is."""
+        keys = {ruling_key(u): u for u in used}
+        while True:
+            line = self._read(
+                f"Which used word does '{word}' repeat? Type its number (1 to {len(used)}) or "
+                "the word",
+                None,
+            ).strip()
+            numbers = typed_numbers(line)
+            if len(numbers) == 1 and re.fullmatch(r"\d+", line) and 1 <= numbers[0] <= len(used):
+                return used[numbers[0] - 1]
+            if line and ruling_key(line) in keys:
+                return keys[ruling_key(line)]
+            self._say(
+                f"'{safe_text(line[:40])}' is not one of the {len(used)} used words: type a "
+                f"number from 1 to {len(used)}, or one of the words shown."
+            )
 
     def _ask_to_overrule(self, count: int) -> list[int]:
         """Ask which of ``count`` numbered verdicts to overrule; [] for Enter."""
