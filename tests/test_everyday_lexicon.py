@@ -142,7 +142,7 @@ REVIEWED_NEAR_WORDNET_SIBLINGS = {
         ("trousers", "leggings"), ("tourist", "visitor"), ("monster", "zombie"),
         ("chicken", "bantam"), ("crow", "raven"), ("crow", "rook"), ("crow", "jackdaw"),
         ("flower", "wildflower"), ("mushroom", "toadstool"), ("mushroom", "fly agaric"),
-        ("mushroom", "truffle"), ("grass", "reed"), ("grass", "bamboo"), ("stew", "curry"),
+        ("mushroom", "truffle"), ("grass", "reed"), ("grass", "bamboo"), ("stew", "curry"), ("stew", "chilli con carne"),
         ("shellfish", "shrimp"), ("shellfish", "winkle"), ("ice cream", "sundae"),
         ("alcohol", "cider"), ("berry", "elderberry"), ("cereal", "muesli"),
         ("spice", "paprika"), ("spice", "turmeric"), ("spice", "saffron"),
