@@ -115,6 +115,11 @@ OWN_TASTE_WEIGHT = 0.5
 #: before it writes an ``X-less``.
 WEAK_MARGIN = 0.02
 WEAK_COST = 1.5
+#: A colour or quality whose weakest card is no further than this on the wrong side of 0.5
+#: is in some doubt; the active bot writes one only when it has no word it is sure of or
+#: believes probably true, before an ``X-less`` (trading a little confidence for a word the
+#: others may guess).
+DOUBT_MARGIN = -0.1
 #: When the active bot believes no word true, a category (a name of a kind of thing) must be
 #: this much less in doubt than a colour or quality to be written (score units).
 FALLBACK_NAMING_COST = 0.25
@@ -163,6 +168,12 @@ LEVELS: dict[str, Level] = {
 }
 #: Share of the words above its level's frequency curve that a persona still lacks.
 FORGOTTEN = 0.06
+#: Standard deviation (logit units) of a persona's boundary of each colour and light word:
+#: people draw the lines between colour terms in different places (Lindsey & Brown 2014,
+#: "The color lexicon of American English", Journal of Vision 14(2): individual naming
+#: patterns differ even among speakers of one language), whatever their skill at the game.
+#: 1.0 moves a word's 50 % point by about 0.05 of the colour perception's pixel share.
+COLOUR_BOUNDARY_SD = 1.0
 
 
 def parse_level(level: str | Level) -> Level:
@@ -302,12 +313,17 @@ class Persona:
         bias: float64 array (W,): its own leaning per word, log units (its kind's leaning
             plus its taste for the word).
         noise: its perception noise, standard deviation in logit units.
+        boundary: float64 array (V,) over the vocabulary, or ``None`` (no offsets): where
+            this bot draws the line of each colour and light word, as a shift in logit
+            units added to every card's score of the word (:data:`COLOUR_BOUNDARY_SD`):
+            one person's grey is another's brown.
     """
 
     seed: int
     known: np.ndarray
     bias: np.ndarray
     noise: float
+    boundary: np.ndarray | None = None
 
 
 def make_persona(candidates: Candidates, level: Level, seed: int) -> Persona:
@@ -315,7 +331,8 @@ def make_persona(candidates: Candidates, level: Level, seed: int) -> Persona:
 
     A word is known with probability ``(1 - FORGOTTEN) * logistic((zipf - knows_zipf) / 0.25)``
     (``X-less`` with its X); the leaning per kind is Gaussian (``level.kind_spread``), the taste
-    per word Gaussian (``level.taste``)."""
+    per word Gaussian (``level.taste``), and the colour and light words' boundaries Gaussian
+    (:data:`COLOUR_BOUNDARY_SD`, the same at every level: naming colours is not a skill)."""
     rng = np.random.default_rng([seed, 7919])
     vocab = candidates.vocabulary
     zipf = vocab.zipf.astype(np.float64)[candidates.base]
@@ -327,7 +344,9 @@ def make_persona(candidates: Candidates, level: Level, seed: int) -> Persona:
     leaning = dict(zip(kinds, rng.normal(0.0, level.kind_spread, len(kinds)), strict=True))
     taste = rng.normal(0.0, level.taste, len(candidates)) if level.taste > 0 else np.zeros(len(candidates))
     bias = np.asarray([leaning[k] for k in candidates.kinds]) + taste
-    return Persona(seed=seed, known=known, bias=bias, noise=level.noise)
+    named_by_hue = np.asarray([k in ("colour", "light") for k in vocab.kinds])
+    boundary = np.where(named_by_hue, rng.normal(0.0, COLOUR_BOUNDARY_SD, len(vocab)), 0.0)
+    return Persona(seed=seed, known=known, bias=bias, noise=level.noise, boundary=boundary)
 
 
 def _card_key(card: Card) -> bytes:
@@ -337,8 +356,10 @@ def _card_key(card: Card) -> bytes:
 def perceive(
     scores: np.ndarray, cards: Sequence[Card], persona: Persona, cache: dict | None = None
 ) -> np.ndarray:
-    """The scores as this persona sees them: ``sigmoid(logit(s) + noise * e)`` with ``e``
-    standard normal, fixed per (persona seed, card, word column); 0.5 ("can't tell") stays 0.5.
+    """The scores as this persona sees them: ``sigmoid(logit(s) + noise * e + boundary)``
+    with ``e`` standard normal, fixed per (persona seed, card, word column), and the
+    persona's boundary shift of the word (colour and light words); 0.5 ("can't tell") stays
+    0.5.
 
     Args:
         scores: float array (N, V) from the perception.
@@ -350,7 +371,8 @@ def perceive(
         float64 array (N, V) in (0, 1).
     """
     s = np.clip(np.asarray(scores, dtype=np.float64), EPS, 1.0 - EPS)
-    if persona.noise <= 0:
+    shift = persona.boundary if persona.boundary is not None and persona.boundary.shape[0] == s.shape[1] else None
+    if persona.noise <= 0 and shift is None:
         return s
     rows = []
     for card in cards:
@@ -363,6 +385,8 @@ def perceive(
                 cache[key] = row
         rows.append(row)
     noise = np.stack(rows) * persona.noise if rows else np.zeros_like(s)
+    if shift is not None:
+        noise = noise + shift[None, :]
     seen = 1.0 / (1.0 + np.exp(-(np.log(s) - np.log1p(-s) + noise)))
     return np.where(np.asarray(scores) == UNDECIDED, UNDECIDED, seen)
 
@@ -1092,16 +1116,29 @@ class KiekBot:
         )
         utility = np.where(weak, utility - WEAK_COST, utility)
         truthful = truthful | weak
-        flat = np.where(truthful, utility, -np.inf).ravel()
-        count = int(np.isfinite(flat).sum())
+        # a colour or quality in some doubt on one card (margin DOUBT_MARGIN: a little less
+        # likely than not) still says something about the photos, and comes before X-less
+        doubtful = (
+            (margin >= DOUBT_MARGIN)
+            & ~self._naming[None, None, :]
+            & ~self.candidates.negated[None, None, :]
+            & (ruled == 0)
+            & (self.persona.known & self._unused(view.used_words))[None, None, :]
+            & ~truthful
+        )
+        # X-less is the last resort (rulebook, "Imperfect Guesses": the others "may not guess
+        # these categories as easily"): a positive word it may write, on any cards and split,
+        # comes first, and the judge must find it unused (ne bis in idem)
+        negated = self.candidates.negated[None, None, :]
+        tiers = (truthful & ~negated, doubtful, truthful & negated)
         candidates: list[int] = []
-        if count:
-            order = np.argsort(-flat, kind="stable")[: min(count, 400)]
-            for f in order:
-                if not is_used(words[f % w], view.used_words, self.judge):
-                    candidates.append(int(f))
-                    if len(candidates) >= 10:
-                        break
+        values = np.zeros(0)
+        for tier in tiers:
+            flat = np.where(tier, utility, -np.inf).ravel()
+            candidates = self._first_unused_plays(flat, view.used_words, 10)
+            if candidates:
+                values = flat[candidates]
+                break
         if not candidates:
             # nothing it believes true: the unused word it knows whose weakest link is the
             # strongest (a word the perception cannot tell at all only when nothing else is
@@ -1122,11 +1159,25 @@ class KiekBot:
             else:
                 candidates = [int(np.argmax(best))]
             values = np.zeros(1)
-        else:
-            values = flat[candidates]
         flat_choice = candidates[_sample(self.rng, values, self.level.temperature)]
         p, q, j = np.unravel_index(flat_choice, truthful.shape)
         return self._play(view, pairs[p], int(q), words[j])
+
+    def _first_unused_plays(self, flat: np.ndarray, used_words: Sequence[str], k: int) -> list[int]:
+        """Up to ``k`` indices of ``flat`` (plays x words, raveled), best value first, among the
+        finite ones whose word the judge finds unused (:func:`is_used`); at most 400 looked at."""
+        count = int(np.isfinite(flat).sum())
+        if not count:
+            return []
+        words = self.candidates.words
+        w = len(words)
+        out: list[int] = []
+        for f in np.argsort(-flat, kind="stable")[: min(count, 400)]:
+            if not is_used(words[f % w], used_words, self.judge):
+                out.append(int(f))
+                if len(out) >= k:
+                    break
+        return out
 
     def _play(self, view: ActiveView, pair: tuple[int, int], split: int, word: str) -> ActivePlay:
         a, b = pair
