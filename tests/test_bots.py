@@ -418,3 +418,80 @@ def test_every_candidate_is_one_word_for_the_judge(judge) -> None:
     assert "fruit-less" not in cands.words and "home-less" not in cands.words
     refused = [w for w in cands.words if not judge.check_word(w).accepted]
     assert refused == []
+
+
+# -- words the judge refuses ------------------------------------------------------------------
+
+#: A vocabulary a user might give the bots: a two-word name the real judge does not take as one
+#: word ("pet dog": 2 words, not a known compound), beside words it takes.
+REFUSED_VOCABULARY = (
+    "word\tgroup\tsynsets\tkind\tconcreteness\tmisread\n"
+    "pet dog\tanimal\tdog.n.01\tcategory\t5.0\t\n"
+    "car\tvehicle\tcar.n.01\tcategory\t5.0\t\n"
+    "cat\tanimal\tcat.n.01\tcategory\t5.0\t\n"
+)
+#: More names the judge refuses, added to the default vocabulary.
+REFUSED_ROWS = (
+    "pet dog\tanimal\tdog.n.01\tcategory\t5.0\t\n"
+    "house pet\tanimal\tdomestic_animal.n.01\tcategory\t4.8\t\n"
+)
+
+
+@pytest.fixture(scope="module")
+def refused_vocabulary(tmp_path_factory):
+    from kiekai.lexicon import load_vocabulary
+
+    path = tmp_path_factory.mktemp("vocab") / "vocabulary.tsv"
+    path.write_text(REFUSED_VOCABULARY, encoding="utf-8")
+    return load_vocabulary(path)
+
+
+def test_a_word_the_judge_refuses_is_never_written(perception, judge, refused_vocabulary) -> None:
+    """Three dogs against a car and a guitar: without a judge some personas write "pet dog";
+    with the real judge (which refuses it: the engine would stop the game) they write another
+    word the judge takes, and guess one too."""
+    assert not judge.check_word("pet dog").accepted
+    view = ActiveView(0, 0, 1, (MALTESE, BEAGLE, SPORTS_CAR), (RETRIEVER, GUITAR, BANANA), ())
+    guess_view = GuessView(1, 0, 1, 0, (MALTESE, BEAGLE, RETRIEVER), (SPORTS_CAR, GUITAR), ())
+    unjudged = {
+        KiekBot("a", perception=perception, judge=None, vocabulary=refused_vocabulary, seed=s)
+        .play_turn(view).word
+        for s in range(6)
+    }
+    assert "pet dog" in unjudged  # the test can fail: the refused word is a bot's choice
+    for seed in range(6):
+        bot = KiekBot("a", perception=perception, judge=judge, vocabulary=refused_vocabulary, seed=seed)
+        word = bot.play_turn(view).word
+        guess = bot.guess(guess_view)
+        assert judge.check_word(word).accepted, word
+        assert guess == "" or judge.check_word(guess).accepted, guess
+
+
+def test_a_game_with_refused_words_plays_through(dev_cards, dev_perception, judge, refused_vocabulary, tmp_path) -> None:
+    """Bot-only games through the engine with the real judge and a vocabulary holding words it
+    refuses (a small one whose words run out, and the default one plus those words): every
+    game ends, and no secret or guess in the log is refused."""
+    from kiekai.clock import VirtualClock
+    from kiekai.eval.quality import read_turns
+    from kiekai.events import EventLog
+    from kiekai.kiek.game import play_game
+    from kiekai.lexicon import load_vocabulary
+
+    default = (Path(__file__).parents[1] / "data" / "vocabulary.tsv").read_text(encoding="utf-8")
+    path = tmp_path / "vocabulary.tsv"
+    path.write_text(default.rstrip("\n") + "\n" + REFUSED_ROWS, encoding="utf-8")
+    vocabularies = (refused_vocabulary, load_vocabulary(path))
+    for seed, vocabulary in ((1, vocabularies[0]), (2, vocabularies[1])):
+        bots = [
+            KiekBot(f"b{i}", perception=dev_perception, judge=judge, vocabulary=vocabulary,
+                    seed=seed * 100 + i)
+            for i in range(3)
+        ]
+        path = tmp_path / f"game{seed}.jsonl"
+        with EventLog(path) as log:
+            outcome = play_game(bots, list(dev_cards), judge=judge, seed=seed, clock=VirtualClock(), log=log)
+        assert len(outcome.scores) == 3
+        turns = read_turns(path)
+        assert len(turns) == 9
+        written = [t.secret for t in turns] + [g for t in turns for g in t.guesses if g]
+        assert all(judge.check_word(w).accepted for w in written)

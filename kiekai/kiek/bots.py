@@ -476,6 +476,33 @@ def is_used(word: str, used_words: Sequence[str], judge: Any | None = None) -> b
     return any(_repeats_pair(judge, word, u) for u in used)
 
 
+def may_write(word: str, used_words: Sequence[str], judge: Any | None = None) -> bool:
+    """Whether a bot may write ``word`` now: the judge takes it as one word (rulebook "A
+    Turn": ``judge.check_word``; the engine refuses anything else, and a refused word would
+    stop the game) and it repeats no used word (:func:`is_used`). Both answers are
+    remembered per judge. With no judge, only the repeat check by spelling applies."""
+    if judge is not None and not _one_word(judge, word):
+        return False
+    return not is_used(word, used_words, judge)
+
+
+#: judge identity -> (judge, {word: one word?}); see :func:`_one_word`.
+_ONE_WORD: dict[int, tuple[Any, dict[str, bool]]] = {}
+
+
+def _one_word(judge: Any, word: str) -> bool:
+    """``judge.check_word(word).accepted``, remembered per judge and word."""
+    hit = _ONE_WORD.get(id(judge))
+    if hit is None or hit[0] is not judge:
+        hit = (judge, {})
+        _ONE_WORD[id(judge)] = hit
+    value = hit[1].get(word)
+    if value is None:
+        value = bool(judge.check_word(word).accepted)
+        hit[1][word] = value
+    return value
+
+
 #: judge identity -> (judge, {(candidate, used word): repeat?}); see :func:`_repeats_pair`.
 _REPEATS: dict[int, tuple[Any, dict[tuple[str, str], bool]]] = {}
 
@@ -537,7 +564,7 @@ def _first_unused(
 ) -> list[int]:
     chosen: list[int] = []
     for j in order:
-        if not is_used(words[j], used_words, judge):
+        if may_write(words[j], used_words, judge):
             chosen.append(int(j))
             if len(chosen) >= k:
                 break
@@ -1153,11 +1180,11 @@ class KiekBot:
             key = key + 1e-3 * self._own_prior[None, None, :]  # ties: the likelier word
             best = np.where(allowed[None, None, :], key, -np.inf).ravel()
             for f in np.argsort(-best, kind="stable")[:500]:
-                if np.isfinite(best[f]) and not is_used(words[f % w], view.used_words, self.judge):
+                if np.isfinite(best[f]) and may_write(words[f % w], view.used_words, self.judge):
                     candidates = [int(f)]
                     break
             else:
-                candidates = [int(np.argmax(best))]
+                candidates = [self._any_writable_play(best, view.used_words)]
             values = np.zeros(1)
         flat_choice = candidates[_sample(self.rng, values, self.level.temperature)]
         p, q, j = np.unravel_index(flat_choice, truthful.shape)
@@ -1173,11 +1200,33 @@ class KiekBot:
         w = len(words)
         out: list[int] = []
         for f in np.argsort(-flat, kind="stable")[: min(count, 400)]:
-            if not is_used(words[f % w], used_words, self.judge):
+            if may_write(words[f % w], used_words, self.judge):
                 out.append(int(f))
                 if len(out) >= k:
                     break
         return out
+
+    def _any_writable_play(self, best: np.ndarray, used_words: Sequence[str]) -> int:
+        """The index of ``best`` (plays x words, raveled) with the highest value whose word
+        :func:`may_write` allows, any word of the candidates if none of ``best``'s finite
+        ones is; when every word is used up, the best one the judge takes as one word (the
+        table may call it a repeat; a word the judge refuses never reaches the engine, which
+        would stop the game).
+
+        Raises:
+            ValueError: the judge takes none of the candidate words as one word (a
+                vocabulary to fix).
+        """
+        words = self.candidates.words
+        w = len(words)
+        order = np.argsort(-np.where(np.isfinite(best), best, -1e9), kind="stable")
+        for f in order:
+            if may_write(words[f % w], used_words, self.judge):
+                return int(f)
+        for f in order:
+            if may_write(words[f % w], (), self.judge):
+                return int(f)
+        raise ValueError(f"bot {self.name!r}: the judge takes none of its words as one word")
 
     def _play(self, view: ActiveView, pair: tuple[int, int], split: int, word: str) -> ActivePlay:
         a, b = pair
