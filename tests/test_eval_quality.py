@@ -129,3 +129,21 @@ def test_bot_only_games_repeat_exactly_and_are_measured(tmp_path: Path, default_
     assert first["active_ms"]["count"] == 3 and first["guess_ms"]["count"] == 6
     assert first["active_ms"]["median"] > 0
     assert first["spread"]["max_minus_min"] >= 0
+
+
+def test_games_dealt_from_samples_of_the_deck(tmp_path: Path, default_table) -> None:
+    """``sample``: each game is dealt from its own cards of the deck, drawn by its seed, so
+    one deck gives many of the held-out check's size; the same seed draws the same cards."""
+    cards, perception, judge = default_table
+    size = 20
+    a = selfplay.sample_cards(cards, size, 3, 3)
+    assert len(a) == size == len({c.id for c in a}) and set(a) <= set(cards)
+    assert selfplay.sample_cards(cards, size, 3, 3) == a
+    assert selfplay.sample_cards(cards, size, 4, 3) != a
+    with pytest.raises(ValueError, match="cannot draw"):
+        selfplay.sample_cards(cards, len(cards) + 1, 3, 3)
+    result = selfplay.play_games(cards, perception, judge, level="normal", seeds=[3], bots=3,
+                                 log_dir=tmp_path, rounds=1, sample=size)
+    ids = {c.id for c in a}
+    played = {cid for t in quality.read_turns(Path(result["logs"][0])) for cid in t.three + t.two}
+    assert played and played <= ids

@@ -641,6 +641,7 @@ def run_selfplay(
     seed: int = 0,
     log_dir: Path | None = None,
     labels: Path | str | None = None,
+    sample: int | None = None,
 ) -> dict[str, Any]:
     """Bot-only games per level through the real engine (:mod:`kiekai.eval.selfplay`), measured
     as the held-out check measures them (:mod:`kiekai.eval.quality`).
@@ -654,6 +655,8 @@ def run_selfplay(
         log_dir: where the game logs go (default: a temporary folder).
         labels: the labels.csv the truth is checked against (default the deck's, when it
             has one; the bots may never have seen it).
+        sample: deal each game from its own ``sample`` cards of the deck
+            (:func:`kiekai.eval.selfplay.sample_cards`); ``None``: the whole deck.
 
     Returns:
         ``{"levels": {level: play_games result with truth}, "config": ...}``.
@@ -672,7 +675,8 @@ def run_selfplay(
     for level in levels:
         try:
             result = selfplay.play_games(
-                cards, perception, judge, level=level, seeds=seeds, bots=bots, log_dir=folder
+                cards, perception, judge, level=level, seeds=seeds, bots=bots, log_dir=folder,
+                sample=sample,
             )
         except ValueError as exc:
             raise ec.EvalError(f"cannot play bot-only games on {deck}: {exc}") from None
@@ -686,6 +690,7 @@ def run_selfplay(
             "games": games,
             "bots": bots,
             "seeds": seeds,
+            "sample": sample,
             "labels": ec.display_path(labels) if labels else None,
             "logs": ec.display_path(folder),
         },
@@ -791,6 +796,11 @@ def build_parser() -> argparse.ArgumentParser:
         "(0: none)",
     )
     p.add_argument("--bots", type=int, default=4, help="players in the bot-only games")
+    p.add_argument(
+        "--sample", type=int, default=0,
+        help="deal each bot-only game from its own N photos of the deck, drawn by the game's "
+        "seed (0: the whole deck); many decks of the held-out check's size from one",
+    )
     p.add_argument("--logs", type=Path, default=None, help="folder for the bot-only game logs")
     p.add_argument(
         "--labels", type=Path, default=None,
@@ -826,7 +836,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             result["selfplay"] = run_selfplay(
                 args.deck, usable, perception, levels, args.selfplay_games, args.bots,
-                args.seed, args.logs, args.labels,
+                args.seed, args.logs, args.labels, args.sample or None,
             )
             for level, r in result["selfplay"]["levels"].items():
                 q = {k: v for k, v in r["quality"].items() if k not in ("secrets", "untrue")}

@@ -75,6 +75,7 @@ def play_games(
     log_dir: Path,
     rounds: int = 3,
     make_bot: Callable[..., Any] | None = None,
+    sample: int | None = None,
 ) -> dict[str, Any]:
     """Play one bot-only game per seed at ``level`` and measure them.
 
@@ -89,6 +90,9 @@ def play_games(
         rounds: rounds per game (3 by the rulebook).
         make_bot: builds a bot (default :class:`kiekai.kiek.bots.KiekBot`); keyword
             arguments ``name``, ``perception``, ``judge``, ``level``, ``seed``.
+        sample: when given, each game is dealt from its own ``sample`` cards of ``cards``
+            (:func:`sample_cards`: drawn by the game's seed and ``bots``), so that one deck
+            gives many decks of the held-out check's size; ``None``: the whole deck.
 
     Returns:
         ``logs`` (paths), ``scores`` (per game, the final points by seat), ``spread``
@@ -112,6 +116,7 @@ def play_games(
     active: list[float] = []
     guesses: list[float] = []
     for seed in seeds:
+        dealt = sample_cards(cards, sample, seed, bots) if sample else list(cards)
         players = [
             TimedPlayer(
                 make_bot(
@@ -129,7 +134,7 @@ def play_games(
         with EventLog(path) as log:
             outcome = play_game(
                 players,
-                list(cards),
+                dealt,
                 judge=judge,
                 seed=seed,
                 rounds=rounds,
@@ -157,6 +162,20 @@ def play_games(
         "guess_ms": _ms(guesses),
         "quality": quality.measure(turns),
     }
+
+
+def sample_cards(cards: Sequence[Any], size: int, seed: int, bots: int) -> list[Any]:
+    """``size`` of ``cards`` drawn without replacement by ``random.Random(seed * 7 + bots)``
+    (the game's engine seed and its number of players), in draw order.
+
+    Raises:
+        ValueError: ``size`` is below 1 or larger than the deck.
+    """
+    import random
+
+    if not 1 <= size <= len(cards):
+        raise ValueError(f"cannot draw {size} cards from a deck of {len(cards)}")
+    return random.Random(seed * 7 + bots).sample(list(cards), size)
 
 
 def with_truth(result: dict[str, Any], labels: Path | str) -> dict[str, Any]:
