@@ -155,6 +155,16 @@ SENSES: dict[str, tuple[str, list[str]]] = {
     "crustacean": ("animal", ["crustacean.n.01"]),
     "mollusc": ("animal", ["mollusk.n.01"]),
     "mollusk": ("animal", ["mollusk.n.01"]),
+    # what people call containers: WordNet's container.n.01 also holds every wheeled
+    # vehicle (a car, an ambulance, a bicycle), which nobody at a table would call one
+    "container": ("object", [
+        "box.n.01", "bag.n.01", "bag.n.04", "basket.n.01", "can.n.01", "canister.n.02",
+        "vessel.n.03", "cup.n.01", "bowl.n.08", "dish.n.01", "glass.n.02", "case.n.05",
+        "bin.n.01", "receptacle.n.01", "package.n.02", "dispenser.n.01", "shaker.n.03",
+        "envelope.n.01", "drawer.n.01", "cargo_container.n.01", "dumpster.n.01",
+        "wastepaper_basket.n.01", "watering_can.n.01", "pan.n.03", "saltcellar.n.01",
+        "capsule.n.01", "savings_bank.n.02",
+    ]),
     "pot": ("object", ["pot.n.01"]),
     "bus": ("vehicle", ["bus.n.01"]),
     "pet": ("animal", ["pet.n.01", "domestic_animal.n.01"]),
@@ -178,7 +188,6 @@ SENSES: dict[str, tuple[str, list[str]]] = {
     "tool": ("object", ["tool.n.01"]),
     "toy": ("object", ["toy.n.01", "plaything.n.01"]),
     "machine": ("object", ["machine.n.01"]),
-    "container": ("object", ["container.n.01"]),
     "clothing": ("clothing", ["clothing.n.01"]),
     "clothes": ("clothing", ["clothing.n.01"]),
     "shoe": ("clothing", ["shoe.n.01"]),
