@@ -655,8 +655,8 @@ def run_selfplay(
         log_dir: where the game logs go (default: a temporary folder).
         labels: the labels.csv the truth is checked against (default the deck's, when it
             has one; the bots may never have seen it).
-        sample: deal each game from its own ``sample`` cards of the deck
-            (:func:`kiekai.eval.selfplay.sample_cards`); ``None``: the whole deck.
+        sample: deal each game from its own ``sample`` cards of the deck (at most all of
+            them: :func:`kiekai.eval.selfplay.sample_cards`); ``None``: the whole deck.
 
     Returns:
         ``{"levels": {level: play_games result with truth}, "config": ...}``.
@@ -669,6 +669,8 @@ def run_selfplay(
     if labels is None and (Path(deck) / "labels.csv").is_file():
         labels = Path(deck) / "labels.csv"
     folder = Path(log_dir) if log_dir is not None else Path(tempfile.mkdtemp(prefix="kiekai-selfplay-"))
+    if sample:
+        sample = min(sample, len(cards))
     seeds = list(range(seed + 1, seed + 1 + games))
     out: dict[str, Any] = {}
     started = time.perf_counter()
@@ -732,7 +734,10 @@ def render_selfplay_markdown(result: dict[str, Any]) -> str:
     out = [
         f"{cfg['games']} bot-only games per level of {cfg['bots']} bots (engine seeds "
         f"{cfg['seeds'][0]}..{cfg['seeds'][-1]}, the bots seeded as `kiekai play` seeds them), "
-        f"deck `{cfg['deck']}`, perception **{cfg['perception']}**"
+        f"deck `{cfg['deck']}`"
+        + (f" (each game dealt from its own {cfg['sample']} photos of it, drawn by its seed)"
+           if cfg.get("sample") else "")
+        + f", perception **{cfg['perception']}**"
         + (f", truth checked against `{cfg['labels']}`" if cfg.get("labels") else "")
         + ". Measured from the game logs with the definitions of the held-out check "
         "(`kiekai.eval.quality`; the same figures as `../shared/tools/bots_quality.py`).",

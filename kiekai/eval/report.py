@@ -124,10 +124,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--active-levels", default="easy,normal,hard", help="comma-separated active bot levels"
     )
     p.add_argument(
-        "--selfplay-games", type=int, default=3,
+        "--selfplay-games", type=int, default=20,
         help="bot-only games per level, measured like the held-out check",
     )
-    p.add_argument("--bots", type=int, default=4, help="players in the bot-only games")
+    p.add_argument("--bots", type=int, default=3, help="players in the bot-only games")
+    p.add_argument(
+        "--selfplay-sample", type=int, default=400,
+        help="deal each bot-only game from its own N photos of the deck, drawn by its seed "
+        "(the held-out deck's size; 0: the whole deck)",
+    )
     p.add_argument(
         "--pixels", default="classifier",
         help="perception of the pixels-only runs (bot-only games, guesser on the rounds), "
@@ -206,6 +211,7 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     )
     eval_active.plot(active, plots / "active.png")
     if args.selfplay_games > 0:
+        sample = min(args.selfplay_sample, len(cards)) or None
         # as `kiekai play` sees a labelled deck: --perception auto (CLIP, else the labels for
         # things and the pixels for colours)
         try:
@@ -213,12 +219,13 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         except ec.EvalError:
             played, played_cards = perception, usable
         active["selfplay"] = eval_active.run_selfplay(
-            args.deck, played_cards, played, levels, args.selfplay_games, args.bots, args.seed
+            args.deck, played_cards, played, levels, args.selfplay_games, args.bots, args.seed,
+            sample=sample,
         )
         if pixels is not None:
             active["selfplay_pixels"] = eval_active.run_selfplay(
                 args.deck, pixel_cards, pixels, levels, args.selfplay_games, args.bots,
-                args.seed, labels=Path(args.deck) / "labels.csv",
+                args.seed, labels=Path(args.deck) / "labels.csv", sample=sample,
             )
     seconds["active"] = time.perf_counter() - t
 
