@@ -203,6 +203,8 @@ def test_one_person_against_three_bots_in_chromium(browser, kit, tmp_path):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # a failed load (e.g. the browser's own /favicon.ico request) is a console error too
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     try:
         box["thread"].start()
         person = Seat(page, server.seat_url(0), "Player 1")

@@ -592,6 +592,21 @@ def test_play_command_refuses_bad_web_options():
         assert message in result.output
 
 
+def test_the_page_names_its_own_icon_so_the_browser_asks_for_no_missing_favicon(deck, tmp_path):
+    """Without a linked icon Chromium requests /favicon.ico, gets a 404 and logs a console
+    error on every page load; the page links a served icon instead (allowed by img-src 'self')."""
+    t = Table(deck, tmp_path)
+    try:
+        page = t.client.get(t.url()).text
+        href = re.search(r'<link rel="icon" href="([^"]+)"', page)
+        assert href, "no icon linked"
+        r = t.client.get(href.group(1))
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    finally:
+        t.server.stop()
+        t.client.close()
+
+
 def test_package_ships_the_templates_and_scripts():
     web = Path(__file__).resolve().parents[1] / "kiekai" / "web"
     for name in ("templates/page.html", "templates/_decision.html", "static/table.js", "static/table.css"):
