@@ -224,6 +224,25 @@ def test_printer_names_cards_by_their_names_never_by_file_name():
     assert header.data["card_names"]["c07"] == "thing7"
 
 
+def test_printer_repeats_no_reason_a_person_has_just_read():
+    """At the terminal a person reads each verdict's reason when asked "Overrule a verdict?";
+    the verdict lines after it give the outcome and points only. A replay or a bots-only game
+    (nobody was asked) still shows the reasons."""
+    outcome = play_game(bots(3), make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1)
+    verdicts = [e for e in outcome.events if e.type == "verdict"]
+    assert verdicts
+    for reasons_shown in (False, True):
+        shown, shown_out = console()
+        printer = EventPrinter(shown, reasons_shown=reasons_shown)
+        for event in outcome.events:
+            printer(event)
+        text = shown_out.getvalue()
+        for event in verdicts:
+            assert f"'{event.data['guess']}' vs '{event.data['secret']}'" in text
+            why = f"({event.data['relation']}: {event.data['reason']}"
+            assert (why in text) is not reasons_shown, why
+
+
 # ---------------------------------------------------------------- the human terminal player
 
 

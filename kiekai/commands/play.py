@@ -444,7 +444,8 @@ def _play(
                 clock=clock,
                 log=event_log,
                 header=header,
-                on_event=EventPrinter(out),
+                # a person at this terminal reads each verdict's reason when asked to overrule
+                on_event=EventPrinter(out, reasons_shown=any(p.is_human for p in players)),
                 time_limit=turn_seconds,
                 house_rules=table_rules,
                 ruling_level=strictness,

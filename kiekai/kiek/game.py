@@ -477,10 +477,15 @@ class EventPrinter:
 
     Args:
         console: where to print.
+        reasons_shown: the people at this console have already read each verdict with the
+            judge's reason (the terminal lists them when it asks "Overrule a verdict?"), so
+            the verdict lines give the outcome and the points without repeating the reason.
+            False for replays, bots-only games and the web table's log.
     """
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, reasons_shown: bool = False) -> None:
         self.console = console
+        self.reasons_shown = reasons_shown
         self.names: list[str] = []
         self.card_names: dict[str, str] = {}
         self.labels: dict[str, str] = {}
@@ -674,10 +679,14 @@ class EventPrinter:
         mark = "[green]match[/green]" if data.get("accepted") else "[red]no match[/red]"
         gain = f" +{data['scored']} each" if data.get("scored") else ""
         overruled = " [magenta](the table's ruling)[/magenta]" if data.get("overruled") else ""
+        why = (
+            ""
+            if self.reasons_shown
+            else f" [dim]({safe_text(data.get('relation'))}: {safe_text(data.get('reason'))})[/dim]"
+        )
         self._say(
             f"  {self._who(event.player)}: '{safe_text(data.get('guess'))}' vs "
-            f"'{safe_text(data.get('secret'))}': {mark}{gain}{overruled} "
-            f"[dim]({safe_text(data.get('relation'))}: {safe_text(data.get('reason'))})[/dim]"
+            f"'{safe_text(data.get('secret'))}': {mark}{gain}{overruled}{why}"
         )
 
     def _on_score(self, event: Event) -> None:
