@@ -22,6 +22,7 @@ rulebook line by line.
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import heapq
 import itertools
@@ -162,7 +163,7 @@ class Reaction:
         return FLOORS[self.kind]
 
 
-class _Table:
+class _Table(abc.ABC):
     """Shared plumbing of the two tables (clock, scheduler, bots, names, listeners, start,
     pause)."""
 
@@ -217,8 +218,9 @@ class _Table:
         self._first(self.start_at)
         self._changed()
 
+    @abc.abstractmethod
     def _first(self, at: float) -> None:
-        raise NotImplementedError
+        """Schedule the game's first action at clock time ``at`` (seconds)."""
 
     def countdown(self) -> float | None:
         """Seconds until the first action while a started game waits for it, else ``None``
@@ -228,9 +230,9 @@ class _Table:
         now = self.clock.now() if self.scheduler.paused_at is None else self.scheduler.paused_at
         return max(0.0, self.start_at - now)
 
+    @abc.abstractmethod
     def game_begun(self) -> bool:
         """True once the first action after :meth:`start` has happened."""
-        raise NotImplementedError
 
     @property
     def paused(self) -> bool:
