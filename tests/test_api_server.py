@@ -59,40 +59,47 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def start_serve(*args: str, prefix: str = "kiekai-serve-", timeout_s: float = STARTUP_TIMEOUT_S) -> Server:
+    """Start ``kiekai serve --port FREE *args`` (output to a temporary log file) and wait until
+    /healthz answers 200; fails the test, with the log, if it exits or is not ready within
+    ``timeout_s`` seconds (the process is stopped then)."""
+    port = free_port()
+    with tempfile.NamedTemporaryFile(prefix=prefix, suffix=".log", delete=False) as log_file:
+        command = [sys.executable, "-m", "kiekai", "serve", "--port", str(port), *args]
+        process = subprocess.Popen(
+            command,
+            cwd=REPO,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        )
+    handle = Server(process, f"http://{HOST}:{port}", Path(log_file.name))
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"kiekai serve exited with {process.returncode}:\n{handle.log()}")
+        try:
+            if httpx.get(handle.url + "/healthz", timeout=2.0).status_code == 200:
+                return handle
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            handle.stop()
+            pytest.fail(f"kiekai serve not ready in {timeout_s} s:\n{handle.log()}")
+        time.sleep(0.25)
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    port = free_port()
-    log_file = tempfile.NamedTemporaryFile(prefix="kiekai-serve-", suffix=".log", delete=False)
-    command = [
-        sys.executable, "-m", "kiekai", "serve", "--port", str(port), "--log-level", "info",
+    handle = start_serve(
+        "--log-level", "info",
         "--no-embedding-table",  # no 48k-word table build in the background during tests
-    ]  # fmt: skip
-    process = subprocess.Popen(
-        command,
-        cwd=REPO,
-        stdout=log_file,
-        stderr=subprocess.STDOUT,
-        env=dict(os.environ, PYTHONUNBUFFERED="1"),
-    )
-    handle = Server(process, f"http://{HOST}:{port}", Path(log_file.name))
+    )  # fmt: skip
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"kiekai serve exited with {process.returncode}:\n{handle.log()}")
-            try:
-                if httpx.get(handle.url + "/healthz", timeout=2.0).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"kiekai serve not ready in {STARTUP_TIMEOUT_S} s:\n{handle.log()}")
-            time.sleep(0.25)
         yield handle
     finally:
         handle.stop()
-        log_file.close()
-        Path(log_file.name).unlink(missing_ok=True)
+        handle.log_path.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="module")

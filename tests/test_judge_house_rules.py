@@ -8,11 +8,8 @@ the reason. The API is also tested against a real ``kiekai serve --house-rules F
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -185,40 +182,21 @@ def test_api_schema_documents_rulings(client: TestClient) -> None:
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory) -> Iterator[str]:
     """``kiekai serve --house-rules FILE`` on a free port; stopped at the end."""
-    from test_api_server import STARTUP_TIMEOUT_S, Server, free_port
+    from test_api_server import STARTUP_TIMEOUT_S, start_serve
 
     folder = tmp_path_factory.mktemp("rules")
     (folder / "house-rules.tsv").write_text(RULES, encoding="utf-8")
-    port = free_port()
-    log = tempfile.NamedTemporaryFile(prefix="kiekai-serve-rules-", suffix=".log", delete=False)
-    command = [
-        sys.executable, "-m", "kiekai", "serve", "--port", str(port), "--no-embedding-table",
-        "--house-rules", str(folder / "house-rules.tsv"),
-    ]  # fmt: skip
-    process = subprocess.Popen(
-        command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONUNBUFFERED="1")
-    )
-    handle = Server(process, f"http://127.0.0.1:{port}", Path(log.name))
-    timeout_s = max(STARTUP_TIMEOUT_S, 480.0)  # a busy shared machine loads slowly
+    handle = start_serve(
+        "--no-embedding-table", "--house-rules", str(folder / "house-rules.tsv"),
+        prefix="kiekai-serve-rules-",
+        timeout_s=max(STARTUP_TIMEOUT_S, 480.0),  # a busy shared machine loads slowly
+    )  # fmt: skip
     try:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"kiekai serve exited with {process.returncode}:\n{handle.log()}")
-            try:
-                if httpx.get(handle.url + "/healthz", timeout=2.0).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"kiekai serve not ready in {timeout_s} s:\n{handle.log()}")
-            time.sleep(0.25)
         assert "house rules: 3 rulings" in handle.log()
         yield handle.url
     finally:
         handle.stop()
-        log.close()
-        Path(log.name).unlink(missing_ok=True)
+        handle.log_path.unlink(missing_ok=True)
 
 
 def test_real_server_applies_file_and_request_rulings(server_url: str) -> None:
