@@ -29,6 +29,7 @@ import io
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -631,6 +632,20 @@ def _final_context(final: dict[str, Any], names: list[str]) -> dict[str, Any]:
     }
 
 
+def _verdict_row(group, ruling: tuple | None, names: Sequence[str]) -> dict[str, Any]:
+    """The fields a reveal row and a repeats row share: the word, who wrote it, the judge's
+    verdict and reason, and the table's ruling (``ruling``: the stored ``(word, ruling,
+    seat)`` or None) with who made it."""
+    return {
+        "word": group.word,
+        "who": ", ".join(names[s] for s in group.seats),
+        "judge": group.verdict.accepted,
+        "reason": group.verdict.reason,
+        "ruled": ruling is not None,
+        "ruled_by": names[ruling[2]] if ruling is not None else "",
+    }
+
+
 def _decision_context(table, seat, pending: Pending, card, names) -> dict[str, Any]:
     view = pending.view
     glass = pending.hourglass
@@ -670,17 +685,9 @@ def _decision_context(table, seat, pending: Pending, card, names) -> dict[str, A
         rows = []
         for group in view.guesses:
             ruling = table.rulings.get(ruling_key(group.word))
-            rows.append(
-                {
-                    "word": group.word,
-                    "who": ", ".join(names[s] for s in group.seats),
-                    "judge": group.verdict.accepted,
-                    "reason": group.verdict.reason,
-                    "ruled": ruling is not None,
-                    "ruled_by": names[ruling[2]] if ruling is not None else "",
-                    "now": ruling[1] if ruling is not None else group.verdict.accepted,
-                }
-            )
+            row = _verdict_row(group, ruling, names)
+            row["now"] = ruling[1] if ruling is not None else group.verdict.accepted
+            rows.append(row)
         d["secret"] = secret
         d["active"] = names[view.active_seat]
         d["rows"] = rows
@@ -695,18 +702,10 @@ def _decision_context(table, seat, pending: Pending, card, names) -> dict[str, A
         rows = []
         for group in view.repeats:
             ruling = table.repeat_rulings.get(ruling_key(group.word))
-            rows.append(
-                {
-                    "word": group.word,
-                    "who": ", ".join(names[s] for s in group.seats),
-                    "judge": group.verdict.accepted,
-                    "judge_used": group.verdict.matched or "",
-                    "reason": group.verdict.reason,
-                    "ruled": ruling is not None,
-                    "ruled_by": names[ruling[2]] if ruling is not None else "",
-                    "ruled_used": (ruling[1] or "") if ruling is not None else "",
-                }
-            )
+            row = _verdict_row(group, ruling, names)
+            row["judge_used"] = group.verdict.matched or ""
+            row["ruled_used"] = (ruling[1] or "") if ruling is not None else ""
+            rows.append(row)
         d["active"] = names[view.active_seat]
         d["callers"] = [names[s] for s in view.callers]
         d["rows"] = rows
