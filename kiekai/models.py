@@ -364,7 +364,8 @@ def _build_wordnet_copy(source: Path, target: Path) -> Path:
 
     Files are copied, not linked, because NLTK refuses paths that leave its data root. The copy
     is made in a temporary sibling folder and renamed into place, so an interrupted copy never
-    leaves a half-filled corpus behind.
+    leaves a half-filled corpus behind, under :func:`kiekai.locks.build_lock`, so processes
+    starting together copy once.
     """
     if not LEXNAMES_PATH.is_file():
         raise ModelUnavailable(
@@ -373,23 +374,25 @@ def _build_wordnet_copy(source: Path, target: Path) -> Path:
     expected = _wordnet_copy_marker(source)
     if _read_copy_marker(target) == expected and _copy_intact(target, expected):
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".wordnet-", dir=target.parent))
-    try:
-        for name in expected["files"]:
-            shutil.copyfile(source / name, staging / name)
-        shutil.copyfile(LEXNAMES_PATH, staging / "lexnames")
-        (staging / _WORDNET_MARKER).write_text(json.dumps(expected, indent=1), encoding="utf-8")
-        if target.exists():
-            shutil.rmtree(target, ignore_errors=True)
+    from kiekai.locks import build_lock
+
+    # One process copies at a time (kiekai.locks): a second one waits, then finds the copy in
+    # place, so no process removes a copy that another is reading.
+    with build_lock(target):
+        if _read_copy_marker(target) == expected and _copy_intact(target, expected):
+            return target
+        staging = Path(tempfile.mkdtemp(prefix=".wordnet-", dir=target.parent))
         try:
+            for name in expected["files"]:
+                shutil.copyfile(source / name, staging / name)
+            shutil.copyfile(LEXNAMES_PATH, staging / "lexnames")
+            marker = json.dumps(expected, indent=1)
+            (staging / _WORDNET_MARKER).write_text(marker, encoding="utf-8")
+            if target.exists():
+                shutil.rmtree(target, ignore_errors=True)
             os.replace(staging, target)
-        except OSError:
-            # Another process built the same copy at the same moment: keep theirs if it is good.
-            if not (_read_copy_marker(target) == expected and _copy_intact(target, expected)):
-                raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
     return target
 
 

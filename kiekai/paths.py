@@ -25,6 +25,7 @@ message with :func:`missing_file_message`, which names the file and the fix for 
 from __future__ import annotations
 
 import importlib.resources
+import os
 from pathlib import Path
 
 #: The folder of the ``kiekai`` package (``.../kiekai``).
@@ -58,6 +59,32 @@ def _installed_dir(sub: str) -> Path:
     """
     root = importlib.resources.files("kiekai")
     return (root if isinstance(root, Path) else PACKAGE_DIR) / sub
+
+
+#: Environment variable naming the shared development folder (rules, dev decks, eval files).
+SHARED_ENV = "KIEKAI_SHARED"
+
+
+def shared_dir() -> Path:
+    """The shared development folder (``../shared``: rulebooks, the dev deck, eval files).
+
+    ``$KIEKAI_SHARED`` when set (a clone that does not sit beside ``shared/``, e.g. one made
+    directly in ``/tmp``), else ``shared`` beside the repository root. The folder may not
+    exist (a user's clone has none); callers check.
+
+    Raises:
+        ValueError: ``$KIEKAI_SHARED`` is set but empty (``Path("")`` would be the current
+            folder); unset it or give the folder.
+    """
+    value = os.environ.get(SHARED_ENV)
+    if value is None:
+        return REPO_ROOT.parent / "shared"
+    if not value.strip():
+        raise ValueError(
+            f"${SHARED_ENV} is set but empty: unset it, or set it to the shared folder "
+            "(the one holding rules/, decks/ and eval/)"
+        )
+    return Path(value).expanduser()
 
 
 def data_dir() -> Path:

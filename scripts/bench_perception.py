@@ -33,7 +33,11 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_DECK = REPO.parent / "shared" / "decks" / "imagenet-dev"
+sys.path.insert(0, str(REPO))
+
+from kiekai.paths import shared_dir  # noqa: E402
+
+DEFAULT_DECK = shared_dir() / "decks" / "imagenet-dev"
 
 
 def _ms(values: list[float]) -> str:

@@ -47,6 +47,7 @@ from kiekai.judge.features import evidence  # noqa: E402
 from kiekai.judge.lexical import lemmas, sense_weights  # noqa: E402
 from kiekai.judge.normalize import compound_key, normalise  # noqa: E402
 from kiekai.judge.resources import cosine, prefetch_embeddings  # noqa: E402
+from kiekai.paths import shared_dir  # noqa: E402
 
 LEVELS = ("strict", "standard", "lenient")
 SIM_FILES = (
@@ -175,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         help="labelled pairs TSV (secret, guess, strict, standard, lenient[, kind])",
     )
     ap.add_argument(
-        "--sim-dir", type=Path, default=REPO.parent / "shared" / "eval" / "word-similarity"
+        "--sim-dir", type=Path, default=shared_dir() / "eval" / "word-similarity"
     )
     args = ap.parse_args(argv)
     rows = read_pairs(args.pairs)

@@ -77,11 +77,12 @@ from kiekai.judge.model import MODEL_FORMAT_VERSION, MODEL_PATH, parse_model  # 
 from kiekai.judge.normalize import normalise  # noqa: E402
 from kiekai.judge.resources import cosine, prefetch_embeddings, wordnet, zipf  # noqa: E402
 from kiekai.judge.verdict import Strictness  # noqa: E402
+from kiekai.paths import shared_dir  # noqa: E402
 
 LEVELS = [lv.value for lv in Strictness]
 COHYPONYM = FEATURES.index("cohyponym")
-SIM_DIR = REPO.parent / "shared" / "eval" / "word-similarity"
-DEFAULT_PAIRS = REPO.parent / "shared" / "eval" / "judge-pairs-dev.tsv"
+SIM_DIR = shared_dir() / "eval" / "word-similarity"
+DEFAULT_PAIRS = shared_dir() / "eval" / "judge-pairs-dev.tsv"
 
 #: Label triples (strict, standard, lenient); None = not labelled at that level.
 SYN = (0, 1, 1)

@@ -30,14 +30,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from kiekai.paths import shared_dir  # noqa: E402
+
 
 def main() -> None:
     """Command line entry point (see the module docstring)."""
     parser = argparse.ArgumentParser(description="Quick top-1/top-5 check of the Kiek guesser.")
     parser.add_argument(
-        "--rounds", type=Path, default=REPO.parent / "shared/eval/kiek-rounds-dev.jsonl"
+        "--rounds", type=Path, default=shared_dir() / "eval/kiek-rounds-dev.jsonl"
     )
-    parser.add_argument("--deck", type=Path, default=REPO.parent / "shared/decks/imagenet-dev")
+    parser.add_argument("--deck", type=Path, default=shared_dir() / "decks/imagenet-dev")
     parser.add_argument("--judge", action="store_true", help="also score with the judge (standard)")
     parser.add_argument("--specificity-weight", type=float, default=None)
     parser.add_argument("--zipf-weight", type=float, default=None)

@@ -22,7 +22,6 @@ from kiekai.api import (
     MAX_WORD_CHARS,
     VerdictCache,
     create_app,
-    load_judges,
 )
 from kiekai.commands.serve import is_loopback
 from kiekai.judge.protocol import JudgeLike
@@ -31,12 +30,6 @@ from kiekai.judge.verdict import Strictness, Verdict
 pytestmark = pytest.mark.slow
 
 LEVELS = [s.value for s in Strictness]
-
-
-@pytest.fixture(scope="module")
-def judges():
-    """One real judge per strictness level (models load once per process)."""
-    return load_judges()
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiekai.api import MAX_WORD_CHARS, create_app, load_judges
+from kiekai.api import MAX_WORD_CHARS, create_app
 
 pytestmark = pytest.mark.slow
 
@@ -31,8 +31,8 @@ LEVELS = ["strict", "standard", "lenient"]
 
 
 @pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(load_judges())) as test_client:
+def client(judges):
+    with TestClient(create_app(judges)) as test_client:
         yield test_client
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kiekai.deck import Card, load_deck
+from kiekai.deck import Card
 from kiekai.eval.quality import TruthChecker
 from kiekai.kiek.bots import (
     LEVELS,
@@ -57,11 +57,6 @@ def judge():
     from kiekai.judge import Judge
 
     return Judge("standard")
-
-
-@pytest.fixture(scope="module")
-def dev_cards(dev_deck: Path) -> list[Card]:
-    return load_deck(dev_deck, on_skip=lambda *_: None, on_problem=lambda *_: None).cards
 
 
 @pytest.fixture(scope="module")

@@ -37,12 +37,6 @@ def dev_rounds(shared_dir: Path) -> Path:
     return shared_dir / "eval" / "kiek-rounds-dev.jsonl"
 
 
-@pytest.fixture(scope="session")
-def dev_cards(dev_deck: Path) -> list:
-    """The dev deck's cards, read once."""
-    return ec.load_deck_cards(dev_deck)
-
-
 def _round_line(**overrides: object) -> str:
     base = {
         "id": "x",
@@ -607,9 +601,40 @@ def test_tournament_falls_back_to_the_embedded_default_deck() -> None:
 
 
 def test_display_path_is_relative_to_the_repository_for_shared_files(tmp_path: Path) -> None:
-    repo = ec.REPO
-    assert ec.display_path(repo.parent / "shared" / "decks" / "x") == "../shared/decks/x"
-    assert ec.display_path(repo / "docs" / "EVALUATION.md") == "docs/EVALUATION.md"
-    outside = ec.display_path(tmp_path / "deck")  # /tmp/...: neither inside nor beside it
-    assert outside.startswith("/") and ".." not in outside
-    assert ec.display_path(None) is None
+    # A clone directly in a temporary folder, with pytest's other temporary folders beside it
+    # (the layout of a clone in /tmp), and the shared folder somewhere else ($KIEKAI_SHARED).
+    repo = tmp_path / "clone"
+    shared = tmp_path / "elsewhere" / "shared-copy"
+    beside = tmp_path / "pytest-of-root" / "deck"
+    for folder in (repo / "docs", shared / "decks" / "x", beside):
+        folder.mkdir(parents=True)
+
+    def shown(path):
+        return ec.display_path(path, repo=repo, shared=shared)
+
+    assert shown(shared / "decks" / "x") == "../shared/decks/x"
+    assert shown(repo / "docs" / "EVALUATION.md") == "docs/EVALUATION.md"
+    outside = shown(beside)  # one ".." away from the clone, yet not the shared folder
+    assert outside == beside.as_posix()
+    assert shown(None) is None
+    # Through a symbolic link to the clone, the text is still relative.
+    link = tmp_path / "link"
+    link.symlink_to(repo)
+    assert shown(link / "docs" / "x.md") == "docs/x.md"
+    # The defaults: this checkout and its shared folder.
+    assert ec.display_path(ec.REPO / "docs" / "EVALUATION.md") == "docs/EVALUATION.md"
+    assert ec.display_path(ec.SHARED / "decks" / "x") == "../shared/decks/x"
+
+
+def test_shared_folder_comes_from_kiekai_shared_or_beside_the_clone(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from kiekai import paths
+
+    monkeypatch.delenv("KIEKAI_SHARED", raising=False)
+    assert paths.shared_dir() == paths.REPO_ROOT.parent / "shared"
+    monkeypatch.setenv("KIEKAI_SHARED", str(tmp_path))
+    assert paths.shared_dir() == tmp_path
+    monkeypatch.setenv("KIEKAI_SHARED", " ")
+    with pytest.raises(ValueError, match="KIEKAI_SHARED"):
+        paths.shared_dir()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import per_level
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,13 +25,8 @@ pytestmark = pytest.mark.slow
 LEVELS = ("strict", "standard", "lenient")
 
 
-@pytest.fixture(scope="session")
-def judges() -> dict[str, Judge]:
-    return {lv: Judge(lv) for lv in LEVELS}
-
-
-def verdicts(judges, secret: str, guess: str) -> tuple[int, int, int]:
-    return tuple(int(judges[lv].match(secret, guess).accepted) for lv in LEVELS)
+# `judges` (one real judge per level) is the session fixture of tests/conftest.py.
+verdicts = per_level
 
 
 ALL = (1, 1, 1)

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 import pytest
+from conftest import per_level
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,8 +33,7 @@ def judges() -> dict[str, Judge]:
     return {lv: Judge(lv, lexicon=None) for lv in LEVELS}
 
 
-def levels(judges, secret: str, guess: str) -> tuple[int, int, int]:
-    return tuple(int(judges[lv].match(secret, guess).accepted) for lv in LEVELS)
+levels = per_level
 
 
 # ----------------------------------------------------------------- issue 11, point 1

@@ -484,39 +484,48 @@ def test_a_house_rule_also_decides_ne_bis_in_idem(judge_with):
     assert not call.data["right"]
 
 
-class SlowGuesser(ScriptedPlayer):
-    """A person who takes ``seconds`` of real time to guess, and notes when asked."""
+class MeetingGuesser(ScriptedPlayer):
+    """A person who, on a turn where every other person guesses too, waits inside
+    :meth:`guess` until they all are asked (a barrier per turn, shared by the people).
 
-    def __init__(self, *a, seconds=0.5, **kw):
+    Asked one after the other, the first would wait in vain: the barrier times out after
+    ``timeout`` seconds and the guess raises ``threading.BrokenBarrierError``. Asked at the
+    same time, nobody waits, so the test needs no real-time sleeps.
+    """
+
+    def __init__(self, *a, meeting: dict, people_seats: set[int], timeout: float = 5.0, **kw):
         super().__init__(*a, human=True, **kw)
-        self.seconds = seconds
-        self.asked_at: list[float] = []
+        self.meeting, self.people_seats, self.timeout = meeting, people_seats, timeout
+        self.asked_on: list[int] = []
+        self.met_on: list[int] = []
 
     def guess(self, view):
-        import time
+        import threading
 
-        self.asked_at.append(time.monotonic())
-        time.sleep(self.seconds)
+        self.asked_on.append(view.turn)
+        if view.active_seat not in self.people_seats:  # every person guesses this turn
+            with self.meeting["lock"]:
+                barrier = self.meeting.setdefault(view.turn, threading.Barrier(len(self.people_seats)))
+            barrier.wait(timeout=self.timeout)
+            self.met_on.append(view.turn)
         return super().guess(view)
 
 
 def test_people_guess_at_the_same_time():
     """A Turn: the guessers write at the same time; two people are asked at once (not one
     after the other), and the words are written to the engine in seating order."""
-    import time
+    import threading
 
-    from kiekai.clock import MonotonicClock
-
-    a, b = SlowGuesser("Ann", ["dog"], seconds=0.6), SlowGuesser("Ben", ["red"], seconds=0.6)
+    meeting: dict = {"lock": threading.Lock()}
+    people = {1, 2}
+    a = MeetingGuesser("Ann", ["dog"], meeting=meeting, people_seats=people)
+    b = MeetingGuesser("Ben", ["red"], meeting=meeting, people_seats=people)
     players = [ScriptedPlayer("Bot 1", ["cat"]), a, b, ScriptedPlayer("Bot 2", ["sea"])]
-    started = time.monotonic()
-    outcome = play_game(players, make_cards(40), judge=TableJudge(), seed=1, clock=MonotonicClock(), rounds=1)
-    took = time.monotonic() - started
+    outcome = play_game(players, make_cards(40), judge=TableJudge(), seed=1, clock=VirtualClock(), rounds=1)
     # Ann (seat 1, the first person) is active first, then Ben; in the last two turns (the
-    # bots active) both guess: they are asked together, not one after the other.
-    assert len(a.asked_at) == len(b.asked_at) == 3
-    assert all(abs(x - y) < 0.3 for x, y in zip(a.asked_at[-2:], b.asked_at[-2:], strict=True))
-    assert took < 0.6 * 6
+    # bots active) both guess: they are asked together (each met the other inside guess()).
+    assert len(a.asked_on) == len(b.asked_on) == 3
+    assert a.met_on == b.met_on == [2, 3]
     for turn in range(outcome.turns):
         order = [e.player for e in outcome.events if e.type == "guess" and e.turn == turn]
         active = next(e.player for e in outcome.events if e.type == "turn" and e.turn == turn)

@@ -151,6 +151,25 @@ def answer_untimed(pty: Pty, thread: threading.Thread, overrule: str = "", overr
         time.sleep(0.05)
 
 
+def answer_guesses(pty: Pty, thread: threading.Thread, words, already: int = 0) -> None:
+    """Type the next of ``words`` at each new guess prompt until the game ends.
+
+    A prompt is new when the count of guess headings ("You: guess Bot 1's word") on the
+    terminal, scrolled-off history included, exceeds the prompts answered so far
+    (``already`` counts those answered by hand); the prompt line itself is redrawn in place,
+    so it cannot be counted. ``words`` is an iterable of words, or one word for every prompt.
+    """
+    words = words if isinstance(words, str) else iter(words)
+    answered = already
+    while thread.is_alive():
+        lines = [line for line in pty.lines() if line.strip()]
+        asked = pty.text().count("You: guess ")
+        if asked > answered and "left Your guess" in "".join(lines[-3:]):
+            answered = asked
+            pty.type((words if isinstance(words, str) else next(words)) + "\r")
+        time.sleep(0.05)
+
+
 def test_cards_have_names_and_the_countdown_redraws_in_place_and_time_up_is_said_once(pty):
     """The person types nothing as active player: the prompt line counts down in place
     (one line on screen, not one per second), then one plain message says the turn is
@@ -253,16 +272,8 @@ def test_a_person_overrules_at_the_terminal_and_wording_uses_names(pty, tmp_path
     pty.wait_for(r"left Your word")
     pty.type("red\r")
 
-    def guesses():
-        done = 0
-        while thread.is_alive():
-            lines = [line for line in pty.lines() if line.strip()]
-            if lines and "left Your guess" in lines[-1] and pty.text().count("left Your guess") > done:
-                done = pty.text().count("left Your guess")
-                pty.type("red\r")  # repeats the person's own earlier word
-            time.sleep(0.05)
-
-    threading.Thread(target=guesses, daemon=True).start()
+    # "red" at every guess prompt repeats the person's own earlier word
+    threading.Thread(target=answer_guesses, args=(pty, thread, "red"), daemon=True).start()
     answer_untimed(pty, thread, overrule="1")
     assert "error" not in result, result.get("error")
     screen = " ".join(pty.text().split())
@@ -475,16 +486,8 @@ def test_a_word_is_ruled_once_and_a_repeat_verdict_can_be_overruled_after_a_call
     pty.type("Puppy\r")  # the word itself, in any case
     threading.Thread(target=answer_untimed, args=(pty, thread), daemon=True).start()
 
-    def guesses():
-        words = iter(["moon", "tree", "rock", "leaf", "wave"])
-        done = 1
-        while thread.is_alive():
-            if pty.text().count("left Your guess") > done and "left Your guess" in (pty.lines() or [""])[-1] + "".join(pty.lines()[-3:]):
-                done = pty.text().count("left Your guess")
-                pty.type(next(words) + "\r")
-            time.sleep(0.05)
-
-    threading.Thread(target=guesses, daemon=True).start()
+    words = ["moon", "tree", "rock", "leaf", "wave"]
+    threading.Thread(target=answer_guesses, args=(pty, thread, words, 1), daemon=True).start()
     thread.join(timeout=90)
     assert not thread.is_alive() and "error" not in result, result.get("error")
     events = result["outcome"].events
@@ -537,16 +540,8 @@ def test_a_ruling_typed_at_the_terminal_is_applied_by_the_next_game(tmp_path):
                 assert "1. 'puppy' (Bot 1 and Bot 2): match" in block and "house rule" in block.lower()
             terminal.type(overrule + "\r")
 
-            def guesses(terminal=terminal, thread=thread):
-                words, done = iter(["grass", "stone", "leaf", "wave"]), 0
-                while thread.is_alive():
-                    text = terminal.text()
-                    if text.count("left Your guess") > done and "left Your guess" in "".join(terminal.lines()[-3:]):
-                        done = text.count("left Your guess")
-                        terminal.type(next(words) + "\r")
-                    time.sleep(0.05)
-
-            threading.Thread(target=guesses, daemon=True).start()
+            words = ["grass", "stone", "leaf", "wave"]
+            threading.Thread(target=answer_guesses, args=(terminal, thread, words), daemon=True).start()
             answer_untimed(terminal, thread)
             thread.join(timeout=30)
             assert "error" not in result, result.get("error")

@@ -34,8 +34,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from kiekai.paths import shared_dir
+
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared"
+#: The shared development folder: ``$KIEKAI_SHARED``, else ``shared`` beside the repository
+#: (:func:`kiekai.paths.shared_dir`).
+SHARED = shared_dir()
 #: Default deck and rounds file (overridable by flags and by ``KIEKAI_EVAL_DECK`` /
 #: ``KIEKAI_EVAL_ROUNDS``).
 DEFAULT_DECK = Path(os.environ.get("KIEKAI_EVAL_DECK", SHARED / "decks" / "imagenet-dev"))
@@ -75,27 +79,40 @@ def run_main(body: Callable[[], int]) -> int:
         return 130
 
 
-def display_path(path: Path | str | None) -> str | None:
+def display_path(
+    path: Path | str | None, *, repo: Path | None = None, shared: Path | None = None
+) -> str | None:
     """``path`` as written into reports (``docs/EVALUATION.md``, ``results.json``, the
-    scripts' ``*.md``/``*.json``): relative to the repository root :data:`REPO` when it lies
-    inside the repository or beside it (``../shared/decks/imagenet-dev``), so the text means
-    the same on every checkout; any other path stays absolute. POSIX separators. The scripts
-    still read the real path; only the written text changes.
+    scripts' ``*.md``/``*.json``), so the text means the same on every checkout:
 
+    - inside the repository: relative to it (``docs/EVALUATION.md``);
+    - inside the shared development folder (``shared`` beside the repository, or
+      ``$KIEKAI_SHARED``; :func:`kiekai.paths.shared_dir`): ``../shared/<path in it>``,
+      wherever that folder really is;
+    - anything else stays absolute (a folder that merely sits beside the repository, such as
+      pytest's temporary folder beside a clone in ``/tmp``, is not the shared folder).
+
+    POSIX separators. The scripts still read the real path; only the written text changes.
     A relative ``path`` is taken relative to the current directory, as the scripts open it.
     Symbolic links are compared both as written and resolved, so a checkout reached through a
     link still gets relative text. Returns ``None`` for ``None`` (an unset optional path).
+
+    Args:
+        path: the path to show.
+        repo: the repository root (default :data:`REPO`); tests pass another.
+        shared: the shared folder (default :data:`SHARED`); tests pass another.
     """
     if path is None:
         return None
+    repo = REPO if repo is None else repo
+    shared = SHARED if shared is None else shared
     written = Path(os.path.abspath(Path(path).expanduser()))
     for candidate in (written, written.resolve()):
-        try:
-            relative = Path(os.path.relpath(candidate, REPO))
-        except ValueError:  # another drive (Windows): no relative form
-            continue
-        if relative.parts.count("..") <= 1:  # relpath puts ".." only at the start
-            return relative.as_posix()
+        for base, prefix in ((repo, ()), (shared, ("..", "shared"))):
+            for root in {Path(os.path.abspath(base)), Path(base).resolve()}:
+                if candidate.is_relative_to(root):
+                    parts = (*prefix, *candidate.relative_to(root).parts)
+                    return Path(*parts).as_posix() if parts else "."
     return written.as_posix()
 
 

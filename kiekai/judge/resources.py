@@ -697,45 +697,71 @@ def load_embedding_table(
             return None
         table = None if rebuild else _read_table(folder / f"{stem}.json", model_key)
         if table is None and (build or rebuild):
-            try:  # can the folder be written at all? Better to know before a minute's work
-                handle, probe = tempfile.mkstemp(prefix=".probe-", dir=folder)
-                os.close(handle)
-                os.unlink(probe)
-            except OSError as exc:
-                _warn_once(
-                    "cache",
-                    f"kiekai's cache folder {folder} cannot be written ({exc}), so the "
-                    "embedding table is not built and words are encoded on the fly (slower "
-                    "for new words); set KIEKAI_CACHE_DIR to a writable folder",
-                )
-                return None
-            if report:
-                report(
-                    f"building the embedding table of {len(word_list):,} common English words "
-                    f"(all-MiniLM-L6-v2, once per model) in {folder}: 1-3 minutes on 2 quiet "
-                    "cores, up to 20 on a busy machine ..."
-                )
-            table = build_table(word_list, report=report)
-            table.key = stem
-            try:
-                meta_path = _write_table(table, folder, model_key, identity)
-            except OSError as exc:
-                _warn_once(
-                    "cache",
-                    f"the embedding table could not be saved in {folder} ({exc}); it is used "
-                    "by this process only and built again next time",
-                )
-            else:
-                _remove_stale_tables(folder, model_key)
-                table.path = meta_path.with_suffix(".npy")
-            if report:
-                report(
-                    f"embedding table built: {len(table):,} words in {table.build_s:.1f} s"
-                    + (f", saved as {table.path}" if table.path else "")
-                )
+            table = _build_and_save(
+                word_list, folder, model_key, stem, identity, rebuild=rebuild, report=report
+            )
         if table is not None:
             with _TABLE_LOCK:
                 _TABLE, _TABLE_LOOKED_UP = table, True
+        return table
+
+
+def _build_and_save(
+    word_list: list[str],
+    folder: Path,
+    model_key: str,
+    stem: str,
+    identity: dict,
+    *,
+    rebuild: bool,
+    report: Callable[[str], None] | None,
+) -> EmbeddingTable | None:
+    """Build the table of ``word_list`` and save it in ``folder``, under the cross-process
+    build lock (:func:`kiekai.locks.build_lock`): a process that waited for another's build
+    reads that one instead. ``None`` when the folder cannot be written."""
+    from kiekai.locks import build_lock
+
+    try:  # can the folder be written at all? Better to know before a minute's work
+        handle, probe = tempfile.mkstemp(prefix=".probe-", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as exc:
+        _warn_once(
+            "cache",
+            f"kiekai's cache folder {folder} cannot be written ({exc}), so the "
+            "embedding table is not built and words are encoded on the fly (slower "
+            "for new words); set KIEKAI_CACHE_DIR to a writable folder",
+        )
+        return None
+    with build_lock(folder / f"{stem}.npy"):
+        if not rebuild:
+            done = _read_table(folder / f"{stem}.json", model_key)
+            if done is not None:  # another process built it while this one waited
+                return done
+        if report:
+            report(
+                f"building the embedding table of {len(word_list):,} common English words "
+                f"(all-MiniLM-L6-v2, once per model) in {folder}: 1-3 minutes on 2 quiet "
+                "cores, up to 20 on a busy machine ..."
+            )
+        table = build_table(word_list, report=report)
+        table.key = stem
+        try:
+            meta_path = _write_table(table, folder, model_key, identity)
+        except OSError as exc:
+            _warn_once(
+                "cache",
+                f"the embedding table could not be saved in {folder} ({exc}); it is used "
+                "by this process only and built again next time",
+            )
+        else:
+            _remove_stale_tables(folder, model_key)
+            table.path = meta_path.with_suffix(".npy")
+        if report:
+            report(
+                f"embedding table built: {len(table):,} words in {table.build_s:.1f} s"
+                + (f", saved as {table.path}" if table.path else "")
+            )
         return table
 
 

@@ -63,6 +63,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from kiekai.locks import build_lock
+
 #: Version of the file layout; part of the key, so a layout change builds a new index.
 INDEX_FORMAT = 2
 
@@ -973,22 +975,6 @@ def _remove_others(folder: Path, keep: Path) -> None:
                 temp.unlink()
 
 
-@contextlib.contextmanager
-def _build_lock(folder: Path) -> Iterator[None]:
-    """One build at a time per cache folder, across processes (``flock``)."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: concurrent builds only waste time
-        yield
-        return
-    with open(folder / ".build.lock", "a+") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
-
 def open_index(
     *,
     build: bool = True,
@@ -1025,7 +1011,7 @@ def open_index(
     if nltk_reader is None:
         from kiekai.models import wordnet as nltk_reader
     try:
-        with _build_lock(path.parent):
+        with build_lock(path):
             if path.is_file() and not rebuild:  # another process built it meanwhile
                 return WordNetIndex(path, nltk_reader)
             if report:
