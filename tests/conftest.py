@@ -68,3 +68,37 @@ def per_level(judges, secret: str, guess: str, levels=("strict", "standard", "le
     """``(strict, standard, lenient)`` as 0/1: whether each judge accepts ``guess`` for
     ``secret``. Import it from conftest in judge tests: ``from conftest import per_level``."""
     return tuple(int(judges[lv].match(secret, guess).accepted) for lv in levels)
+
+
+# --- scheduling: the heaviest files first -------------------------------------------------
+
+#: Test files by measured cost (seconds of CPU or wall, whichever is larger, from a serial
+#: run with per-test ``getrusage``; ``pytest -n 0 --durations=0`` shows the same order).
+#: ``--dist loadfile`` keeps each file on one worker (its module fixtures: games played,
+#: servers started, judges loaded, are built once), and a worker that is free takes the next
+#: file in collection order: the heaviest start first, so no long file is left for the end.
+#: A scheduling hint only; a file missing here runs after these, in its usual order.
+HEAVY_FIRST = (
+    "test_play_cli.py",
+    "test_kiek_terminal.py",
+    "test_api_limits.py",
+    "test_wordnet_index.py",
+    "test_eval_scripts.py",
+    "test_kiek_web.py",
+    "test_kiek_browser.py",
+    "test_play_hardening.py",
+    "test_perception_play.py",
+    "test_judge_embedding_table.py",
+    "test_api_server.py",
+    "test_judge_house_rules.py",
+    "test_kiek_web_serving.py",
+    "test_kismet_ui.py",
+    "test_judge_speed.py",
+)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Put the files of :data:`HEAVY_FIRST` first, in that order (a stable sort: tests
+    inside a file keep their order)."""
+    rank = {name: i for i, name in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
