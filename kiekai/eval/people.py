@@ -81,6 +81,9 @@ DEFAULT_ROUNDS = (
     ec.REPO / "data" / "people-rounds" / "rounds.jsonl",
     ec.SHARED / "eval" / "people-rounds-dev" / "rounds.jsonl",
 )
+#: The deck the people rounds were played on (both READMEs); not ``KIEKAI_EVAL_DECK``, which
+#: may name a held-out deck these rounds do not belong to.
+DEFAULT_DECK = ec.SHARED / "decks" / "imagenet-dev"
 #: Where recorded bot -> person pools are looked for by default (:func:`find_pools`).
 DEFAULT_RECORDED = ec.REPO / "data" / "people-rounds" / "bot-person"
 #: Name of a pool's key file inside a recorded folder.
@@ -451,7 +454,7 @@ def evaluate(
 
 def run(
     rounds_files: Sequence[Path | str] = DEFAULT_ROUNDS,
-    deck: Path | str = ec.DEFAULT_DECK,
+    deck: Path | str = DEFAULT_DECK,
     perceptions: Sequence[str] = PERCEPTIONS,
     levels: Sequence[str] = eval_guesser.LEVELS,
     strictness: str = "standard",
@@ -930,7 +933,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="people rounds files (.jsonl), joined (default: data/people-rounds and "
         "../shared/eval/people-rounds-dev)",
     )  # fmt: skip
-    p.add_argument("--deck", type=Path, default=ec.DEFAULT_DECK, help="deck folder the rounds use")
+    p.add_argument("--deck", type=Path, default=DEFAULT_DECK, help="deck folder the rounds use")
     p.add_argument(
         "--perceptions", default=",".join(PERCEPTIONS),
         help="comma-separated perception kinds (labels: labels.csv; classifier: pixels only)",
