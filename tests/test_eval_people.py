@@ -456,3 +456,27 @@ def test_script_prints_tables_and_writes_json_and_md(
     assert "People guessing the bots' words" in (out / "people.md").read_text()
     assert people.main(["--rounds", str(tmp_path / "none.jsonl")]) == 2
     assert "error:" in capsys.readouterr().err
+
+
+def test_tables_keep_the_guesser_order_when_read_back_from_sorted_json() -> None:
+    def g(count: int) -> dict:
+        return {**people.rate(count, 10), "ratio": count / 8, "ratio_ci95": [0.0, 1.0]}
+
+    # as people.json holds it: keys sorted, so "guesser" is no longer first
+    block = {
+        "rounds": 10,
+        "persons": {**people.rate(16, 20), "exact": people.rate(15, 20)},
+        "guessers": {"easy": g(1), "guesser": g(4), "hard": g(3), "normal": g(2)},
+    }
+    result = {"config": {"levels": ["easy", "normal", "hard"]}, "perceptions": {
+        "labels": {"name": "labels", "parts": {"report": block}}}}
+    assert people.guesser_names(block, ["easy", "normal", "hard"]) == [
+        "guesser", "easy", "normal", "hard"]
+    what, value = make_evaluation.people_headline("labels", block, ["easy", "normal", "hard"])
+    assert "plain guesser / KiekBot easy / KiekBot normal / KiekBot hard" in what
+    assert value.startswith("40.0% / 10.0% / 20.0% / 30.0% vs **80.0%**")
+    lines = people.person_to_bot_table(result).splitlines()[2:]
+    assert [line.split(" | ")[1] for line in lines] == [
+        "the other persons", "plain guesser (`rank_guesses` top-1)", "`KiekBot` easy",
+        "`KiekBot` normal", "`KiekBot` hard"]
+    assert "| 40.0% | 4/10 rounds |" in lines[1] and "| 0.50 |" in lines[1]

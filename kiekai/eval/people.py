@@ -794,6 +794,14 @@ def _who(name: str) -> str:
     return "plain guesser (`rank_guesses` top-1)" if name == PLAIN else f"`KiekBot` {name}"
 
 
+def guesser_names(block: dict[str, Any], levels: Sequence[str] = eval_guesser.LEVELS) -> list[str]:
+    """The guessers of a part's block in table order: the plain guesser, then ``levels`` in
+    their order, then any other name (a block read back from sorted JSON keeps no order)."""
+    names = list(block["guessers"])
+    ordered = [n for n in (PLAIN, *levels) if n in names]
+    return ordered + sorted(n for n in names if n not in ordered)
+
+
 def person_to_bot_table(result: dict[str, Any], part: Part = "report") -> str:
     """A markdown table of one part of :func:`run`: per perception, the persons' rate, then each
     guesser's rate and its ratio to the persons' (rates in %, intervals 95 %)."""
@@ -814,7 +822,8 @@ def person_to_bot_table(result: dict[str, Any], part: Part = "report") -> str:
                 "",
             ]
         )
-        for name, g in block["guessers"].items():
+        for name in guesser_names(block, result.get("config", {}).get("levels", ())):
+            g = block["guessers"][name]
             rows.append(
                 [
                     res.get("name", kind),

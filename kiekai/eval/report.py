@@ -233,6 +233,20 @@ def people_section(
     return eval_people.render_markdown(people, recorded, args.people_recorded), figures
 
 
+def people_headline(name: str, block: dict[str, Any], levels: Sequence[str]) -> list[str]:
+    """The headline row of one perception's reporting part of the People rounds: each
+    guesser's match with the person's word (plain guesser first, then the levels) beside the
+    other persons' agreement."""
+    names = eval_people.guesser_names(block, levels)
+    who = " / ".join("plain guesser" if n == eval_people.PLAIN else f"KiekBot {n}" for n in names)
+    return [
+        f"people rounds, reporting part ({name}): {who} matching the stand-in person's word, "
+        "beside the other persons' agreement",
+        " / ".join(ec.pct(block["guessers"][n]["share"]) for n in names)
+        + f" vs **{ec.pct(block['persons']['share'])}** ({block['rounds']} turns)",
+    ]
+
+
 def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """Run every evaluation and return ``(markdown, summaries)``; writes the plots."""
     ec.require_dir(args.deck, "deck", "--deck")
@@ -391,15 +405,7 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
                 for lvl, q in ((lv, r["quality"]) for lv, r in active[key]["levels"].items())
             ]
             + [
-                [
-                    f"people rounds, reporting part ({p['name']}): plain guesser / KiekBot "
-                    + " / ".join(n for n in g["guessers"] if n != eval_people.PLAIN)
-                    + " matching the stand-in person's word, beside the other persons' "
-                    "agreement",
-                    " / ".join(ec.pct(v["share"]) for v in g["guessers"].values())
-                    + f" vs **{ec.pct(g['persons']['share'])}** "
-                    f"({g['rounds']} turns)",
-                ]
+                people_headline(p["name"], g, people["config"]["levels"])
                 for p in (people or {}).get("person_to_bot", {}).values()
                 if (g := p["parts"].get("report"))
             ]
