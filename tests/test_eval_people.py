@@ -480,3 +480,12 @@ def test_tables_keep_the_guesser_order_when_read_back_from_sorted_json() -> None
         "the other persons", "plain guesser (`rank_guesses` top-1)", "`KiekBot` easy",
         "`KiekBot` normal", "`KiekBot` hard"]
     assert "| 40.0% | 4/10 rounds |" in lines[1] and "| 0.50 |" in lines[1]
+
+
+def test_section_says_so_when_no_reporting_turn_was_scored() -> None:
+    block = {"rounds": 1, "persons": people.rate(1, 2), "guessers": {}}
+    result = {"config": {}, "split": {"report": 0, "fit": 1},
+              "perceptions": {"labels": {"name": "labels", "parts": {"fit": block}}}}
+    text = people.render_markdown(result, None, None)
+    assert "No turn of the reporting part" in text and "| the other persons |" not in text
+    assert "Not yet recorded:" in text

@@ -900,7 +900,9 @@ def render_markdown(
         f"{boot.get('resamples', BOOTSTRAP)} resamples, seed {boot.get('seed', BOOTSTRAP_SEED)}); "
         "rates have 95% Wilson intervals (over guesses for the persons).",
         "",
-        person_to_bot_table(result, "report"),
+        person_to_bot_table(result, "report")
+        if any(r["parts"].get("report") for r in result["perceptions"].values())
+        else "No turn of the reporting part among the rounds scored (see `--limit`).",
         "",
     ]
     skipped = [s for res in result["perceptions"].values() for s in res.get("skipped", [])]
