@@ -4,7 +4,7 @@ What lives here, and nothing else:
 
 - :class:`EvalError` and :func:`run_main`: user errors become one ``error: ...`` line on
   stderr and exit status 2, never a traceback.
-- :class:`Round` and :func:`load_rounds`: the guessing-round files
+- :class:`Round`, :func:`load_rounds` and :func:`iter_round_lines`: the guessing-round files
   (``../shared/eval/kiek-rounds-dev.jsonl`` and held-out files of the same shape).
 - :class:`Taxonomy`: the WordNet 3.0 noun hierarchy used as ground truth. A word is *true of*
   a split when one of its noun senses is an ancestor-or-self (hypernym or instance-hypernym
@@ -28,7 +28,7 @@ import platform
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -166,21 +166,24 @@ class Round:
     labels_two: tuple[str, ...] = ()
 
 
-def load_rounds(path: Path | str, limit: int | None = None) -> list[Round]:
-    """Read a JSON-lines rounds file (one object per line with ``id``, ``target``,
-    ``valid_words``, ``group_of_three`` (3 paths), ``group_of_two`` (2 paths) and optional
-    ``labels_three`` / ``labels_two``). Blank lines are skipped.
+def iter_round_lines(
+    path: Path | str, flag: str = "--rounds"
+) -> Iterator[tuple[int, dict[str, Any], Round]]:
+    """Read a JSON-lines rounds file line by line (the format of :func:`load_rounds`).
+
+    Yields ``(line number, the line's JSON object, its Round)`` for every non-blank line, so a
+    caller can keep fields beyond :class:`Round` (``kiekai.eval.people`` keeps ``deal`` and
+    ``other_players_guessed``) and name the line in its own errors.
 
     Args:
         path: the ``.jsonl`` file.
-        limit: keep only the first ``limit`` rounds (``None`` = all).
+        flag: the command-line flag named when the file is missing.
 
     Raises:
-        EvalError: the file is missing or empty, or a line is not JSON or lacks a field or
-            has groups of the wrong size (the message gives the line number).
+        EvalError: the file is missing, or a line is not a JSON object, lacks a field or has
+            groups of the wrong size (the message gives the file and line number).
     """
-    p = require_file(path, "rounds file", "--rounds")
-    rounds: list[Round] = []
+    p = require_file(path, "rounds file", flag)
     with p.open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
@@ -203,7 +206,9 @@ def load_rounds(path: Path | str, limit: int | None = None) -> list[Round]:
                 )
             target = str(obj["target"]).strip()
             valid = tuple(str(w) for w in obj.get("valid_words", [])) or (target,)
-            rounds.append(
+            yield (
+                number,
+                obj,
                 Round(
                     id=str(obj.get("id", f"line-{number}")),
                     target=target,
@@ -212,12 +217,30 @@ def load_rounds(path: Path | str, limit: int | None = None) -> list[Round]:
                     two=(str(two[0]), str(two[1])),
                     labels_three=tuple(str(x) for x in obj.get("labels_three", [])),
                     labels_two=tuple(str(x) for x in obj.get("labels_two", [])),
-                )
+                ),
             )
-            if limit is not None and len(rounds) >= limit:
-                break
+
+
+def load_rounds(path: Path | str, limit: int | None = None) -> list[Round]:
+    """Read a JSON-lines rounds file (one object per line with ``id``, ``target``,
+    ``valid_words``, ``group_of_three`` (3 paths), ``group_of_two`` (2 paths) and optional
+    ``labels_three`` / ``labels_two``). Blank lines are skipped.
+
+    Args:
+        path: the ``.jsonl`` file.
+        limit: keep only the first ``limit`` rounds (``None`` = all).
+
+    Raises:
+        EvalError: the file is missing or empty, or a line is not JSON or lacks a field or
+            has groups of the wrong size (the message gives the line number).
+    """
+    rounds: list[Round] = []
+    for _number, _obj, rnd in iter_round_lines(path):
+        rounds.append(rnd)
+        if limit is not None and len(rounds) >= limit:
+            break
     if not rounds:
-        raise EvalError(f"rounds file {p} holds no rounds")
+        raise EvalError(f"rounds file {Path(path).expanduser()} holds no rounds")
     return rounds
 
 

@@ -12,7 +12,10 @@ Runs, in one process sharing one deck and one labels perception:
 2. ``eval_active`` (seeded games of hands per active level, guesser panel);
 3. ``eval_perception`` (labels accuracy; CLIP accuracy only with real weights; CLIP speed,
    with random weights when none exist, labelled so);
-4. ``eval_tournament`` (self-play games, one seat per level).
+4. ``eval_tournament`` (self-play games, one seat per level);
+5. ``eval_people`` (people rounds: the bots guessing stand-in people's words beside the
+   persons' own agreement, on the reporting part, with the labels and the pixels-only
+   perceptions; people guessing the bots' words from recorded pools, where any exist).
 
 Defaults: ``../shared/decks/imagenet-dev`` and ``../shared/eval/kiek-rounds-dev.jsonl``
 (or ``KIEKAI_EVAL_DECK`` / ``KIEKAI_EVAL_ROUNDS``); the default sizes finish in a few
@@ -34,6 +37,7 @@ from typing import Any
 from kiekai.eval import active as eval_active
 from kiekai.eval import common as ec
 from kiekai.eval import guesser as eval_guesser
+from kiekai.eval import people as eval_people
 from kiekai.eval import perception as eval_perception
 from kiekai.eval import tournament as eval_tournament
 
@@ -60,6 +64,11 @@ def header(args: argparse.Namespace, seconds: dict[str, float]) -> str:
         f"--active-levels {args.active_levels} --tournament-games {args.tournament_games} "
         f"--speed-images {args.speed_images}"
     )
+    flags += " --people-rounds" + "".join(
+        f" {shlex.quote(ec.display_path(p))}" for p in args.people_rounds
+    )
+    flags += f" --people-deck {shlex.quote(ec.display_path(args.people_deck))}"
+    flags += f" --people-recorded {shlex.quote(ec.display_path(args.people_recorded))}"
     if args.limit is not None:
         flags += f" --limit {args.limit}"
     if args.clip_model:
@@ -140,7 +149,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--tournament-games", type=int, default=9, help="self-play games")
     p.add_argument("--speed-images", type=int, default=32, help="images in the CLIP speed test")
-    p.add_argument("--limit", type=int, default=None, help="score only the first N rounds")
+    p.add_argument(
+        "--limit", type=int, default=None,
+        help="score only the first N rounds (of the rounds file and of the people rounds)",
+    )  # fmt: skip
+    p.add_argument(
+        "--people-rounds", type=Path, nargs="*", default=list(eval_people.DEFAULT_ROUNDS),
+        help="people rounds files for the People rounds section (none: section not run)",
+    )  # fmt: skip
+    p.add_argument(
+        "--people-deck", type=Path, default=eval_people.DEFAULT_DECK,
+        help="the deck the people rounds were played on (default ../shared/decks/imagenet-dev)",
+    )  # fmt: skip
+    p.add_argument(
+        "--people-recorded", type=Path, default=eval_people.DEFAULT_RECORDED,
+        help="folder of recorded bot -> person pools (key.jsonl + GUESS *.tsv)",
+    )  # fmt: skip
     p.add_argument("--clip-model", default=None)
     p.add_argument("--clip-checkpoint", default=None)
     p.add_argument(
@@ -165,6 +189,62 @@ def _pixels_perception(kind: str, cards: Sequence[Any]) -> tuple[Any | None, lis
         print(f"pixels-only runs skipped: {exc}", file=sys.stderr)
         return None, []
     return perception, usable
+
+
+def people_section(
+    args: argparse.Namespace, loaded: dict[str, tuple[list[Any], Any, list[Any]]]
+) -> tuple[str, dict[str, Any] | None]:
+    """The "People rounds" section (:mod:`kiekai.eval.people`) and its figures.
+
+    Args:
+        args: the flags (``people_rounds``, ``people_deck``, ``people_recorded``, ``deck``,
+            ``seed``, ``limit``).
+        loaded: ``kind -> (all_cards, perception, usable_cards)`` of the perceptions to
+            report (labels, and the pixels-only one where it loaded). They are reused only
+            when ``people_deck`` is ``deck``; otherwise the same kinds are loaded for the
+            people deck.
+
+    Returns:
+        ``(markdown, figures)``: person -> bot per part and perception (without the per-round
+        records) and bot -> person from ``people_recorded`` (``None`` where nothing is
+        recorded); ``figures`` is ``None`` when no people rounds file is given.
+    """
+    if not args.people_rounds:
+        return "Not run (no people rounds file given: `--people-rounds`).", None
+    same_deck = Path(args.people_deck).resolve() == Path(args.deck).resolve()
+    people = eval_people.run(
+        args.people_rounds,
+        args.people_deck,
+        perceptions=list(loaded),
+        seed=args.seed,
+        limit=args.limit,
+        loaded=loaded if same_deck else None,
+    )
+    recorded = eval_people.score_recorded(args.people_recorded)
+    figures = {
+        "config": people["config"],
+        "split": people["split"],
+        "person_to_bot": {
+            kind: {"name": r["name"], "parts": r["parts"], "skipped": r["skipped"]}
+            for kind, r in people["perceptions"].items()
+        },
+        "bot_to_person": recorded,
+    }
+    return eval_people.render_markdown(people, recorded, args.people_recorded), figures
+
+
+def people_headline(name: str, block: dict[str, Any], levels: Sequence[str]) -> list[str]:
+    """The headline row of one perception's reporting part of the People rounds: each
+    guesser's match with the person's word (plain guesser first, then the levels) beside the
+    other persons' agreement."""
+    names = eval_people.guesser_names(block, levels)
+    who = " / ".join("plain guesser" if n == eval_people.PLAIN else f"KiekBot {n}" for n in names)
+    return [
+        f"people rounds, reporting part ({name}): {who} matching the stand-in person's word, "
+        "beside the other persons' agreement",
+        " / ".join(ec.pct(block["guessers"][n]["share"]) for n in names)
+        + f" vs **{ec.pct(block['persons']['share'])}** ({block['rounds']} turns)",
+    ]
 
 
 def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
@@ -197,6 +277,14 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             loaded=(cards, pixels, pixel_cards),
         )
     seconds["guesser"] = time.perf_counter() - t
+
+    print("people rounds ...", file=sys.stderr)
+    t = time.perf_counter()
+    people_kinds = {"labels": loaded}
+    if pixels is not None:
+        people_kinds[args.pixels] = (cards, pixels, pixel_cards)
+    people_md, people = people_section(args, people_kinds)
+    seconds["people"] = time.perf_counter() - t
 
     print("active bot ...", file=sys.stderr)
     t = time.perf_counter()
@@ -317,6 +405,11 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
                 for lvl, q in ((lv, r["quality"]) for lv, r in active[key]["levels"].items())
             ]
             + [
+                people_headline(p["name"], g, people["config"]["levels"])
+                for p in (people or {}).get("person_to_bot", {}).values()
+                if (g := p["parts"].get("report"))
+            ]
+            + [
                 [
                     f"self-play mean points ({lvl})",
                     f"{s['mean']:.1f} ± {s['stdev']:.1f} over {s['seat_games']} games",
@@ -359,6 +452,10 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             "",
             eval_tournament.render_markdown(tournament, "eval/tournament.png"),
             "",
+            "## 5. People rounds",
+            "",
+            people_md,
+            "",
             "## How each figure is measured",
             "",
             "- *Match* is `kiekai.judge.Judge(standard).match(target, guess).accepted`; the "
@@ -374,7 +471,9 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             "ancestor-or-self of all three and of neither of the two, computed from the wnids "
             "alone — no perception, no vocabulary, no bots.",
             "- Intervals are 95% Wilson score intervals. Scripts: `scripts/eval_guesser.py`, "
-            "`scripts/eval_active.py`, `scripts/eval_perception.py`, `scripts/eval_tournament.py`.",
+            "`scripts/eval_active.py`, `scripts/eval_perception.py`, `scripts/eval_tournament.py`, "
+            "`scripts/eval_people.py` (which also has the fitting part's figures); ratios of "
+            "the People rounds are bootstrapped (seeded).",
             "",
         ]
     )
@@ -396,6 +495,7 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         "guesser_pixels": guesser_pixels["summary"] if guesser_pixels else None,
         "perception": {"labels": perc_labels, "clip": perc_clip},
         "tournament": tournament["levels"],
+        "people": people,
         "seconds": seconds,
     }
     return doc, summaries
