@@ -116,6 +116,24 @@ def display_path(
     return written.as_posix()
 
 
+def iter_json_lines(path: Path) -> Iterator[tuple[int, Any]]:
+    """``(line number, parsed value)`` for each non-blank line of a JSON-lines file (1-based
+    numbers, as editors show them); the caller checks the value's shape.
+
+    Raises:
+        EvalError: a line is not valid JSON (the message gives the file and line number).
+        OSError: the file cannot be read.
+    """
+    with Path(path).open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield number, json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise EvalError(f"{path}:{number}: not a JSON object ({exc.msg})") from None
+
+
 def require_dir(path: Path | str, what: str, flag: str) -> Path:
     """Return ``path`` as a :class:`Path` after checking it is an existing folder.
 
@@ -184,41 +202,32 @@ def iter_round_lines(
             groups of the wrong size (the message gives the file and line number).
     """
     p = require_file(path, "rounds file", flag)
-    with p.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise EvalError(f"{p}:{number}: not a JSON object ({exc.msg})") from None
-            if not isinstance(obj, dict):
-                raise EvalError(f"{p}:{number}: expected a JSON object per line")
-            missing = [
-                key for key in ("target", "group_of_three", "group_of_two") if key not in obj
-            ]
-            if missing:
-                raise EvalError(f"{p}:{number}: missing field(s) {', '.join(missing)}")
-            three, two = list(obj["group_of_three"]), list(obj["group_of_two"])
-            if len(three) != 3 or len(two) != 2:
-                raise EvalError(
-                    f"{p}:{number}: a round needs 3 + 2 photos, got {len(three)} + {len(two)}"
-                )
-            target = str(obj["target"]).strip()
-            valid = tuple(str(w) for w in obj.get("valid_words", [])) or (target,)
-            yield (
-                number,
-                obj,
-                Round(
-                    id=str(obj.get("id", f"line-{number}")),
-                    target=target,
-                    valid_words=valid if target in valid else (target, *valid),
-                    three=(str(three[0]), str(three[1]), str(three[2])),
-                    two=(str(two[0]), str(two[1])),
-                    labels_three=tuple(str(x) for x in obj.get("labels_three", [])),
-                    labels_two=tuple(str(x) for x in obj.get("labels_two", [])),
-                ),
+    for number, obj in iter_json_lines(p):
+        if not isinstance(obj, dict):
+            raise EvalError(f"{p}:{number}: expected a JSON object per line")
+        missing = [key for key in ("target", "group_of_three", "group_of_two") if key not in obj]
+        if missing:
+            raise EvalError(f"{p}:{number}: missing field(s) {', '.join(missing)}")
+        three, two = list(obj["group_of_three"]), list(obj["group_of_two"])
+        if len(three) != 3 or len(two) != 2:
+            raise EvalError(
+                f"{p}:{number}: a round needs 3 + 2 photos, got {len(three)} + {len(two)}"
             )
+        target = str(obj["target"]).strip()
+        valid = tuple(str(w) for w in obj.get("valid_words", [])) or (target,)
+        yield (
+            number,
+            obj,
+            Round(
+                id=str(obj.get("id", f"line-{number}")),
+                target=target,
+                valid_words=valid if target in valid else (target, *valid),
+                three=(str(three[0]), str(three[1]), str(three[2])),
+                two=(str(two[0]), str(two[1])),
+                labels_three=tuple(str(x) for x in obj.get("labels_three", [])),
+                labels_two=tuple(str(x) for x in obj.get("labels_two", [])),
+            ),
+        )
 
 
 def load_rounds(path: Path | str, limit: int | None = None) -> list[Round]:

@@ -59,7 +59,6 @@ from __future__ import annotations
 import argparse
 import csv
 import hashlib
-import json
 import random
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -145,23 +144,19 @@ def _read_deals(path: Path) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
         EvalError: a line is not a JSON object with those fields (file and line named).
     """
     deals: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-                deal, table, hand = str(obj["deal"]), obj["table"], obj["hand"]
-                if not isinstance(table, list) or not isinstance(hand, list):
-                    raise TypeError
-            except (json.JSONDecodeError, KeyError, TypeError):
-                raise ec.EvalError(
-                    f"{path}:{number}: expected a JSON object with deal, table and hand"
-                ) from None
-            deals[deal] = (
-                frozenset(eval_guesser.normalise_id(str(c)) for c in table),
-                frozenset(eval_guesser.normalise_id(str(c)) for c in hand),
-            )
+    for number, obj in ec.iter_json_lines(path):
+        try:
+            deal, table, hand = str(obj["deal"]), obj["table"], obj["hand"]
+            if not isinstance(table, list) or not isinstance(hand, list):
+                raise TypeError
+        except (KeyError, TypeError):
+            raise ec.EvalError(
+                f"{path}:{number}: expected a JSON object with deal, table and hand"
+            ) from None
+        deals[deal] = (
+            frozenset(eval_guesser.normalise_id(str(c)) for c in table),
+            frozenset(eval_guesser.normalise_id(str(c)) for c in hand),
+        )
     return deals
 
 
@@ -571,23 +566,16 @@ def read_key(path: Path | str) -> dict[str, dict[str, Any]]:
     """
     p = ec.require_file(path, "key file", "--key")
     key: dict[str, dict[str, Any]] = {}
-    with p.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ec.EvalError(f"{p}:{number}: not a JSON object ({exc.msg})") from None
-            if not isinstance(obj, dict) or not all(
-                isinstance(obj.get(k), str) and obj[k].strip() for k in ("split", "word", "by")
-            ):
-                raise ec.EvalError(f"{p}:{number}: expected a JSON object with split, word and by")
-            if obj["by"] not in SOURCES:
-                raise ec.EvalError(f"{p}:{number}: by must be person or bot, not {obj['by']!r}")
-            if obj["split"] in key:
-                raise ec.EvalError(f"{p}:{number}: split {obj['split']} is in the key twice")
-            key[obj["split"]] = obj
+    for number, obj in ec.iter_json_lines(p):
+        if not isinstance(obj, dict) or not all(
+            isinstance(obj.get(k), str) and obj[k].strip() for k in ("split", "word", "by")
+        ):
+            raise ec.EvalError(f"{p}:{number}: expected a JSON object with split, word and by")
+        if obj["by"] not in SOURCES:
+            raise ec.EvalError(f"{p}:{number}: by must be person or bot, not {obj['by']!r}")
+        if obj["split"] in key:
+            raise ec.EvalError(f"{p}:{number}: split {obj['split']} is in the key twice")
+        key[obj["split"]] = obj
     if not key:
         raise ec.EvalError(f"key file {p} holds no splits")
     return key
