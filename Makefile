@@ -15,6 +15,9 @@ $(BIN)/kiekai: pyproject.toml constraints.txt
 	$(PIP) install --upgrade pip
 	$(PIP) install $(CONSTRAINTS) $(TORCH)
 	$(PIP) install $(CONSTRAINTS) -e '.[dev]'
+	# MTCNN faces for the people perception; --no-deps: facenet-pytorch pins torch<2.3, numpy<2
+	# and Pillow<10.3, yet runs on kiekai's torch (docs/perception.md)
+	$(PIP) install $(CONSTRAINTS) --no-deps 'facenet-pytorch==2.6.0'
 	touch $(BIN)/kiekai
 
 play: $(BIN)/kiekai

