@@ -134,6 +134,18 @@ def iter_json_lines(path: Path) -> Iterator[tuple[int, Any]]:
                 raise EvalError(f"{path}:{number}: not a JSON object ({exc.msg})") from None
 
 
+def add_round_scoring_args(parser: Any) -> None:
+    """Add the options every rounds evaluation shares to an ``argparse`` parser:
+    ``--clip-model``, ``--clip-checkpoint`` (CLIP, when that perception is asked for),
+    ``--strictness`` (the judge's level, default standard), ``--seed`` (of the level bots,
+    default 0) and ``--limit`` (score only the first N rounds)."""
+    parser.add_argument("--clip-model", default=None, help="open_clip architecture name")
+    parser.add_argument("--clip-checkpoint", default=None, help="open_clip weights file")
+    parser.add_argument("--strictness", choices=["strict", "standard", "lenient"], default="standard")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the level bots (default 0)")
+    parser.add_argument("--limit", type=int, default=None, help="score only the first N rounds")
+
+
 def require_dir(path: Path | str, what: str, flag: str) -> Path:
     """Return ``path`` as a :class:`Path` after checking it is an existing folder.
 

@@ -492,11 +492,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="how the bots see the photos (classifier: pixels only, labels.csv ignored; the "
         "labels still score the results)",
     )
-    p.add_argument("--clip-model", default=None, help="open_clip architecture name")
-    p.add_argument("--clip-checkpoint", default=None, help="open_clip weights file")
-    p.add_argument("--strictness", choices=["strict", "standard", "lenient"], default="standard")
-    p.add_argument("--seed", type=int, default=0, help="seed of the level bots (default 0)")
-    p.add_argument("--limit", type=int, default=None, help="score only the first N rounds")
+    ec.add_round_scoring_args(p)
     p.add_argument(
         "--levels",
         default=",".join(LEVELS),

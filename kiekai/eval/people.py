@@ -937,11 +937,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--perceptions", default=",".join(PERCEPTIONS),
         help="comma-separated perception kinds (labels: labels.csv; classifier: pixels only)",
     )  # fmt: skip
-    p.add_argument("--clip-model", default=None, help="open_clip architecture name")
-    p.add_argument("--clip-checkpoint", default=None, help="open_clip weights file")
-    p.add_argument("--strictness", choices=["strict", "standard", "lenient"], default="standard")
-    p.add_argument("--seed", type=int, default=0, help="seed of the level bots (default 0)")
-    p.add_argument("--limit", type=int, default=None, help="score only the first N rounds")
+    ec.add_round_scoring_args(p)
     p.add_argument(
         "--levels", default=",".join(eval_guesser.LEVELS),
         help="comma-separated KiekBot levels scored beside the plain guesser ('' for none)",
