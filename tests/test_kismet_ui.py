@@ -7,6 +7,7 @@ nothing depends on real time. Tests named ``test_<n>_…`` cover point n of issu
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 
 import pytest
@@ -59,6 +60,16 @@ def next_roll(app: KismetApp, table: BaseTable) -> None:
         assert app.step(), "the game ended before the next roll"
 
 
+@contextlib.asynccontextmanager
+async def rolled_base_game(size: tuple[int, int] = (100, 40)):
+    """A base game in the app, started and rolled once: yields ``(app, table, pilot)``."""
+    app, table = base_app()
+    async with app.run_test(size=size) as pilot:
+        await start(pilot, app)
+        next_roll(app, table)
+        yield app, table, pilot
+
+
 def finish_round(app: KismetApp, table: BaseTable) -> None:
     while table.game.phase == "cover":
         assert app.step()
@@ -79,10 +90,7 @@ class LoadedDice:
 
 @pytest.mark.asyncio
 async def test_correct_cover_wins_the_card_and_shows_the_hand():
-    app, table = base_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await start(pilot, app)
-        next_roll(app, table)
+    async with rolled_base_game() as (app, table, pilot):
         game = table.game
         slot = game.open_matching_slots()[0]
         card = game.circle[slot]
@@ -307,10 +315,7 @@ async def test_event_times_count_from_the_start_of_the_game_not_from_boot():
 @pytest.mark.asyncio
 async def test_ctrl_p_opens_no_command_palette_over_the_game():
     """Textual's command palette (Ctrl-P) would take every later key into its search box."""
-    app, table = base_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await start(pilot, app)
-        next_roll(app, table)
+    async with rolled_base_game() as (app, table, pilot):
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert len(app.screen_stack) == 1, type(app.screen).__name__
@@ -320,10 +325,7 @@ async def test_ctrl_p_opens_no_command_palette_over_the_game():
 
 @pytest.mark.asyncio
 async def test_caps_lock_letters_work_like_lower_case_keys():
-    app, table = base_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await start(pilot, app)
-        next_roll(app, table)
+    async with rolled_base_game() as (app, table, pilot):
         slot = table.game.open_slots()[0]
         await pilot.press(CARD_KEYS[slot].upper())
         assert table.game.covers[0].slot == slot
@@ -667,10 +669,7 @@ async def test_9_the_event_list_is_redrawn_for_the_new_size():
 
 @pytest.mark.asyncio
 async def test_10_unknown_keys_get_a_message_in_the_base_game():
-    app, table = base_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await start(pilot, app)
-        next_roll(app, table)
+    async with rolled_base_game() as (app, table, pilot):
         await pilot.press("x")
         assert "'x' does nothing here" in table.message and "a-k" in table.message
         await pilot.press("f5")
