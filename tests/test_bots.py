@@ -253,8 +253,9 @@ def test_levels_and_personas(perception: LabelsPerception) -> None:
     # personas: seeded, and different seeds give different minds
     again = KiekBot("h2", perception=perception, judge=None, level="hard", seed=1)
     other = KiekBot("h3", perception=perception, judge=None, level="hard", seed=2)
-    assert np.array_equal(again.persona.bias, hard.persona.bias)
-    assert not np.array_equal(other.persona.bias, hard.persona.bias)
+    assert np.array_equal(again.persona.known, hard.persona.known)
+    assert np.array_equal(again.persona.boundary, hard.persona.boundary)
+    assert not np.array_equal(other.persona.boundary, hard.persona.boundary)
 
 
 def test_candidates_add_x_less_of_everyday_categories_only() -> None:
@@ -280,12 +281,12 @@ def test_perceive_keeps_undecided_and_noise_is_fixed_per_card() -> None:
     cards = [MALTESE, card("other", "n02088364")]
     cards[1] = Card(id="other.jpg", path=Path("/nowhere/o.jpg"), sha256="1" * 64)
     scores = np.asarray([[0.5, 0.9, 0.1], [0.5, 0.9, 0.1]])
-    persona = Persona(seed=3, known=np.ones(3, bool), bias=np.zeros(3), noise=1.0)
+    persona = Persona(seed=3, known=np.ones(3, bool), noise=1.0)
     seen = perceive(scores, cards, persona)
     assert (seen[:, 0] == 0.5).all()  # "can't tell" stays "can't tell"
     assert not np.allclose(seen[0, 1:], seen[1, 1:])  # each card seen with its own noise
     np.testing.assert_array_equal(seen, perceive(scores, cards, persona))
-    calm = Persona(seed=3, known=np.ones(3, bool), bias=np.zeros(3), noise=0.0)
+    calm = Persona(seed=3, known=np.ones(3, bool), noise=0.0)
     np.testing.assert_allclose(perceive(scores, cards, calm), scores)
 
 
@@ -385,8 +386,10 @@ def test_certain_truth_needs_one_sense_for_the_three_and_none_for_the_two(
 
 
 def test_bots_of_one_level_differ_and_seeds_repeat(dev_cards, dev_perception) -> None:
-    """Guessers at normal level with different seeds often write different words (their
-    personas: words known, leanings, noise); the same seed writes the same words."""
+    """Guessers at normal level with different seeds see a little differently (their
+    perception noise and colour boundaries) and so sometimes write different words, but they
+    agree on most turns, as people do (no random taste for kinds of words); the same seed
+    writes the same words."""
 
     def guesses(seed: int) -> list[str]:
         bot = KiekBot("g", perception=dev_perception, judge=None, level="normal", seed=seed)
@@ -399,7 +402,8 @@ def test_bots_of_one_level_differ_and_seeds_repeat(dev_cards, dev_perception) ->
 
     first = guesses(1)
     assert guesses(1) == first
-    assert sum(a != b for a, b in zip(first, guesses(2), strict=True)) >= 5
+    differ = sum(a != b for a, b in zip(first, guesses(2), strict=True))
+    assert 1 <= differ <= 12
 
 
 def test_every_candidate_is_one_word_for_the_judge(judge) -> None:

@@ -159,7 +159,9 @@ def test_labels_chosen_leaves_unlabelled_photos_out():
     cards = [_card("a.jpg", "tench", "n01440764"), _card("b.jpg"), _card("c.jpg", "goldfish")]
     lines, echo = _echoed()
     perception, usable = load_perception("labels", cards, echo=echo)
-    assert isinstance(perception, LabelsPerception)
+    # the labels and the attributes of their classes (kiekai.perception.attributes)
+    assert perception.name == "labels"
+    assert any(isinstance(part, LabelsPerception) for part in perception.parts)
     assert [c.id for c in usable] == ["a.jpg", "c.jpg"]
     assert lines == [
         "perception: labels (2 of 3 photos labelled; --perception labels was chosen)",

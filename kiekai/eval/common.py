@@ -538,6 +538,10 @@ def load_deck_cards(deck_dir: Path | str) -> list[Any]:
     return cards
 
 
+#: The evaluation's name for the game's perception of a labelled deck without CLIP.
+GAME_LABELS = "labels+colour"
+
+
 def load_perception_for(
     kind: str,
     cards: Sequence[Any],
@@ -547,6 +551,10 @@ def load_perception_for(
 ) -> tuple[Any, list[Any]]:
     """``kiekai.perception.load_perception`` with user errors turned into :class:`EvalError`.
 
+    ``kind`` is one of ``kiekai.perception.KINDS`` or :data:`GAME_LABELS` (``labels+colour``):
+    what ``kiekai play`` sees on a labelled deck without CLIP (``auto`` with CLIP left out:
+    things from labels.csv, colours from the pixels, attributes from the labels' classes).
+
     Returns:
         ``(perception, usable_cards)``: the backend and the cards it can score (the labels
         backend leaves out unlabelled photos).
@@ -555,11 +563,12 @@ def load_perception_for(
 
     try:
         perception, usable = load_perception(
-            kind,
+            "auto" if kind == GAME_LABELS else kind,
             list(cards),
             clip_model=clip_model,
             clip_checkpoint=str(clip_checkpoint) if clip_checkpoint else None,
             echo=echo or (lambda message: print(message, file=sys.stderr)),
+            allow_clip=kind != GAME_LABELS,
         )
     except (OSError, ValueError, RuntimeError) as exc:
         raise EvalError(f"cannot load the {kind} perception: {exc}") from None

@@ -89,7 +89,7 @@ DEFAULT_RECORDED = ec.REPO / "data" / "people-rounds" / "bot-person"
 KEY_NAME = "key.jsonl"
 #: Guessers scored in the person -> bot direction, besides the levels: the plain ranking.
 PLAIN = "guesser"
-PERCEPTIONS = ("labels", "classifier")
+PERCEPTIONS = (ec.GAME_LABELS, "classifier")
 BOOTSTRAP = 2000
 BOOTSTRAP_SEED = 0
 SOURCES = ("person", "bot")

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from kiekai.deck import Card
+from kiekai.kiek.listener import PeopleListener, WordTraits, family_of, load_listener
 from kiekai.kiek.players import (
     ActivePlay,
     ActiveView,
@@ -107,8 +108,6 @@ LISTENER_BETA = 1.0
 LISTENER_NULL = 1.5
 #: Specificity credited to a word without synsets (a colour: true of a fair share of photos).
 UNGROUNDED_SPECIFICITY = 0.35
-#: Weight of the active bot's own leanings (kind bias and taste) against the modelled listener.
-OWN_TASTE_WEIGHT = 0.5
 #: A colour or quality whose weakest card is at least this far on the right side of 0.5 is
 #: *probably* true (more likely than not on every card); the active bot writes one, at
 #: :data:`WEAK_COST` less utility (log units),
@@ -141,14 +140,14 @@ class Level:
             width 0.25): lower = a larger vocabulary.
         noise: standard deviation of the bot's perception noise in logit units (how well it
             sees; 0 = exactly what the perception says).
-        theory_of_mind: 0..1, how much the bot's model of the other players uses the
-            population's prior rather than its own (how well it models others).
+        theory_of_mind: 0..1, the weight of the people-fitted listener
+            (:mod:`kiekai.kiek.listener`) against the plain fit-plus-prior model in the active
+            bot's model of the guessers (how well it models the others).
         temperature: softmax temperature of its choices in log units (0 = always the best).
-        taste: standard deviation of its seeded per-word preference, log units.
-        kind_spread: standard deviation of its seeded leaning towards each kind of word.
-        trust: weight of the evidence of its eyes against its own leanings when it guesses
-            (the likelihood's exponent, 0..1): how sure it is that the others see what it
-            sees; lower = guessers of one table part ways more often.
+
+    Levels differ by how well a bot sees and how well it models the other players, never by
+    a taste for kinds of words: people at one table agree on the obvious turns, and that is
+    what scores (issue "bots play with people").
     """
 
     name: str
@@ -156,15 +155,12 @@ class Level:
     noise: float
     theory_of_mind: float
     temperature: float
-    taste: float
-    kind_spread: float
-    trust: float = 1.0
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 4.0, 1.0, 0.3, 1.0, 1.0, 1.0, 0.5),
-    "normal": Level("normal", 3.5, 0.5, 0.7, 1.0, 1.0, 1.0, 0.65),
-    "hard": Level("hard", 3.0, 0.2, 1.0, 0.6, 0.7, 0.7, 0.8),
+    "easy": Level("easy", 4.0, 1.0, 0.3, 0.5),
+    "normal": Level("normal", 3.5, 0.5, 0.7, 0.25),
+    "hard": Level("hard", 3.0, 0.2, 1.0, 0.0),
 }
 #: Share of the words above its level's frequency curve that a persona still lacks.
 FORGOTTEN = 0.06
@@ -310,8 +306,6 @@ class Persona:
     Attributes:
         seed: the bot's seed (also keys its perception noise).
         known: bool array (W,): the candidate words this bot knows and writes.
-        bias: float64 array (W,): its own leaning per word, log units (its kind's leaning
-            plus its taste for the word).
         noise: its perception noise, standard deviation in logit units.
         boundary: float64 array (V,) over the vocabulary, or ``None`` (no offsets): where
             this bot draws the line of each colour and light word, as a shift in logit
@@ -321,7 +315,6 @@ class Persona:
 
     seed: int
     known: np.ndarray
-    bias: np.ndarray
     noise: float
     boundary: np.ndarray | None = None
 
@@ -330,8 +323,7 @@ def make_persona(candidates: Candidates, level: Level, seed: int) -> Persona:
     """Draw a :class:`Persona` for a bot of ``level`` from ``seed`` (same seed, same persona).
 
     A word is known with probability ``(1 - FORGOTTEN) * logistic((zipf - knows_zipf) / 0.25)``
-    (``X-less`` with its X); the leaning per kind is Gaussian (``level.kind_spread``), the taste
-    per word Gaussian (``level.taste``), and the colour and light words' boundaries Gaussian
+    (``X-less`` with its X), and the colour and light words' boundaries are Gaussian
     (:data:`COLOUR_BOUNDARY_SD`, the same at every level: naming colours is not a skill)."""
     rng = np.random.default_rng([seed, 7919])
     vocab = candidates.vocabulary
@@ -340,13 +332,9 @@ def make_persona(candidates: Candidates, level: Level, seed: int) -> Persona:
     known = rng.random(len(candidates)) < p_know
     # privative words are known when their X is
     known[candidates.negated] = known[candidates.base[candidates.negated]]
-    kinds = sorted(set(candidates.kinds))
-    leaning = dict(zip(kinds, rng.normal(0.0, level.kind_spread, len(kinds)), strict=True))
-    taste = rng.normal(0.0, level.taste, len(candidates)) if level.taste > 0 else np.zeros(len(candidates))
-    bias = np.asarray([leaning[k] for k in candidates.kinds]) + taste
     named_by_hue = np.asarray([k in ("colour", "light") for k in vocab.kinds])
     boundary = np.where(named_by_hue, rng.normal(0.0, COLOUR_BOUNDARY_SD, len(vocab)), 0.0)
-    return Persona(seed=seed, known=known, bias=bias, noise=level.noise, boundary=boundary)
+    return Persona(seed=seed, known=known, noise=level.noise, boundary=boundary)
 
 
 def _card_key(card: Card) -> bytes:
@@ -949,6 +937,8 @@ class KiekBot:
         level: ``easy``, ``normal`` or ``hard`` (see :data:`LEVELS`).
         seed: seeds the bot's persona and choices (same seed, same game).
         vocabulary: candidate words (default :func:`kiekai.lexicon.load_vocabulary`).
+        listener: the people-fitted listener (default: ``data/listener.json``'s weights for
+            the perception's family, :func:`kiekai.kiek.listener.family_of`).
 
     Attributes:
         persona: the bot's :class:`Persona`.
@@ -956,6 +946,8 @@ class KiekBot:
 
     Raises:
         ValueError: unknown level, or the persona knows no word.
+        kiekai.kiek.listener.ListenerError: the listener's weights file is missing or
+            malformed (the message says how to rebuild it).
     """
 
     is_human = False
@@ -969,6 +961,7 @@ class KiekBot:
         level: str | Level = "normal",
         seed: int = 0,
         vocabulary: Vocabulary | Iterable[str] | None = None,
+        listener: PeopleListener | None = None,
     ) -> None:
         self.name = name
         self.perception = perception
@@ -980,11 +973,11 @@ class KiekBot:
         self.persona = make_persona(self.candidates, self.level, seed)
         if not self.persona.known.any():
             raise ValueError(f"bot {name!r} knows no word of the vocabulary; give a larger one")
-        tom = self.level.theory_of_mind
-        #: float64 (W,): the prior the bot writes and guesses by (population + its own leaning)
-        self._own_prior = self.candidates.prior + self.persona.bias
-        #: float64 (W,): the prior it credits the other players with (theory of mind)
-        self._listener_prior = self.candidates.prior + (1.0 - tom) * self.persona.bias
+        #: the people-fitted listener of its perception's family (how a person chooses a word)
+        self.listener = listener if listener is not None else load_listener(family_of(perception))
+        self._traits = WordTraits.of(self.candidates)
+        #: float64 (W,): the population prior (ties, and the plain model of the guessers)
+        self._own_prior = self.candidates.prior
         self._noise_rows: dict[bytes, np.ndarray] = {}
         #: bool (W,): words that name kinds of things (WordNet could check them on photos):
         #: categories, words grounded in one of their own noun senses (*wheels*), words with
@@ -1013,13 +1006,14 @@ class KiekBot:
         """Write the word this bot thinks the active player wrote (never a used word).
 
         Each unused word the bot knows (and its perception can tell on at least one of the
-        five cards) is scored by its own prior plus :func:`split_log_fit` on its own noisy view (with a deck's WordNet labels, words WordNet rules out score
-        :data:`RULED_OUT`); the bot samples among its 5 best at its level's temperature.
-        Returns ``""`` when it knows no unused word.
+        five cards) is scored by the people-fitted listener (:mod:`kiekai.kiek.listener`) on
+        the bot's own noisy view (with a deck's WordNet labels, words WordNet rules out score
+        :data:`RULED_OUT`); the bot takes the best, or samples among its 5 best at its level's
+        temperature. Returns ``""`` when it knows no unused word.
         """
         five = list(view.three) + list(view.two)
         seen = self.see(five)
-        value = self.level.trust * split_log_fit(seen, (0, 1, 2), (3, 4)) + self._own_prior
+        value = self.listener.utilities(seen, (0, 1, 2), (3, 4), self._traits)
         value = value + _wordnet_penalty(self.perception, five, self.candidates, [([0, 1, 2], [3, 4])])[0]
         allowed = self.persona.known & self._unused(view.used_words)
         # a word its perception cannot tell on any of the five is not a guess but a shot in
@@ -1090,7 +1084,12 @@ class KiekBot:
             margin[o] = np.minimum((seen[three] - UNDECIDED).min(0), (UNDECIDED - seen[two]).min(0))
             # a word the perception cannot tell at all on these five is a blind guess
             margin[o][undecided[three + two].all(0)] = -np.inf
-        listener = np.where(unused[None, :], fit + self._listener_prior[None, :], -np.inf)
+        tom = self.level.theory_of_mind
+        people = np.stack(
+            [self.listener.utilities(seen, three, two, self._traits) for three, two in options]
+        )
+        plain = fit + self._own_prior[None, :]
+        listener = np.where(unused[None, :], tom * people + (1.0 - tom) * plain, -np.inf)
         # a word a reader may take in another sense that names photographable things is
         # written only when that sense can be checked (a deck's labels)
         misread = np.asarray([bool(self.vocabulary.misread[b]) for b in self.candidates.base])
@@ -1117,9 +1116,8 @@ class KiekBot:
         """Choose 2 hand cards, the 3-vs-2 split and the word (rulebook, "A Turn").
 
         Among the choices whose word this bot may write (:meth:`plan_turn`), it scores each by
-        the log-probability that a modelled guesser writes the word plus
-        :data:`OWN_TASTE_WEIGHT` times its own leaning, and samples among the best 10 (judged
-        unused by the judge) at its level's temperature. When no choice has such a word, it
+        the log-probability that a modelled guesser writes the word, and samples among the
+        best 10 (judged unused by the judge) at its level's temperature. When no choice has such a word, it
         writes the unused word it knows whose truth is least in doubt (its weakest card
         scores nearest the right side of 0.5); a word its perception cannot tell at all on
         the five cards only as a last resort.
@@ -1129,7 +1127,7 @@ class KiekBot:
         )
         words = self.candidates.words
         w = len(words)
-        utility = listener + OWN_TASTE_WEIGHT * self.persona.bias[None, None, :]
+        utility = listener.copy()
         # a colour or quality that is only *probably* true of each card (margin
         # WEAK_MARGIN) is preferred to an X-less, which the others rarely guess
         # (rulebook, "Imperfect Guesses"), but comes after the words it is sure of

@@ -76,9 +76,49 @@ def _finish(
     return perception, [card for card in cards if card.id not in bad]
 
 
+def _with_attributes(
+    parts: list[Perception],
+    labels: object | None,
+    classifier: object | None,
+    colours: Perception | None,
+    echo: Callable[[str], object],
+) -> list[Perception]:
+    """``parts`` with an :class:`kiekai.perception.attributes.AttributePerception` in front:
+    settings, materials and qualities a person sees, from the labels' class where a card has
+    one and the classifier's for the rest. When the class-attributes table cannot be read, the
+    parts alone, saying so once."""
+    from kiekai.perception.attributes import (
+        AttributePerception,
+        AttributesError,
+        classifier_distribution,
+        labels_distribution,
+        load_attributes,
+    )
+
+    try:
+        table = load_attributes()
+    except AttributesError as exc:
+        echo(f"perception: without class attributes ({exc}; reinstall kiekai to restore it)")
+        return parts
+    by_label = labels_distribution(labels, table) if labels is not None else None
+    by_pixels = classifier_distribution(classifier, table) if classifier is not None else None
+
+    def distribution(cards: Sequence[Card]):
+        import numpy as np
+
+        out = by_label(cards) if by_label is not None else np.zeros((len(cards), len(table.wnids)))
+        rest = [i for i in range(len(cards)) if not out[i].any()]
+        if rest and by_pixels is not None:
+            out[rest] = by_pixels([cards[i] for i in rest])
+        return out
+
+    return [AttributePerception(distribution, table, colours), *parts]
+
+
 def _labels(
     cards: Sequence[Card], echo: Callable[[str], object], why: str
 ) -> tuple[Perception, list[Card]]:
+    from kiekai.perception.compose import CompositePerception
     from kiekai.perception.labels import LabelsPerception
 
     usable = LabelsPerception.usable(cards)
@@ -88,8 +128,10 @@ def _labels(
             f"Fix: {_labels_fix()}; or play with --perception auto or classifier (the "
             f"classifier sees unlabelled photos); or {_clip_fix()}."
         )
+    labels = LabelsPerception(usable)
+    parts = _with_attributes([labels], labels, None, None, echo)
     return _finish(
-        LabelsPerception(usable),
+        CompositePerception(parts, "labels") if len(parts) > 1 else labels,
         cards,
         echo,
         f"perception: labels ({len(usable)} of {len(cards)} photos labelled; {why})",
@@ -120,7 +162,9 @@ def _pixels(
     labelled = LabelsPerception.usable(cards) if use_labels else []
     n, k = len(cards), len(labelled)
     if use_labels and k == n:
-        perception = CompositePerception([colour, LabelsPerception(labelled)], "labels+colour")
+        labels = LabelsPerception(labelled)
+        parts = _with_attributes([colour, labels], labels, None, colour, echo)
+        perception = CompositePerception(parts, "labels+colour")
         note = f"all {n} photos labelled: things from labels.csv, colours from the pixels"
         return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
     try:
@@ -133,8 +177,10 @@ def _pixels(
         missing = f"the image classifier is unavailable ({exc})"
         if k:
             # unlabelled photos keep their colours; their other words stay undecided
-            objects = LabelledFirst(LabelsPerception(labelled), colour)
-            perception = CompositePerception([colour, objects], "labels+colour")
+            labels = LabelsPerception(labelled)
+            objects = LabelledFirst(labels, colour)
+            parts = _with_attributes([colour, objects], labels, None, colour, echo)
+            perception = CompositePerception(parts, "labels+colour")
             note = (
                 f"{k} of {n} photos labelled: things from labels.csv; {missing}, so the "
                 f"{n - k} unlabelled photos are seen by their colours only"
@@ -144,14 +190,17 @@ def _pixels(
             note = f"no photo labelled and {missing}: bots see colours only"
         return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
     if k:
-        objects = LabelledFirst(LabelsPerception(labelled), classifier)
-        perception = CompositePerception([colour, objects], "labels+classifier+colour")
+        labels = LabelsPerception(labelled)
+        objects = LabelledFirst(labels, classifier)
+        parts = _with_attributes([colour, objects], labels, classifier, colour, echo)
+        perception = CompositePerception(parts, "labels+classifier+colour")
         note = (
             f"{k} of {n} photos labelled: things from labels.csv for those and from the "
             "classifier for the rest; colours from the pixels"
         )
     else:
-        perception = CompositePerception([colour, classifier], "classifier+colour")
+        parts = _with_attributes([colour, classifier], None, classifier, colour, echo)
+        perception = CompositePerception(parts, "classifier+colour")
         note = "things from the classifier, colours from the pixels"
     return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
 
@@ -164,6 +213,7 @@ def load_perception(
     clip_checkpoint: str | Path | None = None,
     echo: Callable[[str], object] = print,
     progress: bool = True,
+    allow_clip: bool = True,
 ) -> tuple[Perception, list[Card]]:
     """Choose and build the perception for a deck, and read every card once.
 
@@ -180,6 +230,8 @@ def load_perception(
             classifier+colour (...)"``), then one line per photo left out
             (``"perception NAME: left out ID (reason)"``).
         progress: show a progress bar while photos are read for the first time.
+        allow_clip: ``False``: ``auto`` does not try CLIP (the evaluation's measure of the
+            game without it).
 
     Returns:
         ``(perception, usable_cards)``: the backend and the cards it can score, in deck order
@@ -217,6 +269,10 @@ def load_perception(
             why="--perception classifier was chosen: pixels only, labels.csv ignored",
             strict=True,
             progress=progress,
+        )
+    if kind == "auto" and not allow_clip:
+        return _pixels(
+            cards, echo, use_labels=True, why="CLIP not used", strict=False, progress=progress
         )
     checkpoint = str(clip_checkpoint) if clip_checkpoint is not None else None
     try:
