@@ -339,6 +339,24 @@ def test_keeper_keeps_what_makes_a_category(perception: LabelsPerception) -> Non
         bot.keep_card(KeepView(1, 1, (), (), ()))
 
 
+def test_keeper_lets_a_card_go_after_four_turns(perception: LabelsPerception) -> None:
+    """A table does not freeze on one photo: the Maltese that makes *dog* with the kept
+    dogs is let go once it has been on the table MAX_TABLE_TURNS turns, and is kept only when
+    nothing else is on offer."""
+    from kiekai.kiek.bots import MAX_TABLE_TURNS
+
+    bot = KiekBot("k", perception=perception, judge=None, level="hard")
+    fresh = KeepView(seat=2, new_active_seat=1, cards=(SPORTS_CAR, MALTESE, GUITAR),
+                     kept=(BEAGLE, RETRIEVER), hand=(BANANA,), turns_on_table=(1, 1, 1))
+    assert bot.keep_card(fresh) == MALTESE.id
+    stale = KeepView(seat=2, new_active_seat=1, cards=(SPORTS_CAR, MALTESE, GUITAR),
+                     kept=(BEAGLE, RETRIEVER), hand=(BANANA,), turns_on_table=(1, MAX_TABLE_TURNS, 1))
+    assert bot.keep_card(stale) != MALTESE.id
+    alone = KeepView(seat=2, new_active_seat=1, cards=(MALTESE,), kept=(BEAGLE, RETRIEVER),
+                     hand=(), turns_on_table=(MAX_TABLE_TURNS,))
+    assert bot.keep_card(alone) == MALTESE.id
+
+
 def test_ne_bis_in_idem_calls(perception: LabelsPerception, judge) -> None:
     bot = KiekBot("n", perception=perception, judge=judge)
     assert bot.call_repeat(RevealView(1, 3, {0: "dogs", 2: "cat"}, 0, ("dog", "fish")))

@@ -147,3 +147,18 @@ def test_games_dealt_from_samples_of_the_deck(tmp_path: Path, default_table) -> 
     ids = {c.id for c in a}
     played = {cid for t in quality.read_turns(Path(result["logs"][0])) for cid in t.three + t.two}
     assert played and played <= ids
+
+
+def test_longest_table_runs_count_turns_running() -> None:
+    from kiekai.eval.quality import Turn, longest_table_runs
+
+    def turn(n: int, five: str) -> Turn:
+        cards = tuple(five)
+        return Turn(secret="w", three=cards[:3], two=cards[3:], turn=n)
+
+    runs = longest_table_runs(
+        [turn(0, "abcde"), turn(1, "abcfg"), turn(2, "ahijk"), turn(4, "almno"), turn(5, "apqrs")]
+    )
+    assert runs["a"] == 3  # turns 0-2; turn 3 is missing, so 4-5 is a new run of 2
+    assert runs["b"] == 2 and runs["d"] == 1 and runs["l"] == 1
+    assert longest_table_runs([]) == {}

@@ -609,3 +609,35 @@ def test_a_repeat_ruling_equal_to_the_judge_withdraws_an_earlier_one():
     result = engine.call((2,))
     assert result.repeats == {1: "red"} and result.credited_caller == 2
     assert [e.data["withdrawn"] for e in engine.log.events if e.type == "overrule-repeat"] == [False, True]
+
+
+def test_keepers_see_how_long_each_card_has_been_on_the_table():
+    """The Next Turn: the choosers see the five; KeepView.turns_on_table says how many turns
+    running each has been among them (1 for the two just played; a card kept again counts on)."""
+    engine = new_game(n=4, seed=2)
+    engine.play(simple_play(engine, "one"))
+    for seat in engine.guessers:
+        engine.guess(seat, "")
+    engine.call(())
+    seat = engine.to_move()[0]
+    view = engine.keep_view(seat)
+    assert len(view.turns_on_table) == len(view.cards) == 5
+    table_first = engine.log.events[0].data["table"]
+    ages = dict(zip((c.id for c in view.cards), view.turns_on_table, strict=True))
+    assert [ages[c] for c in table_first] == [1, 1, 1]
+    # keep one of the first table cards every turn: its count grows by one a turn
+    old = table_first[0]
+    for expected in (2, 3):
+        engine.keep(seat, old)
+        while engine.phase is Phase.KEEP:
+            s = engine.to_move()[0]
+            engine.keep(s, next(c.id for c in engine.keep_view(s).cards if c.id != old))
+        engine.play(simple_play(engine, f"w{expected}"))
+        for g in engine.guessers:
+            engine.guess(g, "")
+        engine.call(())
+        seat = engine.to_move()[0]
+        view = engine.keep_view(seat)
+        ages = dict(zip((c.id for c in view.cards), view.turns_on_table, strict=True))
+        assert ages[old] == expected
+        assert sorted(ages.values())[:2] == [1, 1]  # the two just played

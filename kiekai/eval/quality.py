@@ -119,6 +119,24 @@ def read_turns(path: Path | str) -> list[Turn]:
     return out
 
 
+def longest_table_runs(turns: Sequence[Turn]) -> dict[str, int]:
+    """``card -> the most turns running it was among the five on the table`` in one game's
+    turns (:func:`read_turns`, in turn order; a missing turn number breaks a run). The
+    issue's target: no card more than 4 turns running (a table does not freeze on one photo).
+    """
+    best: dict[str, int] = {}
+    run: dict[str, int] = {}
+    last: int | None = None
+    for turn in turns:
+        five = set(turn.three) | set(turn.two)
+        consecutive = last is not None and turn.turn == last + 1
+        run = {card: (run.get(card, 0) + 1 if consecutive else 1) for card in five}
+        for card, length in run.items():
+            best[card] = max(best.get(card, 0), length)
+        last = turn.turn
+    return best
+
+
 def unanimous(guesses: Sequence[str]) -> bool:
     """At least two guessers wrote something and all who did wrote the very same word."""
     written = [g for g in guesses if g]

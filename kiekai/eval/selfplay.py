@@ -99,7 +99,7 @@ def play_games(
         (mean over games of the highest minus the lowest score, and the mean standard
         deviation), ``active_ms`` and ``guess_ms`` (median and 90th percentile), and
         ``quality``: :func:`kiekai.eval.quality.measure` of the logs without truth (add it
-        with :func:`with_truth`).
+        with :func:`with_truth`), and ``table_runs`` (:func:`table_runs`).
 
     Raises:
         ValueError: too few cards for the players (from the engine).
@@ -161,6 +161,19 @@ def play_games(
         "active_ms": _ms(active),
         "guess_ms": _ms(guesses),
         "quality": quality.measure(turns),
+        "table_runs": table_runs(logs),
+    }
+
+
+def table_runs(logs: Sequence[Path | str]) -> dict[str, Any]:
+    """How long cards stay on the table: per game the longest run of turns one card was among
+    the five (:func:`kiekai.eval.quality.longest_table_runs`), their maximum, and how many
+    games had a card there more than 4 turns running."""
+    per_game = [max(quality.longest_table_runs(quality.read_turns(p)).values(), default=0) for p in logs]
+    return {
+        "per_game": per_game,
+        "max": max(per_game, default=0),
+        "games_over_4": sum(1 for r in per_game if r > 4),
     }
 
 

@@ -91,13 +91,25 @@ PRIVATIVE_MIN_ZIPF = 4.5
 #: verify them (see docs/EVALUATION.md).
 TRUE_MARGIN: dict[str, float] = {
     "category": 0.2,
-    "colour": 0.1,
-    "light": 0.1,
+    # a colour only when the subject of each of the three is clearly that colour and neither
+    # of the two is (most colour words a person found false were details or backgrounds)
+    "colour": 0.3,
+    "light": 0.2,
     "setting": 0.15,
     "material": 0.15,
     "quality": 0.15,
     "privative": 0.2,
 }
+#: Words a person rarely writes for a split though they may be true: taxonomy jargon and
+#: filler (*non-living* and *man-made* for objects, *things*). The active bot writes one only
+#: when no other word it believes true is left, before an ``X-less``.
+SPEAKER_AVOIDS: frozenset[str] = frozenset({"non-living", "man-made", "things", "thing", "objects", "stuff"})
+#: A card that has been among the five on the table this many turns running is not kept
+#: while another card is on offer (a table does not freeze on one photo).
+MAX_TABLE_TURNS = 4
+#: Each turn a card has already been on the table multiplies its value to a keeper by this:
+#: people keep fresh photos to give the next turn something new.
+TABLE_AGE_DECAY = 0.8
 #: Probabilities are clipped to [EPS, 1 - EPS] before taking logs.
 EPS = 1e-3
 #: Rationality of the modelled listener (inverse softmax temperature over words).
@@ -1128,12 +1140,14 @@ class KiekBot:
         words = self.candidates.words
         w = len(words)
         utility = listener.copy()
-        # a colour or quality that is only *probably* true of each card (margin
+        # a quality (not a colour: those must be clearly true) only *probably* true of each card (margin
         # WEAK_MARGIN) is preferred to an X-less, which the others rarely guess
         # (rulebook, "Imperfect Guesses"), but comes after the words it is sure of
+        hue = np.asarray([k in ("colour", "light") for k in self.candidates.kinds])
         weak = (
             (margin >= WEAK_MARGIN)
             & ~self._naming[None, None, :]
+            & ~hue[None, None, :]
             & ~self.candidates.negated[None, None, :]
             & (ruled == 0)
             & (self.persona.known & self._unused(view.used_words))[None, None, :]
@@ -1146,6 +1160,7 @@ class KiekBot:
         doubtful = (
             (margin >= DOUBT_MARGIN)
             & ~self._naming[None, None, :]
+            & ~hue[None, None, :]
             & ~self.candidates.negated[None, None, :]
             & (ruled == 0)
             & (self.persona.known & self._unused(view.used_words))[None, None, :]
@@ -1155,7 +1170,13 @@ class KiekBot:
         # these categories as easily"): a positive word it may write, on any cards and split,
         # comes first, and the judge must find it unused (ne bis in idem)
         negated = self.candidates.negated[None, None, :]
-        tiers = (truthful & ~negated, doubtful, truthful & negated)
+        avoided = np.asarray([w in SPEAKER_AVOIDS for w in words])[None, None, :]
+        tiers = (
+            truthful & ~negated & ~avoided,
+            doubtful & ~avoided,
+            truthful & ~negated & avoided,
+            truthful & negated,
+        )
         candidates: list[int] = []
         values = np.zeros(0)
         for tier in tiers:
@@ -1261,7 +1282,10 @@ class KiekBot:
         that it believes true of it, plus twice the number of those also true of every card
         already kept (words a three could share). When this bot is itself the next active
         player, a shared word counts twice only if it is also true of at least two of its hand
-        cards, so it keeps what it can use. Ties are broken by the seeded generator.
+        cards, so it keeps what it can use. A table does not freeze on one photo: a card's
+        value shrinks by :data:`TABLE_AGE_DECAY` for each turn it has already been on the
+        table, and a card that has been on it :data:`MAX_TABLE_TURNS` turns running is kept
+        only when nothing else is on offer. Ties are broken by the seeded generator.
 
         Raises:
             ValueError: ``view.cards`` is empty.
@@ -1285,5 +1309,8 @@ class KiekBot:
         for i in range(n):
             mine = true[i] & usable
             value[i] = mine.sum() + 2.0 * (mine & shared).sum()
+        age = np.asarray(view.turns_on_table or (1,) * n, dtype=np.float64)
+        value = value * TABLE_AGE_DECAY ** (age - 1.0)
+        value = np.where(age >= MAX_TABLE_TURNS, value - 1e6, value)
         key = value + self.rng.random(n) * 1e-3
         return view.cards[int(np.argmax(key))].id

@@ -230,6 +230,11 @@ class KiekEngine:
             deck[HAND_SIZE * seat : HAND_SIZE * (seat + 1)] for seat in range(n_players)
         ]
         self.table: list[Card] = deck[HAND_SIZE * n_players : needed]
+        #: card id -> turns running that the card has been among the five on the table
+        #: (public: everyone sees the table); a card just played from a hand has 0, unless it
+        #: was among the last turn's five (discarded, redealt and played at once)
+        self.table_turns: dict[str, int] = {card.id: 0 for card in self.table}
+        self._dropped_turns: dict[str, int] = {}
         self.aside: list[Card] = deck[needed:]
         self.discards: list[Card] = []
         self.first_active = (
@@ -543,6 +548,9 @@ class KiekEngine:
             kept=kept,
             hand=tuple(self.hands[seat]),
             used_words=tuple(self.used_words),
+            turns_on_table=tuple(
+                self._turns_seen(c.id) + 1 for c in self.table if c.id not in self._state.kept
+            ),
         )
 
     def legal_plays(self) -> list[tuple[tuple[str, str], tuple[str, str, str], tuple[str, str]]]:
@@ -861,6 +869,9 @@ class KiekEngine:
             dropped = [c for c in self.table if c.id not in self._state.kept]
             self.discards.extend(dropped)
             self.table = kept
+            dropped_turns = {c.id: self._turns_seen(c.id) + 1 for c in dropped}
+            self.table_turns = {c.id: self._turns_seen(c.id) + 1 for c in kept}
+            self._dropped_turns = dropped_turns
             self._emit("discard", data={"cards": [c.id for c in dropped], "table": list(self._state.kept)})
             self.turn += 1
             self._begin_turn()
@@ -874,6 +885,12 @@ class KiekEngine:
         self._emit("time-up", player=seat, data={"what": what, "time_limit": self.time_limit})
 
     # ------------------------------------------------------------------ internals
+
+    def _turns_seen(self, card_id: str) -> int:
+        """Turns running before this one that ``card_id`` was among the five on the table."""
+        if card_id in self.table_turns:
+            return self.table_turns[card_id]
+        return self._dropped_turns.get(card_id, 0)
 
     def _require(self, phase: Phase) -> None:
         if self.phase is not phase:

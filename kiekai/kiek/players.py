@@ -237,6 +237,9 @@ class KeepView:
         kept: cards already chosen by earlier choosers this turn.
         hand: the chooser's own hand (a bot may keep cards that suit its hand).
         used_words: every word written so far.
+        turns_on_table: for each of ``cards``, the turns running it has been among the five
+            on the table, this one included (1 for a card just played from a hand); empty
+            when the caller does not say.
     """
 
     seat: int
@@ -245,6 +248,7 @@ class KeepView:
     kept: tuple[Card, ...]
     hand: tuple[Card, ...]
     used_words: tuple[str, ...] = field(default_factory=tuple)
+    turns_on_table: tuple[int, ...] = field(default_factory=tuple)
 
 
 @runtime_checkable
