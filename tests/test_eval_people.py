@@ -332,9 +332,32 @@ def test_bot_to_person_rates_per_source_on_tiny_files(tmp_path: Path, judge: Jud
     files = {Path(k).name: v for k, v in result["per_file"].items()}
     assert (files["g1.tsv"]["person"]["count"], files["g1.tsv"]["bot"]["count"]) == (1, 1)
     assert (files["g2.tsv"]["person"]["count"], files["g2.tsv"]["bot"]["total"]) == (2, 3)
+    assert result["bot_perceptions"] == {}  # the key names no perception
     # a judge passed in is the one used
     strict = people.score_bot_to_person(key, guesses, accepts=lambda s, g: s == g)
     assert strict["sources"]["person"]["count"] == 1  # only "animals" is the word exactly
+
+
+def test_bot_to_person_per_perception(tmp_path: Path) -> None:
+    """Bot words of games with labels and pixels only are rated separately."""
+    key = tmp_path / "key.jsonl"
+    rows = [
+        {"split": "s00", "word": "dog", "by": "person"},
+        {"split": "s01", "word": "cat", "by": "person"},
+        {"split": "s02", "word": "red", "by": "bot", "perception": "labels"},
+        {"split": "s03", "word": "sky", "by": "bot", "perception": "pixels"},
+        {"split": "s04", "word": "sea", "by": "bot", "perception": "pixels"},
+    ]
+    key.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    g = tmp_path / "g.tsv"
+    g.write_text("split\tword\ns00\tdog\ns01\tcow\ns02\tred\ns03\tsky\ns04\tsand\n")
+    result = people.score_bot_to_person(key, [g], accepts=lambda s, w: s == w, resamples=100)
+    by = result["bot_perceptions"]
+    assert (by["labels"]["count"], by["labels"]["total"], by["labels"]["splits"]) == (1, 1, 1)
+    assert (by["pixels"]["count"], by["pixels"]["total"]) == (1, 2)
+    assert by["labels"]["ratio"] == pytest.approx(1.0 / 0.5)
+    assert by["pixels"]["ratio"] == pytest.approx(0.5 / 0.5)
+    assert "bots' words, pixels" in people.bot_to_person_table(result)
 
 
 @pytest.mark.parametrize(

@@ -545,11 +545,14 @@ class SplitTally:
         word: the word (the key's ``word``).
         accepted, exact, guesses: guesses the judge accepts, guesses that are the word
             itself, and all guesses recorded for the split.
+        perception: for a bot's word, the perception its game played with as the key says
+            (``labels``, ``pixels``; ``""`` when the key does not say).
     """
 
     split: str
     by: str
     word: str
+    perception: str = ""
     accepted: int = 0
     exact: int = 0
     guesses: int = 0
@@ -597,7 +600,12 @@ def tally_pool(
     """
     key = read_key(key_path)
     tallies = {
-        sid: SplitTally(split=f"{ec.display_path(key_path)}:{sid}", by=obj["by"], word=obj["word"])
+        sid: SplitTally(
+            split=f"{ec.display_path(key_path)}:{sid}",
+            by=obj["by"],
+            word=obj["word"],
+            perception=str(obj.get("perception") or "") if obj["by"] == "bot" else "",
+        )
         for sid, obj in key.items()
     }
     for guess_path in guess_paths:
@@ -643,7 +651,9 @@ def summarise_tallies(
         (splits of that source, guessed or not) and ``exact``; ``ratio`` (bot rate / person
         rate, ``None`` when the person rate is 0 or a source has no guess) and ``ratio_ci95``
         (bootstrap over splits within each source; ``None`` when it cannot be drawn);
-        ``per_file``: the same rates per GUESS file (``{file: {source: rate}}``).
+        ``per_file``: the same rates per GUESS file (``{file: {source: rate}}``);
+        ``bot_perceptions``: for each perception the key names for bot words, the bots'
+        :func:`rate`, ``splits``, ``ratio`` to the person rate and its ``ratio_ci95``.
     """
     sources: dict[str, Any] = {}
     units: dict[str, list[tuple[int, int]]] = {}
@@ -664,8 +674,25 @@ def summarise_tallies(
             counts = per_file.setdefault(name, {}).setdefault(t.by, [0, 0])
             counts[0] += hit
             counts[1] += total
+    bot_perceptions: dict[str, Any] = {}
+    for name in sorted({t.perception for t in tallies if t.by == "bot" and t.perception}):
+        mine = [t for t in tallies if t.by == "bot" and t.perception == name]
+        r = rate(sum(t.accepted for t in mine), sum(t.guesses for t in mine))
+        bot_perceptions[name] = {
+            **r,
+            "splits": len(mine),
+            "ratio": _ratio(r, person) if r["total"] and person["total"] else None,
+            "ratio_ci95": bootstrap_ratio(
+                [(t.accepted, t.guesses) for t in mine if t.guesses],
+                units["person"],
+                paired=False,
+                resamples=resamples,
+                seed=bootstrap_seed,
+            ),
+        }
     return {
         "sources": sources,
+        "bot_perceptions": bot_perceptions,
         "ratio": _ratio(bot, person) if bot["total"] and person["total"] else None,
         "ratio_ci95": bootstrap_ratio(
             units["bot"], units["person"], paired=False, resamples=resamples, seed=bootstrap_seed
@@ -847,6 +874,18 @@ def bot_to_person_table(recorded: dict[str, Any]) -> str:
             ]
         )
     ratio = recorded["ratio"]
+    for name, s in (recorded.get("bot_perceptions") or {}).items():
+        r = "n/a" if s["ratio"] is None else f"{s['ratio']:.2f} ({_interval(s['ratio_ci95'])})"
+        rows.append(
+            [
+                f"bots' words, {name}",
+                s["splits"],
+                ec.pct(s["share"]),
+                f"{s['count']}/{s['total']}",
+                f"{ec.pct(s['ci95'][0])}–{ec.pct(s['ci95'][1])}",
+                f"ratio {r}",
+            ]
+        )
     table = ec.markdown_table(
         ["persons guessing", "splits", "match", "guesses", "95% CI", "exact word"], rows
     )
