@@ -131,3 +131,47 @@ def test_distributions_from_labels_and_from_the_classifier(tmp_path) -> None:
 
     p = classifier_distribution(Classifier(), table)([Card("x")])
     assert p.tolist() == [[0.1, 0.6]]
+
+
+def test_perception_goes_on_without_a_broken_table(tmp_path, monkeypatch) -> None:
+    """A class-attributes table that cannot be read costs one line naming it and the fix;
+    the labels perception still plays."""
+    import kiekai.perception.attributes as attributes
+    from kiekai.deck import Card as DeckCard
+    from kiekai.perception import load_perception
+
+    broken = tmp_path / "class-attributes.tsv"
+    broken.write_text("wnid\tsetting\n", encoding="utf-8")
+    monkeypatch.setattr(attributes, "ATTRIBUTES_FILE", broken)
+    monkeypatch.setattr(attributes.load_attributes, "__defaults__", (broken,))
+    card = DeckCard(id="a.jpg", path=tmp_path / "a.jpg", sha256="ab" * 32, label="tench", wnid="n01440764")
+    lines: list[str] = []
+    perception, usable = load_perception("labels", [card], echo=lines.append)
+    assert usable == [card]
+    assert any("without class attributes" in line and str(broken) in line for line in lines)
+    assert perception.scores([card], ["fish"])[0, 0] == 1.0
+
+
+def test_cards_of_a_class_outside_the_table_fall_back_to_the_rest(tmp_path) -> None:
+    """A labelled photo whose class is not in the table (a moon, a printed page) keeps the
+    scores of the things perception (WordNet's groundings), weighed by the mass outside."""
+    table = load_attributes(_table(tmp_path, [_row("n1", nature="y")]))
+
+    class Rest:
+        name = "labels"
+
+        def knows(self, words):
+            return np.asarray([w == "nature" for w in words])
+
+        def scores(self, cards, words):
+            return np.full((len(cards), len(words)), 0.3, dtype=np.float32)
+
+    dist = {"in": [1.0], "out": [0.0], "half": [0.5]}
+    perception = AttributePerception(
+        lambda cards: np.asarray([dist[c.id] for c in cards]), table, rest=Rest()
+    )
+    s = perception.scores([Card("in"), Card("out"), Card("half")], ["nature", "wild"])
+    assert s[0, 0] == pytest.approx(YES)
+    assert s[1, 0] == pytest.approx(0.3)  # the rest's score
+    assert s[2, 0] == pytest.approx(0.5 * YES + 0.5 * 0.3)
+    assert s[1, 1] == 0.5  # the rest does not know the word: undecided

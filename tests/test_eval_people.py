@@ -512,3 +512,28 @@ def test_section_says_so_when_no_reporting_turn_was_scored() -> None:
     text = people.render_markdown(result, None, None)
     assert "No turn of the reporting part" in text and "| the other persons |" not in text
     assert "Not yet recorded:" in text
+
+
+def test_blind_ratings_per_source_and_perception(tmp_path: Path) -> None:
+    path = tmp_path / "ratings.tsv"
+    path.write_text(
+        "split\tby\tperception\tword\trater\ttrue_three\tfalse_two\tnatural\n"
+        "p1\tperson\t\tdogs\tR\tyes\tyes\t5\n"
+        "p2\tperson\t\tred\tR\tyes\tno\t4\n"
+        "b1\tbot\tlabels\tanimal\tR\tyes\tyes\t5\n"
+        "b2\tbot\tpixels\tlegs\tR\tno\tyes\t2\n"
+        "b3\tbot\tpixels\tdog\tR\tYes\tyes\t4\n"
+    )
+    groups = people.score_ratings(path)["groups"]
+    assert (groups["person"]["turns"], groups["person"]["true"]["count"]) == (2, 1)
+    assert groups["person"]["natural"] == pytest.approx(4.5)
+    assert (groups["bot"]["turns"], groups["bot"]["true"]["count"]) == (3, 2)
+    assert (groups["bot pixels"]["true"]["count"], groups["bot pixels"]["turns"]) == (1, 2)
+    assert groups["bot labels"]["natural"] == 5.0
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("split\tby\tperception\tword\ttrue_three\tfalse_two\tnatural\np\tbot\t\tx\tyes\tyes\t9\n")
+    with pytest.raises(ec.EvalError, match="bad.tsv:2: natural must be 1 to 5"):
+        people.score_ratings(bad)
+    bad.write_text("split\tby\tword\n")
+    with pytest.raises(ec.EvalError, match="lacks perception"):
+        people.score_ratings(bad)

@@ -64,3 +64,23 @@ def test_fitting_recovers_the_weights_that_made_the_choices() -> None:
 def test_folds_group_by_deal() -> None:
     assert {fl.fold_of(f"d{i}") for i in range(60)} == set(range(fl.FOLDS))
     assert fl.fold_of("k00") == fl.fold_of("k00")
+
+
+def test_truth_weights_stay_non_negative() -> None:
+    """Persons who seem to prefer words the perception finds false (its errors) cannot teach
+    the listener that truth hurts: the truth features' weights are bounded below by 0."""
+    from kiekai.kiek.listener import FEATURES
+
+    rng = np.random.default_rng(2)
+    col = FEATURES.index("log_true_three")
+    features, chosen = [], []
+    for _ in range(60):
+        x = rng.normal(size=(8, len(FEATURES)))
+        mask = np.zeros(8, dtype=bool)
+        mask[int(np.argmin(x[:, col]))] = True  # always the least true word
+        features.append(x)
+        chosen.append([mask])
+    w = fl.fit_weights(features, chosen, l2=0.01)
+    for name in fl.TRUTH_FEATURES:
+        assert w[FEATURES.index(name)] >= 0.0
+    assert w[col] == pytest.approx(0.0, abs=1e-6)

@@ -12,7 +12,8 @@ contradicted words (:func:`kiekai.kiek.listener.least_contradicted`: the listene
 rule); the likelihood of an observation is the model's probability of the set of those
 candidates the judge accepts for it. A person's word the perception sees as more contradicted
 is a perception error, not a choice, and is left out of the fit. Fitted by
-maximum likelihood with an L2 penalty ``l2 * |w|^2`` (scipy's L-BFGS-B). The penalty is chosen
+maximum likelihood with an L2 penalty ``l2 * |w|^2`` (scipy's L-BFGS-B), the weights of the
+truth features (:data:`TRUTH_FEATURES`) bounded below by 0. The penalty is chosen
 by 5-fold cross-validation grouped by deal within the fitting part (top-1: the model's best
 word is accepted for the active player's word), the smallest penalty among the best on ties.
 """
@@ -41,6 +42,10 @@ from kiekai.kiek.listener import (
     split_features,
 )
 
+#: Features whose weights are bounded below by 0 (more truth never lowers a word's utility).
+TRUTH_FEATURES: frozenset[str] = frozenset(
+    {"log_true_three", "log_false_two", "weakest_three", "weakest_two"}
+)
 #: L2 penalties tried by the cross-validation.
 PENALTIES: tuple[float, ...] = (0.03, 0.1, 0.3, 1.0, 3.0)
 #: Cross-validation folds (grouped by deal).
@@ -147,9 +152,20 @@ def fit_weights(
         raise ValueError("no observations to fit the listener on")
     from scipy.optimize import minimize
 
-    start = np.zeros(features[0].shape[1])
+    width = features[0].shape[1]
+    start = np.zeros(width)
+    # truth can only help a word: the likelihood features' weights are kept >= 0 (with few
+    # rounds an unconstrained fit can trade truth against a kind of word)
+    bounds = [(0.0, None) if FEATURES[i] in TRUTH_FEATURES else (None, None) for i in range(width)]
+    if width != len(FEATURES):
+        bounds = [(None, None)] * width
     result = minimize(
-        negative_log_likelihood, start, args=(features, chosen, l2), jac=True, method="L-BFGS-B"
+        negative_log_likelihood,
+        start,
+        args=(features, chosen, l2),
+        jac=True,
+        method="L-BFGS-B",
+        bounds=bounds,
     )
     return np.asarray(result.x, dtype=np.float64)
 

@@ -87,6 +87,10 @@ DEFAULT_DECK = ec.SHARED / "decks" / "imagenet-dev"
 DEFAULT_RECORDED = ec.REPO / "data" / "people-rounds" / "bot-person"
 #: Name of a pool's key file inside a recorded folder.
 KEY_NAME = "key.jsonl"
+#: A recorded folder's blind ratings of its turns (:func:`score_ratings`).
+RATINGS_NAME = "ratings.tsv"
+#: Columns of a ratings file.
+RATING_COLUMNS = ("split", "by", "perception", "word", "true_three", "false_two", "natural")
 #: Guessers scored in the person -> bot direction, besides the levels: the plain ranking.
 PLAIN = "guesser"
 PERCEPTIONS = (ec.GAME_LABELS, "classifier")
@@ -768,7 +772,8 @@ def score_recorded(
 
     Returns:
         ``None`` when nothing is recorded; else :func:`summarise_tallies` over the splits of
-        all pools plus ``folder``, ``pools`` (each pool's :func:`score_bot_to_person`).
+        all pools plus ``folder``, ``pools`` (each pool's :func:`score_bot_to_person`) and
+        ``ratings`` (:func:`score_ratings` of the folder's :data:`RATINGS_NAME`, or ``None``).
     """
     pools = find_pools(folder)
     if not pools:
@@ -791,11 +796,84 @@ def score_recorded(
                 "guess_files": [ec.display_path(p) for p in guesses],
             }
         )
+    ratings = Path(folder).expanduser() / RATINGS_NAME
     return {
         **summarise_tallies(tallies, resamples, bootstrap_seed),
         "folder": ec.display_path(folder),
         "pools": per_pool,
+        "ratings": score_ratings(ratings) if ratings.is_file() else None,
     }
+
+
+def score_ratings(path: Path | str) -> dict[str, Any]:
+    """A blind rater's judgement of turns: is the word true of the three and of neither of the
+    two (``true_three`` and ``false_two`` both ``yes``), and how natural is it (1-5)?
+
+    Args:
+        path: a tab-separated file with :data:`RATING_COLUMNS` (one line per rated turn;
+            ``by`` person or bot, ``perception`` labels/pixels for bot turns).
+
+    Returns:
+        ``groups``: for ``person`` and each ``bot PERCEPTION`` (and ``bot`` overall):
+        ``turns``, ``true`` (:func:`rate`) and ``natural`` (mean, 1-5).
+
+    Raises:
+        EvalError: a missing file or column, or a value out of range (file and line named).
+    """
+    p = ec.require_file(path, "ratings file", "--recorded")
+    groups: dict[str, dict[str, Any]] = {}
+    with p.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle, delimiter="\t")
+        missing = [c for c in RATING_COLUMNS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ec.EvalError(f"{p}:1: the header lacks {', '.join(missing)}")
+        for row in reader:
+            number = reader.line_num
+            by = (row["by"] or "").strip()
+            if by not in SOURCES:
+                raise ec.EvalError(f"{p}:{number}: by must be person or bot, not {by!r}")
+            yes = [(row[c] or "").strip().lower() for c in ("true_three", "false_two")]
+            if any(v not in ("yes", "no") for v in yes):
+                raise ec.EvalError(f"{p}:{number}: true_three and false_two must be yes or no")
+            try:
+                natural = float(row["natural"])
+            except (TypeError, ValueError):
+                natural = float("nan")
+            if not 1.0 <= natural <= 5.0:
+                raise ec.EvalError(f"{p}:{number}: natural must be 1 to 5, not {row['natural']!r}")
+            names = [by]
+            if by == "bot" and (row["perception"] or "").strip():
+                names.append(f"bot {row['perception'].strip()}")
+            for name in names:
+                g = groups.setdefault(name, {"turns": 0, "true_count": 0, "natural_sum": 0.0})
+                g["turns"] += 1
+                g["true_count"] += yes == ["yes", "yes"]
+                g["natural_sum"] += natural
+    return {
+        "file": ec.display_path(p),
+        "groups": {
+            name: {
+                "turns": g["turns"],
+                "true": rate(g["true_count"], g["turns"]),
+                "natural": g["natural_sum"] / g["turns"],
+            }
+            for name, g in sorted(groups.items())
+        },
+    }
+
+
+def ratings_table(ratings: dict[str, Any]) -> str:
+    """A markdown table of :func:`score_ratings`."""
+    rows = [
+        [
+            name,
+            g["turns"],
+            f"{ec.pct(g['true']['share'])} ({ec.pct(g['true']['ci95'][0])}–{ec.pct(g['true']['ci95'][1])})",
+            f"{g['natural']:.2f}",
+        ]
+        for name, g in ratings["groups"].items()
+    ]
+    return ec.markdown_table(["whose words", "turns", "true of the three, none of the two", "naturalness (1-5)"], rows)
 
 
 # --------------------------------------------------------------------------- report
@@ -955,6 +1033,14 @@ def render_markdown(
             bot_to_person_table(recorded),
             "",
         ]
+        if recorded.get("ratings"):
+            out += [
+                "A blind rater (a stand-in who guessed none of these turns) judged every turn, "
+                f"bot and person mixed (`{recorded['ratings']['file']}`):",
+                "",
+                ratings_table(recorded["ratings"]),
+                "",
+            ]
     return "\n".join(out)
 
 

@@ -33,11 +33,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from kiekai import paths
+
 if TYPE_CHECKING:
     from kiekai.kiek.bots import Candidates
 
-#: The listener's weights shipped with kiekai (written by ``scripts/fit_listener.py``).
-LISTENER_FILE = Path(__file__).resolve().parents[2] / "data" / "listener.json"
+#: The listener's weights shipped with kiekai (written by ``scripts/fit_listener.py``;
+#: ``data/listener.json`` in a checkout, the wheel's copy otherwise: :func:`kiekai.paths.data_file`).
+LISTENER_FILE = paths.data_file("listener.json")
 
 #: Words people name things by first: Rosch et al. (1976)'s basic-level categories and the
 #: everyday superordinates and scene words met in party games (animals, people, food,

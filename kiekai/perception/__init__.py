@@ -82,11 +82,13 @@ def _with_attributes(
     classifier: object | None,
     colours: Perception | None,
     echo: Callable[[str], object],
+    rest: Perception | None = None,
 ) -> list[Perception]:
     """``parts`` with an :class:`kiekai.perception.attributes.AttributePerception` in front:
     settings, materials and qualities a person sees, from the labels' class where a card has
-    one and the classifier's for the rest. When the class-attributes table cannot be read, the
-    parts alone, saying so once."""
+    one and the classifier's for the rest; ``rest`` (the things perception) scores the cards
+    whose class the table lacks. When the class-attributes table cannot be read, the parts
+    alone, saying so once."""
     from kiekai.perception.attributes import (
         AttributePerception,
         AttributesError,
@@ -112,7 +114,7 @@ def _with_attributes(
             out[rest] = by_pixels([cards[i] for i in rest])
         return out
 
-    return [AttributePerception(distribution, table, colours), *parts]
+    return [AttributePerception(distribution, table, colours, rest), *parts]
 
 
 def _labels(
@@ -129,7 +131,7 @@ def _labels(
             f"classifier sees unlabelled photos); or {_clip_fix()}."
         )
     labels = LabelsPerception(usable)
-    parts = _with_attributes([labels], labels, None, None, echo)
+    parts = _with_attributes([labels], labels, None, None, echo, labels)
     return _finish(
         CompositePerception(parts, "labels") if len(parts) > 1 else labels,
         cards,
@@ -163,7 +165,7 @@ def _pixels(
     n, k = len(cards), len(labelled)
     if use_labels and k == n:
         labels = LabelsPerception(labelled)
-        parts = _with_attributes([colour, labels], labels, None, colour, echo)
+        parts = _with_attributes([colour, labels], labels, None, colour, echo, labels)
         perception = CompositePerception(parts, "labels+colour")
         note = f"all {n} photos labelled: things from labels.csv, colours from the pixels"
         return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
@@ -179,7 +181,7 @@ def _pixels(
             # unlabelled photos keep their colours; their other words stay undecided
             labels = LabelsPerception(labelled)
             objects = LabelledFirst(labels, colour)
-            parts = _with_attributes([colour, objects], labels, None, colour, echo)
+            parts = _with_attributes([colour, objects], labels, None, colour, echo, objects)
             perception = CompositePerception(parts, "labels+colour")
             note = (
                 f"{k} of {n} photos labelled: things from labels.csv; {missing}, so the "
@@ -192,14 +194,14 @@ def _pixels(
     if k:
         labels = LabelsPerception(labelled)
         objects = LabelledFirst(labels, classifier)
-        parts = _with_attributes([colour, objects], labels, classifier, colour, echo)
+        parts = _with_attributes([colour, objects], labels, classifier, colour, echo, objects)
         perception = CompositePerception(parts, "labels+classifier+colour")
         note = (
             f"{k} of {n} photos labelled: things from labels.csv for those and from the "
             "classifier for the rest; colours from the pixels"
         )
     else:
-        parts = _with_attributes([colour, classifier], None, classifier, colour, echo)
+        parts = _with_attributes([colour, classifier], None, classifier, colour, echo, classifier)
         perception = CompositePerception(parts, "classifier+colour")
         note = "things from the classifier, colours from the pixels"
     return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")

@@ -29,13 +29,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kiekai import paths
 from kiekai.perception.base import Perception
 
 if TYPE_CHECKING:
     from kiekai.deck import Card
 
-#: The table shipped with kiekai.
-ATTRIBUTES_FILE = Path(__file__).resolve().parents[2] / "data" / "class-attributes.tsv"
+#: The table shipped with kiekai (``data/class-attributes.tsv`` in a checkout, the wheel's copy
+#: otherwise: :func:`kiekai.paths.data_file`).
+ATTRIBUTES_FILE = paths.data_file("class-attributes.tsv")
 #: Score of a word whose column says ``y`` (and ``n``): a person would say so of most photos
 #: of the class, not all.
 YES = 0.9
@@ -63,11 +65,8 @@ WORD_COLUMNS: dict[str, tuple[str, str]] = {
     "glass": ("glass", "y"),
     "soft": ("soft", "y"),
     "furry": ("furry", "y"),
-    "fur": ("furry", "y"),
     "wings": ("wings", "y"),
-    "wing": ("wings", "y"),
     "wheels": ("wheels", "y"),
-    "wheel": ("wheels", "y"),
     "round": ("round", "y"),
     "small": ("size", "small"),
     "big": ("size", "big"),
@@ -76,6 +75,8 @@ WORD_COLUMNS: dict[str, tuple[str, str]] = {
     "colourful": ("colourful", "y"),
     "colorful": ("colourful", "y"),
 }
+# (the singular nouns *fur*, *wing* and *wheel* stay with WordNet: a person writes *furry*,
+# *wings*, *wheels* for three such photos, and a table-driven *wing* outranked *bird*)
 COLUMNS: tuple[str, ...] = (
     "wnid", "setting", "water", "nature", "alive", "wild", "pet", "food", "metal", "wooden",
     "plastic", "glass", "soft", "furry", "wings", "wheels", "round", "size", "colour", "old",
@@ -184,6 +185,10 @@ class AttributePerception:
         attributes: the table (default :func:`load_attributes`).
         colours: the perception colour words fall back to where a class has no typical
             colour (the pixels); ``None``: colour words are not this perception's.
+        rest: the perception the other words fall back to for the part of a card's class
+            distribution outside the table (a labelled photo of a class that is not one of
+            ImageNet's, e.g. a moon or a printed page: WordNet's groundings through the labels);
+            ``None``: that part is undecided (0.5).
         name: reported name.
     """
 
@@ -192,11 +197,13 @@ class AttributePerception:
         distribution: ClassDistribution,
         attributes: ClassAttributes | None = None,
         colours: Perception | None = None,
+        rest: Perception | None = None,
         name: str = "attributes",
     ) -> None:
         self.distribution = distribution
         self.attributes = attributes if attributes is not None else load_attributes()
         self.colours = colours
+        self.rest = rest
         self.name = name
         own = list(WORD_COLUMNS) + (list(BASIC_COLOURS) if colours is not None else [])
         self._column = {w: self.attributes.words.index(w) for w in own}
@@ -227,6 +234,20 @@ class AttributePerception:
         scored = p @ table + (1.0 - mass) * 0.5
         columns = [j for j, _ in mine]
         out[:, columns] = scored[:, [k for _, k in mine]]
+        outside = (1.0 - mass[:, 0]) > 1e-9
+        if self.rest is not None and outside.any():
+            plain = [(j, k) for j, k in mine if self.attributes.words[k] not in BASIC_COLOURS]
+            known = np.asarray(self.rest.knows([words[j] for j, _ in plain]), dtype=bool)
+            plain = [jk for jk, ok in zip(plain, known, strict=True) if ok]
+            if plain:
+                rows = np.flatnonzero(outside)
+                picked = [cards[i] for i in rows]
+                other = np.asarray(
+                    self.rest.scores(picked, [words[j] for j, _ in plain]), dtype=np.float64
+                )
+                share = (1.0 - mass[rows, 0])[:, None]
+                inside = np.stack([p[rows] @ table[:, k] for _, k in plain], axis=1)
+                out[np.ix_(rows, [j for j, _ in plain])] = inside + share * other
         colour_cols = [(j, k) for j, k in mine if self.attributes.words[k] in BASIC_COLOURS]
         if colour_cols and self.colours is not None:
             known = p @ self.attributes.colour_known.astype(np.float64)
