@@ -512,3 +512,16 @@ def test_a_game_with_refused_words_plays_through(dev_cards, dev_perception, judg
         assert len(turns) == 9
         written = [t.secret for t in turns] + [g for t in turns for g in t.guesses if g]
         assert all(judge.check_word(w).accepted for w in written)
+
+
+def test_guessers_do_not_guess_x_less(dev_cards, dev_perception) -> None:
+    """No stand-in person ever guessed an X-less; the bots' guessers write one only when no
+    other word is left (on 30 random dev splits with some words used, none)."""
+    rng = np.random.default_rng(5)
+    used = ("animal", "dog", "metal", "indoors", "outdoors", "nature")
+    for level in ("easy", "hard"):
+        bot = KiekBot("g", perception=dev_perception, judge=None, level=level, seed=4)
+        for turn in range(15):
+            cards = [dev_cards[i] for i in rng.choice(len(dev_cards), 5, replace=False)]
+            word = bot.guess(GuessView(1, turn, 1, 0, tuple(cards[:3]), tuple(cards[3:]), used))
+            assert word and not word.endswith("-less"), (level, word)

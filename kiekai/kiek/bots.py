@@ -1041,6 +1041,10 @@ class KiekBot:
         seen_any = (seen != UNDECIDED).any(axis=0)
         if (allowed & seen_any).any():
             allowed &= seen_any
+        # nobody guesses an X-less: not one of the 744 words stand-in persons wrote as active
+        # players or guessers (data/people-rounds), so only when no other word is left
+        if (allowed & ~self.candidates.negated).any():
+            allowed &= ~self.candidates.negated
         if not allowed.any():
             return ""
         order = np.flatnonzero(allowed)[np.argsort(-value[allowed], kind="stable")]
