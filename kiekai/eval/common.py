@@ -695,8 +695,15 @@ def machine_info() -> dict[str, Any]:
     except Exception:  # torch missing or broken: report rather than crash
         info["torch_threads"] = "n/a"
         info["gpu"] = "n/a"
+    info["git_commit"] = git_commit() or "unknown"
+    return info
+
+
+def git_commit() -> str:
+    """The checkout's short commit hash (``git rev-parse --short HEAD``); ``""`` outside a
+    checkout or without git."""
     try:
-        commit = subprocess.run(
+        return subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"],
             cwd=REPO,
             capture_output=True,
@@ -705,9 +712,7 @@ def machine_info() -> dict[str, Any]:
             check=False,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        commit = ""
-    info["git_commit"] = commit or "unknown"
-    return info
+        return ""
 
 
 def write_json(path: Path, payload: Any) -> None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -218,20 +217,6 @@ def fit_family(obs: Observations, penalties: Sequence[float] = PENALTIES) -> dic
     }
 
 
-def _commit() -> str | None:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=Path(__file__).resolve().parent,
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return out.stdout.strip() or None
-
-
 def run(
     rounds_files: Sequence[Path | str] = ep.DEFAULT_ROUNDS,
     deck: Path | str = ep.DEFAULT_DECK,
@@ -262,7 +247,7 @@ def run(
     out: dict[str, Any] = {
         "features": list(FEATURES),
         "made_by": "python scripts/fit_listener.py",
-        "commit": _commit(),
+        "commit": ec.git_commit() or None,
         "rounds_files": [ec.display_path(p) for p in rounds_files],
         "part": "fit",
         "families": {},
