@@ -243,9 +243,12 @@ def measure_logs(
     paths: Iterable[Path | str], labels: Path | str | None = None
 ) -> dict[str, Any]:
     """:func:`measure` over the turns of every log in ``paths``, checked against ``labels``
-    (a labels.csv) when given."""
-    turns = [t for p in paths for t in read_turns(p)]
-    return measure(turns, TruthChecker.from_csv(labels) if labels else None)
+    (a labels.csv) when given, plus ``table_runs``: per log, the most turns running one card
+    was among the five on the table (:func:`longest_table_runs`)."""
+    games = [read_turns(p) for p in paths]
+    out = measure([t for g in games for t in g], TruthChecker.from_csv(labels) if labels else None)
+    out["table_runs"] = [max(longest_table_runs(g).values(), default=0) for g in games]
+    return out
 
 
 def main(argv: Sequence[str] | None = None, echo: Callable[[str], object] = print) -> int:

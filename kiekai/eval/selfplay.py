@@ -169,7 +169,7 @@ def table_runs(logs: Sequence[Path | str]) -> dict[str, Any]:
     """How long cards stay on the table: per game the longest run of turns one card was among
     the five (:func:`kiekai.eval.quality.longest_table_runs`), their maximum, and how many
     games had a card there more than 4 turns running."""
-    per_game = [max(quality.longest_table_runs(quality.read_turns(p)).values(), default=0) for p in logs]
+    per_game = quality.measure_logs(logs)["table_runs"]
     return {
         "per_game": per_game,
         "max": max(per_game, default=0),
