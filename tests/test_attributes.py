@@ -11,6 +11,7 @@ from kiekai.perception.attributes import (
     COLOUR_TABLE_WEIGHT,
     COLUMNS,
     NO,
+    PIXEL_COLOUR_SHRINK,
     YES,
     AttributePerception,
     AttributesError,
@@ -84,7 +85,8 @@ def test_scores_from_a_class_distribution(tmp_path) -> None:
     assert (s[:, 7] == 0.5).all()  # not its word
     w = COLOUR_TABLE_WEIGHT
     assert s[0, 6] == pytest.approx(w * YES + (1 - w) * 0.8)  # typical colour and the pixels
-    assert s[1, 6] == pytest.approx(0.8)  # no typical colour: the pixels alone
+    # no typical colour: the pixels alone, shrunk towards "can't tell"
+    assert s[1, 6] == pytest.approx(0.5 + PIXEL_COLOUR_SHRINK * 0.3)
     # without a colour fallback, colours are not its words
     plain = AttributePerception(lambda cards: np.zeros((len(cards), 2)), table)
     assert not plain.knows(["yellow"])[0]

@@ -100,16 +100,17 @@ TRUE_MARGIN: dict[str, float] = {
     "quality": 0.15,
     "privative": 0.2,
 }
-#: Words the active bot writes only when no other word it believes true is left (before an
-#: ``X-less``): taxonomy jargon and filler a person rarely writes (*non-living*, *man-made*,
+#: Words the active bot writes only when no other word it believes true is left, even an
+#: ``X-less``: taxonomy jargon and filler a person rarely writes (*non-living*, *man-made*,
 #: *things*), and words whose truth depends on the photo at hand more than on what it shows
-#: (size, age, texture, light, *legs*), which a blind rater of the bots' turns found false of
-#: the three in most turns (data/people-rounds/bot-person/ratings.tsv, first round).
+#: (size, age, texture, light, *legs*, the setting). Blind raters of 96 bot turns
+#: (data/people-rounds/bot-person*/ratings.tsv) found these false of the three in 33 of 39
+#: turns (indoors and outdoors 11 of 14), and every X-less the bots wrote true (5 of 5).
 SPEAKER_AVOIDS: frozenset[str] = frozenset(
     {
         "non-living", "man-made", "things", "thing", "objects", "stuff",
         "big", "small", "tiny", "tall", "long", "heavy", "soft", "old", "dark", "bright",
-        "hot", "cold", "fast", "loud", "legs",
+        "hot", "cold", "fast", "loud", "legs", "indoors", "outdoors",
     }
 )
 #: A card that has been among the five on the table this many turns running is not kept
@@ -1186,8 +1187,8 @@ class KiekBot:
         tiers = (
             truthful & ~negated & ~avoided,
             doubtful & ~avoided,
-            truthful & ~negated & avoided,
             truthful & negated,
+            truthful & ~negated & avoided,
         )
         candidates: list[int] = []
         values = np.zeros(0)

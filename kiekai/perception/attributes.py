@@ -46,6 +46,12 @@ NO = 0.1
 #: distribution whose class has one (the rest is the pixels' alone): the photo at hand may
 #: show a black tench, and a shaded yellow reads brown in the pixels.
 COLOUR_TABLE_WEIGHT = 0.5
+#: Where a class has no typical colour, the pixels' colour score ``s`` counts as
+#: ``0.5 + PIXEL_COLOUR_SHRINK * (s - 0.5)`` (at most 0.8): blind raters found 0 of 7 brown and
+#: black words the bots wrote from the pixels true, so pixels alone never make a colour
+#: certain enough for the active bot (its colour margin needs 0.85), while guessers still
+#: see which colour is likelier.
+PIXEL_COLOUR_SHRINK = 0.6
 #: The 11 basic colour terms (Berlin & Kay 1969), as the table's ``colour`` column names them.
 BASIC_COLOURS: tuple[str, ...] = (
     "black", "white", "red", "green", "yellow", "blue", "brown", "orange", "pink", "purple", "grey",
@@ -257,8 +263,15 @@ class AttributePerception:
                 dtype=np.float64,
             )
             w = COLOUR_TABLE_WEIGHT
+            # the pixels alone (no typical colour) are shrunk towards "can't tell": they name
+            # shaded orange brown and shaded white grey
+            alone = 0.5 + PIXEL_COLOUR_SHRINK * (pixels - 0.5)
             for i, (j, k) in enumerate(colour_cols):
-                out[:, j] = w * from_table[:, k] + (1.0 - w * known) * pixels[:, i]
+                out[:, j] = (
+                    w * from_table[:, k]
+                    + (1.0 - w) * known * pixels[:, i]
+                    + (1.0 - known) * alone[:, i]
+                )
         return out
 
 
