@@ -113,6 +113,12 @@ SPEAKER_AVOIDS: frozenset[str] = frozenset(
         "hot", "cold", "fast", "loud", "legs", "indoors", "outdoors",
     }
 )
+#: Kinds of word the active bot writes only as :data:`SPEAKER_AVOIDS` are written: colours
+#: and light. Its colour perception does not name the colour a person sees in the subject
+#: (0.47 agreement with the photo raters, docs/perception.md), and the blind raters found 1
+#: of the 27 colour and light words the bots wrote in three rounds true of the three and none
+#: of the two.
+SPEAKER_AVOIDS_KINDS: frozenset[str] = frozenset({"colour", "light"})
 #: A card that has been among the five on the table this many turns running is not kept
 #: while another card is on offer (a table does not freeze on one photo).
 MAX_TABLE_TURNS = 4
@@ -1183,7 +1189,10 @@ class KiekBot:
         # these categories as easily"): a positive word it may write, on any cards and split,
         # comes first, and the judge must find it unused (ne bis in idem)
         negated = self.candidates.negated[None, None, :]
-        avoided = np.asarray([w in SPEAKER_AVOIDS for w in words])[None, None, :]
+        kinds = self.candidates.kinds
+        avoided = np.asarray(
+            [w in SPEAKER_AVOIDS or k in SPEAKER_AVOIDS_KINDS for w, k in zip(words, kinds, strict=True)]
+        )[None, None, :]
         tiers = (
             truthful & ~negated & ~avoided,
             doubtful & ~avoided,
