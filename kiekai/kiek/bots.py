@@ -17,28 +17,31 @@ readily people write a word is its *prior*, in log units (:func:`word_prior`)::
 intrinsic information content, Seco et al. 2004, as the *size principle* of Xu & Tenenbaum
 2007: of two true words, the one true of fewer things explains three examples better).
 
-**Guessing** (the literal listener of Goodman & Frank 2016, "Pragmatic language interpretation
-as probabilistic inference"): the guesser scores each unused word it knows by its own prior
-plus the log-likelihood that the word is true of each of the three cards and false of each of
-the two (:func:`split_log_fit`, by its own noisy perception; a score of 0.5 counts as "can't
-tell", never as true), and samples among its best at its level's temperature.
+**Guessing**: the guesser scores each unused word it knows with the people-fitted listener
+(:mod:`kiekai.kiek.listener`: a choice model fitted on what stand-in persons wrote for splits,
+over its truth on the bot's own noisy view of the five cards, frequency, concreteness,
+specificity, focal and basic-level words and kind; a score of 0.5 counts as "can't tell", never
+as true), and takes the best or samples among its best at its level's temperature; never an
+``X-less`` while another word is left (no stand-in person ever guessed one).
 
-**Active player** (the pragmatic speaker): for each choice of 2 hand cards and each of the 10
-3-vs-2 splits, it models a listener (the guesser above, with the *population* prior mixed
-with its own by its level's theory of mind) and computes the probability that a guesser writes
-each word; it writes a word it believes true of the three and false of the two (per-kind
-margins, :data:`TRUE_MARGIN`), choosing by that probability plus its own taste. When the
-perception names the cards' WordNet synsets (a deck's labels), a category word must be
-*certainly* true by WordNet (:func:`certain_truth`) and no word may be false by WordNet in a
-sense a reader may take it in (:func:`wordnet_verdicts`). When the obvious categories are used
-up, the remaining candidates are other kinds of word (colours, settings, qualities); there
-are no broader taxa to climb to. ``X-less`` only when true and when nothing else is.
+**Active player** (the pragmatic speaker of Goodman & Frank 2016, "Pragmatic language
+interpretation as probabilistic inference"): for each choice of 2 hand cards and each of the 10
+3-vs-2 splits, it models the guessers (the listener, mixed with the plain fit-plus-prior by its
+level's theory of mind) and computes the probability that a guesser writes each word; it
+writes a word it believes true of the three and false of the two (per-kind margins,
+:data:`TRUE_MARGIN`), choosing by that probability. When the perception names the cards'
+WordNet synsets (a deck's labels), a category word must be *certainly* true by WordNet
+(:func:`certain_truth`) and no word may be false by WordNet in a sense a reader may take it in
+(:func:`wordnet_verdicts`). Words blind raters found mostly false (size, texture, light,
+settings, colours: :data:`SPEAKER_AVOIDS`, :data:`SPEAKER_AVOIDS_KINDS`) and jargon come only
+when nothing else true is left, after an ``X-less``.
 
 **Minds of their own.** Each bot has a seeded :class:`Persona`: the words it knows (a sample of
-the vocabulary, likelier for common words), its leaning towards each kind of word, a taste per
-word, and its own perception noise (Gaussian, in logit units, fixed per card and word). The
-:class:`Level` sets how well a bot sees (noise), how well it models the others (theory of
-mind), how many words it knows and how much it varies. Same seed, same persona, same game.
+the vocabulary, likelier for common words), its own perception noise (Gaussian, in logit units,
+fixed per card and word) and where it draws colour boundaries; never a taste for kinds of
+words. The :class:`Level` sets how well a bot sees (noise), how well it models the others
+(theory of mind), how many words it knows and how much it varies. Same seed, same persona,
+same game. Keepers let a card go after :data:`MAX_TABLE_TURNS` turns on the table.
 """
 
 from __future__ import annotations
