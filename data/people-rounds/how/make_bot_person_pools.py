@@ -1,9 +1,12 @@
 """Bot -> person pools: 48 bot turns (4 bot-only games: 2 with labels, 2 pixels only) and 48
 person turns, in 4 blind pools of 24 (6 labels bot + 6 pixels bot + 12 person turns each).
-Run from /work/people/b2p after `people_rounds.py botlog bots-labels|bots-pixels ...`."""
+Run from the round's working folder after `people_rounds.py botlog bots-labels|bots-pixels ...`
+as `python make_bot_person_pools.py ROUND` (1-4). The seeds as run: person turns drawn by
+random.Random(2025 + ROUND), pool k (0-3) mixed with --seed 300 + 10 * (ROUND - 1) + k."""
 import json, random, shutil, subprocess, sys
 from pathlib import Path
-HERE = Path(__file__).resolve().parent
+ROUND = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+HERE = Path.cwd()
 TOOL = "/work/shared/tools/people_rounds.py"
 PY = "/tmp/pr/bin/python"
 def load(d):
@@ -14,7 +17,7 @@ persons = []
 for p in "kmqr":
     d = Path(f"/work/people/deals-{p}")
     persons += [(d, s) for s in load(d)]
-rng = random.Random(2026)
+rng = random.Random(2025 + ROUND)
 rng.shuffle(persons)
 persons = persons[:48]
 lab = [(HERE / "bots-labels", s) for s in lab[:24]]
@@ -31,5 +34,5 @@ for k in range(4):
             shutil.copy(d / f"split-{s['split']}.png", src / f"split-{s['split']}.png")
     pool = HERE / f"pool{k+1}"
     if pool.exists(): shutil.rmtree(pool)
-    subprocess.run([PY, TOOL, "mix", str(pool), str(HERE / f"key{k+1}.jsonl"), str(src), "--seed", str(300 + k)], check=True)
+    subprocess.run([PY, TOOL, "mix", str(pool), str(HERE / f"key{k+1}.jsonl"), str(src), "--seed", str(300 + 10 * (ROUND - 1) + k)], check=True)
     print(k + 1, len(list(pool.glob("*.png"))))
