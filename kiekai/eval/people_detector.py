@@ -395,18 +395,24 @@ def render(result: dict[str, Any]) -> str:
     return head + "\n\n" + table
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_rating_args(p: argparse.ArgumentParser) -> None:
+    """The options every evaluation against the photo raters shares: ``--deck``, ``--ratings``,
+    ``--limit`` and ``--json`` (this module's and :mod:`kiekai.eval.scenes`'s command lines)."""
     p.add_argument("--deck", type=Path, default=ec.DEFAULT_DECK, help="the rated deck folder")
     p.add_argument("--ratings", type=Path, default=RATINGS, help="photo-ratings.tsv")
     p.add_argument("--limit", type=int, default=None, help="first N rated photos only (quick checks)")
+    p.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_rating_args(p)
     p.add_argument(
         "--cache", action="store_true",
         help="use kiekai's feature cache (default: a temporary one, so times are a first pass)",
     )
     p.add_argument("--shipped-only", action="store_true", help="measure only the models --write-model writes")
     p.add_argument("--write-model", type=Path, default=None, help="write the shipped models (data/people-model.json)")
-    p.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
     return p
 
 

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from kiekai.eval import common as ec
-from kiekai.eval.people_detector import RATINGS, half_of, precision_recall
+from kiekai.eval.people_detector import RATINGS, add_rating_args, half_of, precision_recall
 from kiekai.eval.people_detector import choose_threshold as _choose_threshold
 
 #: The scene words measured, in report order.
@@ -369,12 +369,9 @@ def render(result: dict[str, Any]) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--deck", type=Path, default=ec.DEFAULT_DECK, help="the rated deck folder")
-    p.add_argument("--ratings", type=Path, default=RATINGS, help="photo-ratings.tsv")
+    add_rating_args(p)
     p.add_argument("--perception", dest="kinds", nargs="+", default=list(KINDS),
-                   help="perception kinds to measure (default: classifier labels)")
-    p.add_argument("--limit", type=int, default=None, help="first N rated photos only (quick checks)")
-    p.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
+                   help="perception kinds to measure (default: classifier labels+colour)")
     return p
 
 
