@@ -25,6 +25,7 @@ first guess is its best word) and the listener the active bot speaks to (RSA, Go
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -267,11 +268,21 @@ def read_weights(path: Path | str = LISTENER_FILE) -> dict[str, Any]:
 
 def load_listener(family: str, path: Path | str = LISTENER_FILE) -> PeopleListener:
     """The :class:`PeopleListener` of ``family`` from the weights file (the ``pixels``
-    weights stand in for a family the file lacks).
+    weights stand in for a family the file lacks). The file is read once per path and
+    modification time, however many bots a table seats.
 
     Raises:
         ListenerError: see :func:`read_weights`.
     """
+    try:
+        stamp = Path(path).stat().st_mtime_ns
+    except OSError:
+        stamp = -1
+    return _load_listener(family, str(path), stamp)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_listener(family: str, path: str, stamp: int) -> PeopleListener:
     data = read_weights(path)
     families = data["families"]
     entry = families.get(family) or families.get("pixels") or next(iter(families.values()))
