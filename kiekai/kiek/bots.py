@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from kiekai.deck import Card
-from kiekai.kiek.listener import PeopleListener, WordTraits, family_of, load_listener
+from kiekai.kiek.listener import FOCAL_WORDS, PeopleListener, WordTraits, family_of, load_listener
 from kiekai.kiek.players import (
     ActivePlay,
     ActiveView,
@@ -192,8 +192,6 @@ LEVELS: dict[str, Level] = {
     "normal": Level("normal", 3.5, 0.5, 0.7, 0.25),
     "hard": Level("hard", 3.0, 0.2, 1.0, 0.0),
 }
-#: Share of the words above its level's frequency curve that a persona still lacks.
-FORGOTTEN = 0.06
 #: Standard deviation (logit units) of a persona's boundary of each colour and light word:
 #: people draw the lines between colour terms in different places (Lindsey & Brown 2014,
 #: "The color lexicon of American English", Journal of Vision 14(2): individual naming
@@ -352,14 +350,17 @@ class Persona:
 def make_persona(candidates: Candidates, level: Level, seed: int) -> Persona:
     """Draw a :class:`Persona` for a bot of ``level`` from ``seed`` (same seed, same persona).
 
-    A word is known with probability ``(1 - FORGOTTEN) * logistic((zipf - knows_zipf) / 0.25)``
+    Every bot knows the focal words (:data:`kiekai.kiek.listener.FOCAL_WORDS`: *animals*,
+    *outdoors*, *nature*; everyone at a table knows them, whatever their Zipf frequency says);
+    any other word is known with probability ``logistic((zipf - knows_zipf) / 0.25)``
     (``X-less`` with its X), and the colour and light words' boundaries are Gaussian
     (:data:`COLOUR_BOUNDARY_SD`, the same at every level: naming colours is not a skill)."""
     rng = np.random.default_rng([seed, 7919])
     vocab = candidates.vocabulary
     zipf = vocab.zipf.astype(np.float64)[candidates.base]
-    p_know = (1.0 - FORGOTTEN) / (1.0 + np.exp(-(zipf - level.knows_zipf) / 0.25))
+    p_know = 1.0 / (1.0 + np.exp(-(zipf - level.knows_zipf) / 0.25))
     known = rng.random(len(candidates)) < p_know
+    known |= np.asarray([w in FOCAL_WORDS for w in candidates.words])
     # privative words are known when their X is
     known[candidates.negated] = known[candidates.base[candidates.negated]]
     named_by_hue = np.asarray([k in ("colour", "light") for k in vocab.kinds])
@@ -1036,14 +1037,20 @@ class KiekBot:
         """Write the word this bot thinks the active player wrote (never a used word).
 
         Each unused word the bot knows (and its perception can tell on at least one of the
-        five cards) is scored by the people-fitted listener (:mod:`kiekai.kiek.listener`) on
-        the bot's own noisy view (with a deck's WordNet labels, words WordNet rules out score
-        :data:`RULED_OUT`); the bot takes the best, or samples among its 5 best at its level's
-        temperature. Returns ``""`` when it knows no unused word.
+        five cards) is scored on the bot's own noisy view as the active bot models a guesser
+        (:meth:`plan_turn`): its level's ``theory_of_mind`` times the people-fitted listener's
+        utility (:mod:`kiekai.kiek.listener`: how a person reads a split) plus the rest times
+        the plain fit plus word prior (how true and how common the word is); with a deck's
+        WordNet labels, words WordNet rules out score :data:`RULED_OUT`. The bot takes the
+        best, or samples among its 5 best at its level's temperature. Returns ``""`` when it
+        knows no unused word.
         """
         five = list(view.three) + list(view.two)
         seen = self.see(five)
-        value = self.listener.utilities(seen, (0, 1, 2), (3, 4), self._traits)
+        tom = self.level.theory_of_mind
+        people = self.listener.utilities(seen, (0, 1, 2), (3, 4), self._traits)
+        plain = split_log_fit(seen, (0, 1, 2), (3, 4)) + self._own_prior
+        value = tom * people + (1.0 - tom) * plain
         value = value + _wordnet_penalty(self.perception, five, self.candidates, [([0, 1, 2], [3, 4])])[0]
         allowed = self.persona.known & self._unused(view.used_words)
         # a word its perception cannot tell on any of the five is not a guess but a shot in
