@@ -67,7 +67,7 @@ def test_a_hostile_deck_never_reaches_the_terminal(tmp_path):
     # no call (3 turns of 1 round; test_play_cli.answer_prompts answers as prompts show)
     answers = "\n".join(
         ["4 5", "1 2 3", "\x1b[2J\u202edog", "animal", "", "1",
-         "outdoors", "", "n", "1", "blue", "", "n"]
+         "outdoors", "", "n", "1", "rainbow", "", "n"]
     )  # fmt: skip
     person = _kiekai(
         "play", "--humans", "1", "--bots", "2", *common, "--log", str(tmp_path / "b.jsonl"), stdin=answers + "\n"
