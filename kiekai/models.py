@@ -1357,8 +1357,9 @@ def _mediapipe_fix() -> str:
     cfg = registry()["people"]["mediapipe"]
     return (
         f"Fix: `{cfg['install']}` in kiekai's environment (--no-deps: {cfg['package']} "
-        f"{cfg['version']} asks for numpy<2, jax, opencv-contrib-python and more, which its "
-        "solutions do not use; they run on kiekai's numpy, OpenCV and matplotlib)."
+        f"{cfg['version']} asks for numpy<2, jax, opencv-contrib-python and more; its legacy "
+        "solutions need only protobuf 4.x and attrs, and run on kiekai's numpy 2, OpenCV and "
+        "matplotlib)."
     )
 
 
