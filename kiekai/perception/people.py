@@ -21,6 +21,12 @@ on its longer side) into a few numbers, cached per photo content hash and detect
   detections with at least three.
 * :class:`HogPeople`: OpenCV's HOG people detector (Dalal & Triggs 2005): the highest SVM
   score of a 64x128 window, and the number of windows above 0.
+* :class:`MediaPipePose`, :class:`MediaPipeHands`, :class:`MediaPipeFaces`,
+  :class:`MediaPipeSelfie` (``mp-pose``, ``mp-hands``, ``mp-face``, ``mp-selfie``): MediaPipe's
+  legacy solutions from the optional ``mediapipe`` 0.10.21 wheel (installed with ``--no-deps``
+  with protobuf 4.x and attrs; see :func:`kiekai.models.load_mediapipe`): pose detection and
+  landmarks, palm detection and hand landmarks, the full-range face detector, selfie
+  segmentation. Measured, not used by the shipped models (``docs/perception.md``).
 
 Every detector's files are resolved and SHA-256 checked in :mod:`kiekai.models`.
 
