@@ -1346,3 +1346,142 @@ def load_hog_people() -> tuple[Any, str]:
     hog = cv2.HOGDescriptor()
     hog.setSVMDetector(coefficients)
     return hog, f"hog-people/sha256:{pinned}"
+
+
+# ---------------------------------------------------------------------------------------------
+# People detectors from MediaPipe's legacy solutions (the graphs and .tflite files in the wheel)
+# ---------------------------------------------------------------------------------------------
+
+
+def _mediapipe_fix() -> str:
+    cfg = registry()["people"]["mediapipe"]
+    return (
+        f"Fix: `{cfg['install']}` in kiekai's environment (--no-deps: {cfg['package']} "
+        f"{cfg['version']} asks for numpy<2, jax, opencv-contrib-python and more; its legacy "
+        "solutions need only protobuf 4.x and attrs, and run on kiekai's numpy 2, OpenCV and "
+        "matplotlib)."
+    )
+
+
+def resolve_mediapipe(detector: str) -> Resolved:
+    """Find one MediaPipe solution's graph and model files in the installed ``mediapipe``
+    package (without importing it) and check each file's SHA-256 against
+    ``models/registry.json`` (``people.mediapipe.detectors[detector]``).
+
+    Args:
+        detector: ``"mp-pose"``, ``"mp-hands"``, ``"mp-face"`` or ``"mp-selfie"``.
+
+    Returns:
+        :class:`Resolved` named ``detector``; ``path`` is the package folder.
+
+    Raises:
+        ModelUnavailable: the package is not installed, a file is missing (so the solution
+            would try to download it) or does not match its pin; the message names the fix.
+    """
+    import importlib.metadata
+    import importlib.util
+
+    cfg = registry()["people"]["mediapipe"]
+    if detector not in cfg["detectors"]:
+        raise ModelUnavailable(f"The MediaPipe detector {detector} is not pinned in {REGISTRY_PATH}.")
+    try:
+        spec = importlib.util.find_spec(cfg["package_module"])
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailable(
+            f"The MediaPipe detector {detector} is unavailable: the package {cfg['package']} is "
+            f"not installed. {_mediapipe_fix()}"
+        )
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    for name, pinned in cfg["detectors"][detector].items():
+        file = folder / name
+        if not file.is_file():
+            raise ModelUnavailable(
+                f"The MediaPipe file {file} is missing from the package {cfg['package']} (another "
+                f"version?). {_mediapipe_fix()}"
+            )
+        if _hash_status(file, pinned) != "ok":
+            raise ModelUnavailable(
+                f"The MediaPipe file {file} ({cfg['package']}) does not match the pinned SHA-256 "
+                f"{pinned}: the file is corrupt or another model. {_mediapipe_fix()}"
+            )
+    try:
+        version = importlib.metadata.version(cfg["package"])
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown version"
+    return Resolved(detector, "package", folder, "ok", f"{cfg['package']} {version}")
+
+
+#: Lowest detection score the MediaPipe graphs keep (their defaults are 0.5): the detectors'
+#: features are the scores themselves, thresholded by the fitted people models.
+MEDIAPIPE_MIN_SCORE = 0.1
+
+
+def _mediapipe_solution(detector: str) -> Any:
+    """A new MediaPipe ``SolutionBase`` for ``detector`` (static images, CPU)."""
+    from mediapipe.python.solution_base import SolutionBase
+    from mediapipe.python.solutions import face_detection, hands, pose, selfie_segmentation
+
+    if detector == "mp-pose":
+        return SolutionBase(
+            binary_graph_path=pose._BINARYPB_FILE_PATH,
+            side_inputs={
+                "model_complexity": 1, "smooth_landmarks": False, "enable_segmentation": False,
+                "smooth_segmentation": False, "use_prev_landmarks": False,
+            },
+            calculator_params={
+                "posedetectioncpu__TensorsToDetectionsCalculator.min_score_thresh": MEDIAPIPE_MIN_SCORE,
+                "poselandmarkbyroicpu__tensorstoposelandmarksandsegmentation__ThresholdingCalculator"
+                ".threshold": 0.5,
+            },
+            outputs=["pose_landmarks", "pose_detection"],
+        )
+    if detector == "mp-hands":
+        return SolutionBase(
+            binary_graph_path=hands._BINARYPB_FILE_PATH,
+            side_inputs={"model_complexity": 1, "num_hands": 4, "use_prev_landmarks": False},
+            calculator_params={
+                "palmdetectioncpu__TensorsToDetectionsCalculator.min_score_thresh": MEDIAPIPE_MIN_SCORE,
+                "handlandmarkcpu__ThresholdingCalculator.threshold": 0.5,
+            },
+            outputs=["multi_hand_landmarks", "palm_detections"],
+        )
+    if detector == "mp-face":
+        return face_detection.FaceDetection(min_detection_confidence=MEDIAPIPE_MIN_SCORE, model_selection=1)
+    if detector == "mp-selfie":
+        return selfie_segmentation.SelfieSegmentation(model_selection=0)
+    raise ModelUnavailable(f"unknown MediaPipe detector {detector}")
+
+
+def load_mediapipe(detector: str) -> tuple[Any, str]:
+    """Build one of MediaPipe's legacy solutions from the pinned files in the ``mediapipe``
+    wheel (pose detection + full pose landmarks; palm detection + full hand landmarks; the
+    full-range face detector; the general selfie segmentation).
+
+    Returns:
+        ``(solution, model_key)``: an object whose ``process(rgb_uint8_array)`` answers a
+        named tuple of the graph's outputs, and ``"DETECTOR/sha256:HEX"`` (the SHA-256 of the
+        pinned files' digests and the score threshold), which keys the caches of its outputs.
+        A solution is not safe to call from two threads at once.
+
+    Raises:
+        ModelUnavailable: see :func:`resolve_mediapipe`, or mediapipe does not import or build
+            the graph (e.g. on a numpy or protobuf it was not built for).
+    """
+    resolve_mediapipe(detector)
+    files = registry()["people"]["mediapipe"]["detectors"][detector]
+    text = "".join(files[name] for name in sorted(files)) + f"|min_score={MEDIAPIPE_MIN_SCORE}"
+    model_key = f"{detector}/sha256:{hashlib.sha256(text.encode()).hexdigest()}"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            solution = _mediapipe_solution(detector)
+    except ModelUnavailable:
+        raise
+    except Exception as exc:  # a binary package on an unexpected numpy/protobuf fails in many ways
+        raise ModelUnavailable(
+            f"The MediaPipe detector {detector} (mediapipe) does not load: "
+            f"{type(exc).__name__}: {exc}. {_mediapipe_fix()}"
+        ) from exc
+    return solution, model_key

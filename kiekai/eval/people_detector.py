@@ -144,6 +144,26 @@ OPENCV_INPUTS = HAAR_FRONTAL_INPUTS + (
     ("hog", "max_score", "identity"),
 )
 CLASSIFIER_INPUTS = tuple(("classifier", g, "identity") for g in CLASSIFIER_GROUPS)
+#: MediaPipe's legacy solutions (kiekai.perception.people.MediaPipe*), every feature of each.
+MP_POSE_INPUTS = (
+    ("mp-pose", "det_score", "identity"),
+    ("mp-pose", "landmarks", "identity"),
+    ("mp-pose", "visibility", "identity"),
+    ("mp-pose", "box_area", "identity"),
+)
+MP_HANDS_INPUTS = (
+    ("mp-hands", "max_score", "identity"),
+    ("mp-hands", "palms", "log1p"),
+    ("mp-hands", "hands", "log1p"),
+    ("mp-hands", "largest_area", "identity"),
+)
+MP_FACE_INPUTS = (
+    ("mp-face", "max_score", "identity"),
+    ("mp-face", "faces", "log1p"),
+    ("mp-face", "largest_area", "identity"),
+)
+MP_SELFIE_INPUTS = (("mp-selfie", "share", "identity"), ("mp-selfie", "mean", "identity"))
+MEDIAPIPE_INPUTS = MP_POSE_INPUTS + MP_HANDS_INPUTS + MP_FACE_INPUTS + MP_SELFIE_INPUTS
 
 #: The models written by ``--write-model``, most preferred first.
 SHIPPED = (
@@ -160,6 +180,21 @@ CANDIDATES = (
     Candidate("classifier (logistic)", CLASSIFIER_INPUTS),
     *SHIPPED,
     Candidate("mtcnn+opencv+classifier (logistic)", MTCNN_INPUTS + OPENCV_INPUTS + CLASSIFIER_INPUTS),
+    _raw("mp-pose", "mp-pose", "det_score"),
+    _raw("mp-hands", "mp-hands", "max_score"),
+    _raw("mp-face", "mp-face", "max_score"),
+    _raw("mp-selfie", "mp-selfie", "share"),
+    Candidate("mp-pose (logistic)", MP_POSE_INPUTS),
+    Candidate("mp-hands (logistic)", MP_HANDS_INPUTS),
+    Candidate("mp-face (logistic)", MP_FACE_INPUTS),
+    Candidate("mp-selfie (logistic)", MP_SELFIE_INPUTS),
+    Candidate("mediapipe (logistic)", MEDIAPIPE_INPUTS),
+    Candidate("mtcnn+mp-face (logistic)", MTCNN_INPUTS + MP_FACE_INPUTS),
+    Candidate("mtcnn+mp-pose (logistic)", MTCNN_INPUTS + MP_POSE_INPUTS),
+    Candidate("mtcnn+mp-pose+mp-hands (logistic)", MTCNN_INPUTS + MP_POSE_INPUTS + MP_HANDS_INPUTS),
+    Candidate("mtcnn+mp-pose+mp-hands+mp-face (logistic)", MTCNN_INPUTS + MP_POSE_INPUTS + MP_HANDS_INPUTS + MP_FACE_INPUTS),
+    Candidate("mtcnn+mediapipe (logistic)", MTCNN_INPUTS + MEDIAPIPE_INPUTS),
+    Candidate("mtcnn+mediapipe+opencv+classifier (logistic)", MTCNN_INPUTS + MEDIAPIPE_INPUTS + OPENCV_INPUTS + CLASSIFIER_INPUTS),
 )
 
 

@@ -21,6 +21,12 @@ on its longer side) into a few numbers, cached per photo content hash and detect
   detections with at least three.
 * :class:`HogPeople`: OpenCV's HOG people detector (Dalal & Triggs 2005): the highest SVM
   score of a 64x128 window, and the number of windows above 0.
+* :class:`MediaPipePose`, :class:`MediaPipeHands`, :class:`MediaPipeFaces`,
+  :class:`MediaPipeSelfie` (``mp-pose``, ``mp-hands``, ``mp-face``, ``mp-selfie``): MediaPipe's
+  legacy solutions from the optional ``mediapipe`` 0.10.21 wheel (installed with ``--no-deps``
+  with protobuf 4.x and attrs; see :func:`kiekai.models.load_mediapipe`): pose detection and
+  landmarks, palm detection and hand landmarks, the full-range face detector, selfie
+  segmentation. Measured, not used by the shipped models (``docs/perception.md``).
 
 Every detector's files are resolved and SHA-256 checked in :mod:`kiekai.models`.
 
@@ -224,16 +230,159 @@ class HogPeople:
         return np.asarray([weights.max(), (weights > 0).sum()], dtype=np.float32)
 
 
+class _MediaPipe:
+    """Shared by the MediaPipe detectors: the solution (one per detector object, called under a
+    lock: a MediaPipe graph is not re-entrant) and the photo as a C-contiguous RGB array."""
+
+    package = "mediapipe"
+    name = ""
+    #: the solution's ``process`` takes ``{"image": array}`` (SolutionBase) or the array
+    #: (FaceDetection, SelfieSegmentation)
+    dict_input = True
+
+    def __init__(self) -> None:
+        import threading
+
+        from kiekai.models import load_mediapipe
+
+        self.solution, self.model_key = load_mediapipe(self.name)
+        self._lock = threading.Lock()
+
+    def _process(self, image: Any) -> Any:
+        pixels = np.ascontiguousarray(np.asarray(image.convert("RGB"), dtype=np.uint8))
+        with self._lock:
+            return self.solution.process({"image": pixels} if self.dict_input else pixels)
+
+
+def _box_share(box: Any) -> float:
+    """A MediaPipe relative bounding box's area share of the photo, clipped to the photo."""
+    x0, y0 = max(0.0, box.xmin), max(0.0, box.ymin)
+    x1, y1 = min(1.0, box.xmin + box.width), min(1.0, box.ymin + box.height)
+    return max(0.0, x1 - x0) * max(0.0, y1 - y0)
+
+
+def _detections(found: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Scores and area shares of a list of MediaPipe ``Detection`` protos (or one, or None)."""
+    if found is None:
+        return np.zeros(0), np.zeros(0)
+    if not isinstance(found, (list, tuple)):
+        found = [found]
+    scores = np.asarray([max(d.score) if len(d.score) else 0.0 for d in found], dtype=np.float64)
+    areas = np.asarray([_box_share(d.location_data.relative_bounding_box) for d in found], dtype=np.float64)
+    return scores, areas
+
+
+class MediaPipePose(_MediaPipe):
+    """MediaPipe pose (BlazePose: Bazarevsky et al. 2020, "BlazePose: On-device Real-time
+    Body Pose tracking"): the pose detector, then the full landmark model on its most
+    prominent person. ``det_score`` (the detector's score, 0 when none reaches
+    :data:`kiekai.models.MEDIAPIPE_MIN_SCORE`), ``landmarks`` (1 when the landmark model
+    confirms a body), ``visibility`` (the 33 landmarks' mean visibility, 0 without),
+    ``box_area`` (the visible landmarks' box's share of the photo).
+
+    Raises:
+        kiekai.models.ModelUnavailable: mediapipe is missing, does not load, or its files do
+            not match their pins.
+    """
+
+    name = "mp-pose"
+    feature_names = ("det_score", "landmarks", "visibility", "box_area")
+
+    def features(self, image: Any) -> np.ndarray:
+        result = self._process(image)
+        scores, _ = _detections(result.pose_detection)
+        out = [scores.max() if len(scores) else 0.0, 0.0, 0.0, 0.0]
+        if result.pose_landmarks is not None:
+            marks = result.pose_landmarks.landmark
+            visibility = np.asarray([m.visibility for m in marks], dtype=np.float64)
+            xy = np.clip(np.asarray([(m.x, m.y) for m in marks], dtype=np.float64), 0.0, 1.0)
+            seen = xy[visibility >= 0.5]
+            area = float(np.prod(seen.max(axis=0) - seen.min(axis=0))) if len(seen) >= 2 else 0.0
+            out[1:] = [1.0, float(visibility.mean()), area]
+        return np.asarray(out, dtype=np.float32)
+
+
+class MediaPipeHands(_MediaPipe):
+    """MediaPipe hands (Zhang et al. 2020, "MediaPipe Hands: On-device Real-time Hand
+    Tracking"): the full palm detector, then the full hand landmark model on up to 4 palms.
+    ``max_score`` (the highest palm score, 0 when none reaches
+    :data:`kiekai.models.MEDIAPIPE_MIN_SCORE`), ``palms`` (palms scoring 0.5 or more),
+    ``hands`` (hands the landmark model confirms), ``largest_area`` (the largest palm box's
+    share of the photo).
+
+    Raises:
+        kiekai.models.ModelUnavailable: as :class:`MediaPipePose`.
+    """
+
+    name = "mp-hands"
+    feature_names = ("max_score", "palms", "hands", "largest_area")
+
+    def features(self, image: Any) -> np.ndarray:
+        result = self._process(image)
+        scores, areas = _detections(result.palm_detections)
+        hands = len(result.multi_hand_landmarks or [])
+        if not len(scores):
+            return np.asarray([0.0, 0.0, hands, 0.0], dtype=np.float32)
+        return np.asarray([scores.max(), (scores >= 0.5).sum(), hands, areas.max()], dtype=np.float32)
+
+
+class MediaPipeFaces(_MediaPipe):
+    """MediaPipe's full-range face detector (BlazeFace: Bazarevsky et al. 2019, faces up to
+    about 5 m): ``max_score`` (0 when none reaches :data:`kiekai.models.MEDIAPIPE_MIN_SCORE`),
+    ``faces`` (scoring 0.5 or more), ``largest_area`` (the largest face box's share).
+
+    Raises:
+        kiekai.models.ModelUnavailable: as :class:`MediaPipePose`.
+    """
+
+    name = "mp-face"
+    feature_names = ("max_score", "faces", "largest_area")
+    dict_input = False
+
+    def features(self, image: Any) -> np.ndarray:
+        scores, areas = _detections(self._process(image).detections)
+        if not len(scores):
+            return np.zeros(3, dtype=np.float32)
+        return np.asarray([scores.max(), (scores >= 0.5).sum(), areas.max()], dtype=np.float32)
+
+
+class MediaPipeSelfie(_MediaPipe):
+    """MediaPipe selfie segmentation (the general 256x256 model): ``share`` (the share of
+    pixels whose person probability is 0.5 or more) and ``mean`` (the mean probability).
+
+    Raises:
+        kiekai.models.ModelUnavailable: as :class:`MediaPipePose`.
+    """
+
+    name = "mp-selfie"
+    feature_names = ("share", "mean")
+    dict_input = False
+
+    def features(self, image: Any) -> np.ndarray:
+        mask = np.asarray(self._process(image).segmentation_mask, dtype=np.float64)
+        return np.asarray([(mask >= 0.5).mean(), mask.mean()], dtype=np.float32)
+
+
+#: MediaPipe detectors by name (package ``mediapipe``).
+MEDIAPIPE_DETECTORS: dict[str, Callable[[], Detector]] = {
+    "mp-pose": MediaPipePose,
+    "mp-hands": MediaPipeHands,
+    "mp-face": MediaPipeFaces,
+    "mp-selfie": MediaPipeSelfie,
+}
+
+
 #: Detector constructors by name.
 DETECTORS: dict[str, Callable[[], Detector]] = {
     "mtcnn": MtcnnFaces,
     "hog": HogPeople,
     **{name: (lambda name=name: HaarCascade(name)) for name in HAAR_CASCADES},
+    **MEDIAPIPE_DETECTORS,
 }
 #: Package of each detector (for messages, without loading it).
 DETECTOR_PACKAGES = {"mtcnn": "facenet-pytorch", "hog": "opencv-python-headless"} | {
     name: "opencv-python-headless" for name in HAAR_CASCADES
-}
+} | dict.fromkeys(MEDIAPIPE_DETECTORS, "mediapipe")
 
 
 # -- features -> probability ----------------------------------------------------------------------
