@@ -135,6 +135,7 @@ def _line(**overrides: Any) -> str:
             [{"deal": "z1", "table": ["a.jpg", "b.jpg", "q.jpg"], "hand": ["c.jpg"] * 4}],
             "r.jsonl:1: the photos are not deal z1's",
         ),
+        ([_line(used_words="dog")], None, "r.jsonl:1: used_words must be a list of words"),
         (["{oops"], None, "r.jsonl:1: not a JSON object"),
         ([""], None, "holds no rounds"),
     ],
@@ -162,6 +163,30 @@ def test_a_deal_is_found_from_the_photos_when_the_line_names_none(tmp_path: Path
     (rnd,) = people.load_people_rounds(tmp_path / "r.jsonl")
     assert rnd.deal == "z2" and rnd.part == people.part_of("z2")
     assert rnd.others == ("dog", "pet") and rnd.source.endswith("r.jsonl:1")
+
+
+def test_a_whole_game_turn_keeps_its_used_words(tmp_path: Path) -> None:
+    (tmp_path / "r.jsonl").write_text(
+        _line(id="w1t02", deal="wg1", used_words=["animals", "red", " "]) + "\n" + _line(id="y", deal="wg1") + "\n"
+    )
+    turn, single = people.load_people_rounds(tmp_path / "r.jsonl")
+    assert turn.used == ("animals", "red") and single.used == ()
+    assert turn.part == single.part == people.part_of("wg1")  # a whole game is one deal
+
+
+def test_evaluate_gives_the_guessers_the_used_words() -> None:
+    rnd = people.PeopleRound(
+        id="w", target="red", valid_words=("red",), three=("a", "b", "c"), two=("d", "e"),
+        deal="wg1", part=people.part_of("wg1"), others=("red",), used=("animals",),
+    )  # fmt: skip
+    seen: list[Any] = []
+
+    def guesser(three: Any, two: Any, used: Any) -> list[str]:
+        seen.append(tuple(used))
+        return ["red"]
+
+    result = people.evaluate([(rnd, [], [])], lambda: {"g": guesser}, lambda s, g: s == g, resamples=10)
+    assert seen == [("animals",)] and result["rounds"][0]["used"] == ["animals"]
 
 
 # --------------------------------------------------------------------------- person -> bot

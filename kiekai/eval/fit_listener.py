@@ -8,8 +8,8 @@ accepts for it at standard (``animals`` -> ``animal``), and a word no candidate 
 out (the model cannot write it).
 
 Model: the conditional logit of :mod:`kiekai.kiek.listener`, over the split's least
-contradicted words (:func:`kiekai.kiek.listener.least_contradicted`: the listener's fixed truth
-rule); the likelihood of an observation is the model's probability of the set of those
+contradicted words the game has not used (:func:`kiekai.kiek.listener.wrong_side`: the
+listener's fixed truth rule); the likelihood of an observation is the model's probability of the set of those
 candidates the judge accepts for it. A person's word the perception sees as more contradicted
 is a perception error, not a choice, and is left out of the fit. Fitted by
 maximum likelihood with an L2 penalty ``l2 * |w|^2`` (scipy's L-BFGS-B), the weights of the
@@ -33,12 +33,13 @@ import numpy as np
 
 from kiekai.eval import common as ec
 from kiekai.eval import people as ep
+from kiekai.kiek.bots import used_mask
 from kiekai.kiek.listener import (
     FEATURES,
     LISTENER_FILE,
     WordTraits,
-    least_contradicted,
     split_features,
+    wrong_side,
 )
 
 #: Features whose weights are bounded below by 0 (more truth never lowers a word's utility).
@@ -107,7 +108,10 @@ def observations(
     obs = Observations([], [], [], [], [])
     for rnd, three, two in scorable:
         scores = candidates.scores(np.asarray(perception.scores(list(three) + list(two), words)))
-        gate = least_contradicted(scores, (0, 1, 2), (3, 4))
+        # a person cannot write a word the game has used (ne bis in idem): not a choice
+        unused = ~used_mask(candidates.words, rnd.used)
+        wrong = wrong_side(scores, (0, 1, 2), (3, 4))
+        gate = unused & (wrong == wrong[unused].min())
         chosen = [accepted[w][gate] for w in (rnd.target, *rnd.others)]
         chosen = [c for c in chosen if c.any()]
         if not chosen:

@@ -22,8 +22,9 @@ its id, read as an integer, are 0, 1 or 2 modulo 5, else in the *fitting* part
 
 **person -> bot** (:func:`evaluate`, :func:`run`): on each round the bots see only the five
 photos (through the perception: ``labels`` = the deck's ``labels.csv``, ``classifier`` = pixels
-only, loaded as :func:`kiekai.eval.guesser.run` loads them) and no used words, and write one
-guess: the plain ranking ``kiekai.kiek.bots.rank_guesses`` (its top-1, no persona, no noise)
+only, loaded as :func:`kiekai.eval.guesser.run` loads them) and the words already used in
+that game (``used_words``: turns of a whole game, ``data/people-rounds/whole-games``; none for
+single deals), and write one guess: the plain ranking ``kiekai.kiek.bots.rank_guesses`` (its top-1, no persona, no noise)
 and the game's ``KiekBot`` at each level (a fresh bot per part, seeded, rounds in file order).
 A guess *matches* when the judge (``kiekai.judge.Judge(strictness).match(target,
 guess).accepted``, standard by default) accepts it as the person's word. Beside each bot rate:
@@ -130,6 +131,8 @@ class PeopleRound(ec.Round):
         active: who played the turn (``"A1"``), ``""`` when the file does not say.
         guessers: who wrote each of ``others`` (``"G1"``), ``()`` when the file does not say.
         source: ``FILE:LINE`` the round was read from.
+        used: ``used_words``: the words used in the game before this turn (rulebook, "Ne Bis
+            in Idem": every word an active player or a guesser wrote), ``()`` for a single deal.
     """
 
     deal: str = ""
@@ -138,6 +141,7 @@ class PeopleRound(ec.Round):
     active: str = ""
     guessers: tuple[str, ...] = ()
     source: str = ""
+    used: tuple[str, ...] = ()
 
 
 def _read_deals(path: Path) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
@@ -226,6 +230,12 @@ def load_people_rounds(
                         f"{where}: guessers must name one guesser per other_players_guessed"
                     )
                 guessers = named
+            used: tuple[str, ...] = ()
+            if "used_words" in obj:
+                raw = obj["used_words"]
+                if not isinstance(raw, list) or not all(isinstance(w, str) for w in raw):
+                    raise ec.EvalError(f"{where}: used_words must be a list of words")
+                used = tuple(w for w in raw if w.strip())
             five = frozenset(eval_guesser.normalise_id(c) for c in (*base.three, *base.two))
             if len(five) != 5:
                 raise ec.EvalError(f"{where}: the five photos of a round must differ")
@@ -260,6 +270,7 @@ def load_people_rounds(
                 active=str(obj.get("active", "")).strip(),
                 guessers=guessers,
                 source=where,
+                used=used,
             )
             earlier = seen.get(rnd.id)
             if earlier is not None:
@@ -280,7 +291,7 @@ def load_people_rounds(
 
 def _same_turn(a: PeopleRound, b: PeopleRound) -> bool:
     """Whether two rounds record the same turn (all but where they were read)."""
-    key = ("deal", "target", "three", "two", "others", "guessers", "active")
+    key = ("deal", "target", "three", "two", "others", "guessers", "active", "used")
     return all(getattr(a, k) == getattr(b, k) for k in key)
 
 
@@ -423,12 +434,13 @@ def evaluate(
                 "part": part,
                 "target": rnd.target,
                 "persons": list(rnd.others),
+                "used": list(rnd.used),
                 "persons_accepted": [bool(accepts(rnd.target, g)) for g in rnd.others],
                 "guesses": {},
                 "accepted": {},
             }
             for name, guesser in guessers.items():
-                words = [w for w in guesser(three, two, ()) if w]
+                words = [w for w in guesser(three, two, rnd.used) if w]
                 word = words[0] if words else ""
                 record["guesses"][name] = word
                 record["accepted"][name] = bool(word) and bool(accepts(rnd.target, word))
