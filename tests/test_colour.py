@@ -1,4 +1,5 @@
-"""The colour perception: pixel naming (CIELAB, XKCD survey names -> basic colour terms), the
+"""The colour perception's hand-set rule (the fallback without data/colour-model.json; the fitted
+model is tested in test_colour_model.py): pixel naming (CIELAB, XKCD survey names -> basic colour terms), the
 photo rule (centre-weighted share plus subject-over-border), light and colourfulness words,
 on synthetic images and real photos (the default deck and the dev deck)."""
 
@@ -110,7 +111,7 @@ def test_the_rulebook_example_three_black_cards_against_two_white(tmp_path):
     """Rulebook, "Imperfect Guesses": three black cards, two white: "Black", not "White"."""
     black = [_save(tmp_path, f"black{i}", _noisy(_subject((90 + 20 * i, 140, 70), (20, 20, 22)), i)) for i in range(3)]
     white = [_save(tmp_path, f"white{i}", _noisy(_subject((60, 110 + 30 * i, 50), (240, 240, 236)), 10 + i)) for i in range(2)]
-    perception = ColourPerception()
+    perception = ColourPerception(model_path=False)
     s = _scores(perception, black + white, ["black", "white", "Black"])
     assert (s["black"][:3] > 0.5).all() and (s["black"][3:] < 0.5).all()
     assert (s["white"][3:] > 0.5).all() and (s["white"][:3] < 0.5).all()
@@ -124,7 +125,7 @@ def test_a_subject_counts_more_than_its_background(tmp_path):
     corners = _flat((40, 140, 40))
     corners[:25, :30] = corners[-25:, -30:] = 245
     corner = _save(tmp_path, "corner", _noisy(corners, 2))
-    s = _scores(ColourPerception(), [subject, corner], ["white", "green"])
+    s = _scores(ColourPerception(model_path=False), [subject, corner], ["white", "green"])
     assert s["white"][0] > 0.5 and s["white"][1] < 0.5
     assert (s["green"] > 0.5).all()
 
@@ -140,7 +141,7 @@ def test_light_and_colourfulness_words(tmp_path):
         _save(tmp_path, "snow", _noisy(_flat((235, 235, 240)), 5, amount=6)),
     ]
     words = ["colourful", "colorful", "multicoloured", "monochrome", "dark", "bright", "grey", "gray"]
-    s = _scores(ColourPerception(), cards, words)
+    s = _scores(ColourPerception(model_path=False), cards, words)
     assert s["colourful"][0] > 0.9 and (s["colourful"][1:] < 0.1).all()
     assert np.array_equal(s["colorful"], s["colourful"]) and np.array_equal(s["multicoloured"], s["colourful"])
     assert s["monochrome"][0] < 0.1 and (s["monochrome"][1:] > 0.9).all()
@@ -149,7 +150,7 @@ def test_light_and_colourfulness_words(tmp_path):
 
 
 def test_it_knows_colour_words_only(tmp_path):
-    perception = ColourPerception()
+    perception = ColourPerception(model_path=False)
     assert isinstance(perception, Perception) and perception.name == "colour"
     words = ["black", "Grey", "colorful", "dark", "dog", "wooden", "golden"]
     assert perception.knows(words).tolist() == [True, True, True, True, False, False, False]
@@ -195,7 +196,7 @@ def test_default_deck_photos():
 
     cards = {card.label: card for card in default_deck().cards}
     chosen = ["galaxies", "printed page", "retina", "rocket", "photographer", "coffee cup"]
-    s = _scores(ColourPerception(), [cards[label] for label in chosen], ["black", "white", "red", "blue", "monochrome", "colourful", "dark"])
+    s = _scores(ColourPerception(model_path=False), [cards[label] for label in chosen], ["black", "white", "red", "blue", "monochrome", "colourful", "dark"])
     galaxies, page, retina, rocket, photographer, coffee = range(6)
     assert s["black"][galaxies] > 0.9 and s["dark"][galaxies] > 0.9 and s["white"][galaxies] < 0.1
     assert s["white"][page] > 0.9 and s["black"][page] < 0.1
@@ -212,6 +213,6 @@ WHITE_DOGS = ["n02111500", "n02104029"]  # Great Pyrenees, kuvasz
 
 def test_black_dogs_against_white_dogs(dev_deck):
     cards = [read_card(dev_deck / "photos" / f"{w}.jpg", w) for w in BLACK_DOGS + WHITE_DOGS]
-    s = _scores(ColourPerception(), cards, ["black", "white"])
+    s = _scores(ColourPerception(model_path=False), cards, ["black", "white"])
     assert (s["black"][:3] > 0.5).all() and (s["black"][3:] < 0.5).all(), s["black"]
     assert (s["white"][3:] > 0.5).all() and (s["white"][:3] < 0.5).all(), s["white"]

@@ -255,6 +255,16 @@ class AttributePerception:
                 inside = np.stack([p[rows] @ table[:, k] for _, k in plain], axis=1)
                 out[np.ix_(rows, [j for j, _ in plain])] = inside + share * other
         colour_cols = [(j, k) for j, k in mine if self.attributes.words[k] in BASIC_COLOURS]
+        fitted = getattr(self.colours, "term_scores", None)
+        if colour_cols and fitted is not None:
+            from kiekai.perception.colour import BASIC_TERMS
+
+            which = np.where(p.max(axis=1) >= 1.0 - 1e-9, "labels", "classifier")
+            terms = fitted(cards, class_colour(p, self.attributes), which)
+            if terms is not None:
+                for j, k in colour_cols:
+                    out[:, j] = terms[:, BASIC_TERMS.index(self.attributes.words[k])]
+                return out
         if colour_cols and self.colours is not None:
             known = p @ self.attributes.colour_known.astype(np.float64)
             from_table = p @ np.where(self.attributes.colour_known[:, None], table, 0.0)
@@ -273,6 +283,25 @@ class AttributePerception:
                     + (1.0 - known) * alone[:, i]
                 )
         return out
+
+
+def class_colour(p: np.ndarray, attributes: ClassAttributes) -> np.ndarray:
+    """The colour model's class inputs from a class distribution.
+
+    Args:
+        p: float (N, C) over ``attributes.wnids``.
+
+    Returns:
+        float64 (N, 12): the mass on classes whose typical colour is each of
+        :data:`kiekai.perception.colour.BASIC_TERMS` (11), then the mass on classes with a
+        typical colour at all (the ``colour`` column of ``data/class-attributes.tsv``).
+    """
+    from kiekai.perception.colour import BASIC_TERMS
+
+    values = attributes.values[:, [attributes.words.index(t) for t in BASIC_TERMS]]
+    onehot = np.where(attributes.colour_known[:, None], (values > 0.5).astype(np.float64), 0.0)
+    p = np.asarray(p, dtype=np.float64)
+    return np.concatenate([p @ onehot, (p @ attributes.colour_known.astype(np.float64))[:, None]], axis=1)
 
 
 def labels_distribution(labels: object, attributes: ClassAttributes) -> ClassDistribution:
