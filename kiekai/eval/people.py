@@ -79,6 +79,7 @@ REPORT_REMAINDERS = frozenset({0, 1, 2})
 #: The people rounds files read by default: the repository's and the shared dev set.
 DEFAULT_ROUNDS = (
     ec.REPO / "data" / "people-rounds" / "rounds.jsonl",
+    ec.REPO / "data" / "people-rounds" / "whole-games" / "rounds.jsonl",
     ec.SHARED / "eval" / "people-rounds-dev" / "rounds.jsonl",
 )
 #: The deck the people rounds were played on (both READMEs); not ``KIEKAI_EVAL_DECK``, which
