@@ -426,6 +426,10 @@ def test_recorded_pools_are_found_and_pooled(tmp_path: Path) -> None:
         assert result["sources"][source]["total"] == 2 * one[source]["total"]
         assert result["sources"][source]["count"] == 2 * one[source]["count"]
     assert result["ratio"] == pytest.approx(result["pools"][0]["ratio"])
+    assert result["title"] is None  # no README: no round named
+    (tmp_path / "README.md").write_text("intro\n# bot -> person, a round (bots of commit abc1234)\n")
+    named = people.score_recorded(tmp_path, accepts=same, resamples=10)
+    assert named is not None and named["title"] == "bot -> person, a round (bots of commit abc1234)"
 
 
 # --------------------------------------------------------------------------- script and report

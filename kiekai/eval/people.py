@@ -813,9 +813,24 @@ def score_recorded(
     return {
         **summarise_tallies(tallies, resamples, bootstrap_seed),
         "folder": ec.display_path(folder),
+        "title": readme_title(folder),
         "pools": per_pool,
         "ratings": score_ratings(ratings) if ratings.is_file() else None,
     }
+
+
+def readme_title(folder: Path | str) -> str | None:
+    """The first heading of ``folder/README.md`` without its ``#`` (a recorded round says
+    there which commit's bots played its turns), ``None`` when there is none."""
+    path = Path(folder).expanduser() / "README.md"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in lines:
+        if line.startswith("#"):
+            return line.lstrip("#").strip() or None
+    return None
 
 
 def score_ratings(path: Path | str) -> dict[str, Any]:
@@ -1039,6 +1054,7 @@ def render_markdown(
         ]
     else:
         out += [
+            *([f"**{recorded['title']}**", ""] if recorded.get("title") else []),
             f"Recorded pools in `{recorded.get('folder', '?')}`: {len(recorded.get('pools', []))}; "
             "persons guessed splits of person and bot turns mixed blind; a match is the judge "
             "accepting the guess as the turn's word.",
