@@ -25,10 +25,12 @@ play: $(BIN)/kiekai
 
 test: $(BIN)/kiekai
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
 
 lint: $(BIN)/kiekai
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 eval: $(BIN)/kiekai
 	$(BIN)/python scripts/make_evaluation.py

@@ -312,14 +312,11 @@ class RepeatRequest(BaseModel):
         },
     )
 
-    candidate: Word = Field(
-        description="The word a player wants to say.", examples=["stones"]
-    )
+    candidate: Word = Field(description="The word a player wants to say.", examples=["stones"])
     used: list[Word] = Field(
         max_length=MAX_USED_WORDS,
         description=(
-            "Words already used this round (rulebook, 'Ne Bis in Idem'; at most "
-            f"{MAX_USED_WORDS})."
+            f"Words already used this round (rulebook, 'Ne Bis in Idem'; at most {MAX_USED_WORDS})."
         ),
         examples=[["rocks", "grass"]],
     )
@@ -411,9 +408,7 @@ class HealthResponse(BaseModel):
     versions: dict[str, str] = Field(
         description="Versions of kiekai, Python and the libraries serving the API."
     )
-    strictness_levels: list[Strictness] = Field(
-        description="Levels with a judge loaded and ready."
-    )
+    strictness_levels: list[Strictness] = Field(description="Levels with a judge loaded and ready.")
     models: dict[str, bool] = Field(
         description="Models the judge uses and whether each is loaded in this process."
     )
@@ -732,9 +727,7 @@ class _JudgeService:
         out: list[Any] = []
         while len(out) < len(items):
             chunk = list(items[len(out) : len(out) + size])
-            results, seconds = await self.call(
-                (1, next(rounds), request), _timed, function, chunk
-            )
+            results, seconds = await self.call((1, next(rounds), request), _timed, function, chunk)
             out.extend(results)
             per_item = max(seconds / len(chunk), 1e-6)
             size = max(1, min(BATCH_CHUNK, int(CHUNK_TARGET_S / per_item)))
@@ -996,10 +989,16 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
         )
         for e in raw
     ]
-    if len(raw) == 1 and tuple(raw[0].get("loc", ())) == ("body",) and raw[0].get("type") == "missing":
+    if (
+        len(raw) == 1
+        and tuple(raw[0].get("loc", ())) == ("body",)
+        and raw[0].get("type") == "missing"
+    ):
         # no body, or one not sent as JSON: FastAPI reads only application/json bodies
         items = [
-            ErrorItem(field="body", problem="send a JSON object with Content-Type: application/json")
+            ErrorItem(
+                field="body", problem="send a JSON object with Content-Type: application/json"
+            )
         ]
     shown = items[:20]
     first = f"{shown[0].field}: {shown[0].problem}" if shown else "invalid request"

@@ -192,9 +192,15 @@ def _tile_image(card: Card | str | os.PathLike[str], tile: int) -> Image.Image:
         # the reason without technical detail in brackets, control characters shown as escapes
         reason = printable((decoded.reason or "").split(" (")[0])
         lines = ["unreadable", *_fit_lines(reason, font, tile - 2 * margin, max_lines)]
-        draw.multiline_text((tile / 2, (top + tile - margin) / 2), "\n".join(lines),
-                            fill=(255, 120, 120), font=font, anchor="mm", align="center",
-                            spacing=2)
+        draw.multiline_text(
+            (tile / 2, (top + tile - margin) / 2),
+            "\n".join(lines),
+            fill=(255, 120, 120),
+            font=font,
+            anchor="mm",
+            align="center",
+            spacing=2,
+        )
         return square
     if photo.size != (tile, tile):
         photo = ImageOps.contain(photo, (tile, tile), Image.Resampling.LANCZOS)

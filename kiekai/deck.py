@@ -234,6 +234,7 @@ def check_deck_size(deck_or_count: Deck | Sequence[Card] | int, players: int) ->
 
 # --------------------------------------------------------------------------- decoding
 
+
 def read_photo_bytes(path: str | os.PathLike[str]) -> bytes:
     """Read a photo file whole, refusing what is not a regular file or is too large.
 
@@ -357,7 +358,9 @@ def _png_crc_problem(data: bytes) -> str | None:
         (stored,) = struct.unpack_from(">I", data, end)
         if kind[:1].isupper() and zlib.crc32(data[offset + 4 : end]) != stored:
             name = kind.decode("latin-1")
-            return f"corrupt PNG: its {printable(name)} chunk at byte {offset:,} fails its CRC check"
+            return (
+                f"corrupt PNG: its {printable(name)} chunk at byte {offset:,} fails its CRC check"
+            )
         if kind == b"IEND":
             return None
         offset = end + 4
@@ -618,10 +621,13 @@ def decode_photos(
         path = Path(card.path if isinstance(card, Card) else card)
         try:
             photo = DecodedPhoto(
-                card if isinstance(card, Card) else path, open_rgb(card, max_side, max_pixels=max_pixels)
+                card if isinstance(card, Card) else path,
+                open_rgb(card, max_side, max_pixels=max_pixels),
             )
         except (PhotoError, OSError) as exc:
-            photo = DecodedPhoto(card if isinstance(card, Card) else path, None, _short_reason(path, exc))
+            photo = DecodedPhoto(
+                card if isinstance(card, Card) else path, None, _short_reason(path, exc)
+            )
             if on_skip is not None:
                 on_skip(photo.name, photo.reason or "")
                 continue
@@ -629,6 +635,7 @@ def decode_photos(
 
 
 # --------------------------------------------------------------------------- folder reading
+
 
 def warn_skipped(relative: str, reason: str) -> None:
     """The default ``on_skip``: one :class:`DeckWarning` "<photo>: skipped, <reason>"."""
@@ -836,7 +843,9 @@ def read_labels(
     try:
         _, fields = next(records)
     except csv.Error as exc:
-        raise DeckError(f"{path}: not valid CSV ({exc}); write it as comma-separated values") from exc
+        raise DeckError(
+            f"{path}: not valid CSV ({exc}); write it as comma-separated values"
+        ) from exc
     header = [h.strip() for h in fields]
     # "File", "Label", "WNID" (spreadsheet habits) name the same columns
     header = [h.lower() if h.lower() in ("file", "label", "wnid") else h for h in header]

@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 
 #: Unicode bidirectional controls (format characters that reorder text, e.g. U+202E
 #: RIGHT-TO-LEFT OVERRIDE turns "photo\u202egpj.exe" into "photoexe.jpg" on screen).
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 #: Unicode categories shown as escapes: controls (C0, DEL, C1: ESC, CSI ...), surrogates,
 #: line and paragraph separators (U+2028, U+2029 break lines in some terminals), and format

@@ -81,7 +81,12 @@ class Event:
         throughout, which is valid JSON, reads back to the same text, and can be written to
         a UTF-8 log (a lone surrogate cannot).
         """
-        record = {"type": self.type, "turn": self.turn, "player": self.player, "data": dict(self.data)}
+        record = {
+            "type": self.type,
+            "turn": self.turn,
+            "player": self.player,
+            "data": dict(self.data),
+        }
         line = json.dumps(record, ensure_ascii=False, sort_keys=False)
         try:
             line.encode("utf-8")
@@ -241,7 +246,9 @@ class KiekHeader(EventData):
     seed: int | None = None
     rounds: Count | None = None
     time_limit: float | None = None
-    players: Annotated[list[KiekPlayerEntry], Field(max_length=MAX_SEATS)] = Field(default_factory=list)
+    players: Annotated[list[KiekPlayerEntry], Field(max_length=MAX_SEATS)] = Field(
+        default_factory=list
+    )
     deck: str | None = None
     perception: str | None = None
     strictness: str | None = None

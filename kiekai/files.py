@@ -195,10 +195,20 @@ def iter_lines(
                 text = body.decode(encoding)
             except UnicodeDecodeError as exc:
                 yield Line(
-                    number, None, f"not {encoding.upper()} (byte {exc.start + 1}: {exc.reason})", complete
+                    number,
+                    None,
+                    f"not {encoding.upper()} (byte {exc.start + 1}: {exc.reason})",
+                    complete,
                 )
                 continue
             yield Line(number, text, None, complete)
 
 
-__all__ = ["FileRefusedError", "Line", "file_kind", "iter_lines", "open_regular", "read_regular_bytes"]
+__all__ = [
+    "FileRefusedError",
+    "Line",
+    "file_kind",
+    "iter_lines",
+    "open_regular",
+    "read_regular_bytes",
+]

@@ -248,9 +248,9 @@ class Vocabulary:
             synsets=self.synsets + tuple(other.synsets[i] for i in extra),
             zipf=np.concatenate([self.zipf, other.zipf[extra]]).astype(np.float32),
             kinds=self.kinds + tuple(other.kinds[i] for i in extra),
-            concreteness=np.concatenate(
-                [self.concreteness, other.concreteness[extra]]
-            ).astype(np.float32),
+            concreteness=np.concatenate([self.concreteness, other.concreteness[extra]]).astype(
+                np.float32
+            ),
             misread=self.misread + tuple(other.misread[i] for i in extra),
         )
 
@@ -265,9 +265,7 @@ class Vocabulary:
         return self._derived[key]
 
 
-def _specificity_cached(
-    words: tuple[str, ...], synsets: tuple[tuple[str, ...], ...]
-) -> np.ndarray:
+def _specificity_cached(words: tuple[str, ...], synsets: tuple[tuple[str, ...], ...]) -> np.ndarray:
     """:attr:`Vocabulary.specificity` of these words, read from the on-disk cache when a
     file for exactly these words and synsets exists, else computed and written (atomically;
     a cache that cannot be read or written only costs time)."""
@@ -401,7 +399,9 @@ def _load_vocabulary(path: str) -> Vocabulary:
                     f"{file}:{number}: unknown kind {kind!r}; use one of {', '.join(KINDS)}"
                 )
             try:
-                rating = float(row["concreteness"]) if row.get("concreteness", "").strip() else math.nan
+                rating = (
+                    float(row["concreteness"]) if row.get("concreteness", "").strip() else math.nan
+                )
             except ValueError:
                 raise VocabularyError(
                     f"{file}:{number}: concreteness {row['concreteness']!r} is not a number"
@@ -517,7 +517,9 @@ def _key_variants(word: str) -> list[str]:
     if not key:
         return []
     return list(
-        dict.fromkeys([key.replace(" ", "_"), key.replace(" ", "_").replace("-", "_"), key.replace("-", "")])
+        dict.fromkeys(
+            [key.replace(" ", "_"), key.replace(" ", "_").replace("-", "_"), key.replace("-", "")]
+        )
     )
 
 

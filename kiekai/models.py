@@ -976,7 +976,9 @@ def resolve_classifier(path: str | Path | None = None) -> Resolved:
                 f"Classifier weights {explicit} (from {source}) do not exist or are not a file. "
                 f"{_classifier_fix()}"
             )
-        return Resolved("classifier", source, explicit, _hash_status(explicit, pinned), architecture)
+        return Resolved(
+            "classifier", source, explicit, _hash_status(explicit, pinned), architecture
+        )
     cache_copy = cache_dir() / "models" / cfg["weights_file"]
     candidates = [
         ("package", _classifier_package_file()),
@@ -1126,7 +1128,9 @@ def load_classifier(path: str | Path | None = None) -> tuple[Any, Any, list[str]
 
 
 @functools.lru_cache(maxsize=2)
-def _load_classifier_cached(path: str, architecture: str, model_key: str) -> tuple[Any, Any, list[str], str]:
+def _load_classifier_cached(
+    path: str, architecture: str, model_key: str
+) -> tuple[Any, Any, list[str], str]:
     import pickle
 
     import timm
@@ -1383,7 +1387,9 @@ def resolve_mediapipe(detector: str) -> Resolved:
 
     cfg = registry()["people"]["mediapipe"]
     if detector not in cfg["detectors"]:
-        raise ModelUnavailable(f"The MediaPipe detector {detector} is not pinned in {REGISTRY_PATH}.")
+        raise ModelUnavailable(
+            f"The MediaPipe detector {detector} is not pinned in {REGISTRY_PATH}."
+        )
     try:
         spec = importlib.util.find_spec(cfg["package_module"])
     except (ImportError, ValueError):
@@ -1427,8 +1433,11 @@ def _mediapipe_solution(detector: str) -> Any:
         return SolutionBase(
             binary_graph_path=pose._BINARYPB_FILE_PATH,
             side_inputs={
-                "model_complexity": 1, "smooth_landmarks": False, "enable_segmentation": False,
-                "smooth_segmentation": False, "use_prev_landmarks": False,
+                "model_complexity": 1,
+                "smooth_landmarks": False,
+                "enable_segmentation": False,
+                "smooth_segmentation": False,
+                "use_prev_landmarks": False,
             },
             calculator_params={
                 "posedetectioncpu__TensorsToDetectionsCalculator.min_score_thresh": MEDIAPIPE_MIN_SCORE,
@@ -1448,7 +1457,9 @@ def _mediapipe_solution(detector: str) -> Any:
             outputs=["multi_hand_landmarks", "palm_detections"],
         )
     if detector == "mp-face":
-        return face_detection.FaceDetection(min_detection_confidence=MEDIAPIPE_MIN_SCORE, model_selection=1)
+        return face_detection.FaceDetection(
+            min_detection_confidence=MEDIAPIPE_MIN_SCORE, model_selection=1
+        )
     if detector == "mp-selfie":
         return selfie_segmentation.SelfieSegmentation(model_selection=0)
     raise ModelUnavailable(f"unknown MediaPipe detector {detector}")

@@ -571,7 +571,9 @@ def _made_up(count: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     words: set[str] = set()
     while len(words) < count:
-        words.add("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(7, 9))))
+        words.add(
+            "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(7, 9)))
+        )
     return sorted(words)
 
 
@@ -598,7 +600,10 @@ def fairness_bench(python: str, large: int, used: int, small: int) -> dict:
                 start = time.perf_counter()
 
                 async def big(seed: int) -> tuple[float, int]:
-                    body = {"candidate": _made_up(1, 10_000 + seed)[0], "used": _made_up(used, seed)}
+                    body = {
+                        "candidate": _made_up(1, 10_000 + seed)[0],
+                        "used": _made_up(used, seed),
+                    }
                     response = await client.post("/v1/repeat", json=body)
                     return time.perf_counter() - start, response.status_code
 

@@ -201,8 +201,13 @@ def bench_batch(python: str, words: list[str], rows: list[int], folder: Path) ->
                 fh.write(f"{rng.choice(words)}\t{rng.choice(words)}\n")
         status, wall, peak = run_peak([python, "-m", "kiekai", "judge", "--batch", str(path)])
         results.append(
-            {"rows": count, "bytes": path.stat().st_size, "status": status, "wall_s": wall,
-             "peak_mb": peak}  # fmt: skip
+            {
+                "rows": count,
+                "bytes": path.stat().st_size,
+                "status": status,
+                "wall_s": wall,
+                "peak_mb": peak,
+            }  # fmt: skip
         )
     return results
 

@@ -50,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", type=Path, default=DEFAULT_DECK, help="source photo folder")
     parser.add_argument("--photos", type=int, default=400, help="photos to benchmark (first N)")
-    parser.add_argument("--raw-batches", type=int, default=2, help="batches timed for the raw forward")
+    parser.add_argument(
+        "--raw-batches", type=int, default=2, help="batches timed for the raw forward"
+    )
     parser.add_argument("--rounds", type=int, default=1, help="rounds of the timed bot game")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -83,7 +85,9 @@ def main(argv: list[str] | None = None) -> int:
 
         start = time.perf_counter()
         classifier = ClassifierPerception(cache_root=cache, progress=False)
-        print(f"classifier loaded (timm build + weights + hash check): {time.perf_counter() - start:.1f} s")
+        print(
+            f"classifier loaded (timm build + weights + hash check): {time.perf_counter() - start:.1f} s"
+        )
         colour = ColourPerception(cache_root=cache)
 
         start = time.perf_counter()
@@ -101,7 +105,10 @@ def main(argv: list[str] | None = None) -> int:
         rates = []
         for b in range(0, len(raw_cards), batch_size):
             tensor = torch.stack(
-                [classifier.transform(open_rgb(c, classifier_module.DECODE_MAX_SIDE)) for c in raw_cards[b : b + batch_size]]
+                [
+                    classifier.transform(open_rgb(c, classifier_module.DECODE_MAX_SIDE))
+                    for c in raw_cards[b : b + batch_size]
+                ]
             )
             rates.append(raw_forward_rate(classifier.model, tensor))
         raw_rate = float(np.median(rates))
@@ -127,14 +134,24 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print("| step | time | photos/s |")
         print("| --- | --- | --- |")
-        print(f"| first pass, classifier (decode + preprocess + forward + cache) | {first_classifier:.1f} s | {n / first_classifier:.1f} |")
+        print(
+            f"| first pass, classifier (decode + preprocess + forward + cache) | {first_classifier:.1f} s | {n / first_classifier:.1f} |"
+        )
         print(f"| first pass, colour features | {first_colour:.1f} s | {n / first_colour:.1f} |")
         print(f"| first pass, both | {first:.1f} s | {n / first:.1f} |")
-        print(f"| classifier raw batched forward (batch {batch_size}, ready tensors) | - | {raw_rate:.1f} |")
-        print(f"| second run from the disk cache (new objects, both) | {second:.2f} s | {n / second:.0f} |")
-        print(f"| scores({n} photos x {len(words)} words), first call / again | {scores_first:.2f} s / {scores_again:.2f} s | - |")
+        print(
+            f"| classifier raw batched forward (batch {batch_size}, ready tensors) | - | {raw_rate:.1f} |"
+        )
+        print(
+            f"| second run from the disk cache (new objects, both) | {second:.2f} s | {n / second:.0f} |"
+        )
+        print(
+            f"| scores({n} photos x {len(words)} words), first call / again | {scores_first:.2f} s / {scores_again:.2f} s | - |"
+        )
         print()
-        print(f"first-pass classifier rate / raw forward rate: {n / first_classifier / raw_rate:.2f}")
+        print(
+            f"first-pass classifier rate / raw forward rate: {n / first_classifier / raw_rate:.2f}"
+        )
         print(f"second run is {first / second:.0f}x faster than the first pass (aim: >= 100x)")
 
         from kiekai.judge import Judge

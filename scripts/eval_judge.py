@@ -175,9 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="labelled pairs TSV (secret, guess, strict, standard, lenient[, kind])",
     )
-    ap.add_argument(
-        "--sim-dir", type=Path, default=shared_dir() / "eval" / "word-similarity"
-    )
+    ap.add_argument("--sim-dir", type=Path, default=shared_dir() / "eval" / "word-similarity")
     args = ap.parse_args(argv)
     rows = read_pairs(args.pairs)
     gold = {lv: [r[lv].strip() == "1" for r in rows] for lv in LEVELS}

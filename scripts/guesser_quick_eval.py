@@ -36,9 +36,7 @@ from kiekai.paths import shared_dir  # noqa: E402
 def main() -> None:
     """Command line entry point (see the module docstring)."""
     parser = argparse.ArgumentParser(description="Quick top-1/top-5 check of the Kiek guesser.")
-    parser.add_argument(
-        "--rounds", type=Path, default=shared_dir() / "eval/kiek-rounds-dev.jsonl"
-    )
+    parser.add_argument("--rounds", type=Path, default=shared_dir() / "eval/kiek-rounds-dev.jsonl")
     parser.add_argument("--deck", type=Path, default=shared_dir() / "decks/imagenet-dev")
     parser.add_argument("--judge", action="store_true", help="also score with the judge (standard)")
     parser.add_argument("--specificity-weight", type=float, default=None)

@@ -84,7 +84,9 @@ def candidates(top: int, min_zipf: float) -> list[tuple[str, str, float]]:
             if not senses or senses[0].instance_hypernyms():
                 continue
             seen.add(lemma)
-            domain = senses[0].lexname().replace("adj.pert", "adj.all").replace("adj.ppl", "adj.all")
+            domain = (
+                senses[0].lexname().replace("adj.pert", "adj.all").replace("adj.ppl", "adj.all")
+            )
             out.append((lemma, domain, zipf))
             break
     return out

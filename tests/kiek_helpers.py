@@ -19,7 +19,12 @@ SYNONYMS = [{"people", "humans", "persons"}, {"dog", "dogs", "hound"}, {"red", "
 def make_cards(n: int) -> list[Card]:
     """``n`` cards with ids c00, c01, ... (no files behind them: the engine never reads them)."""
     return [
-        Card(id=f"c{i:02d}", path=Path(f"/nowhere/c{i:02d}.jpg"), sha256=f"{i:064x}", label=f"thing{i}")
+        Card(
+            id=f"c{i:02d}",
+            path=Path(f"/nowhere/c{i:02d}.jpg"),
+            sha256=f"{i:064x}",
+            label=f"thing{i}",
+        )
         for i in range(n)
     ]
 

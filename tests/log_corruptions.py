@@ -55,18 +55,39 @@ def corruptions(lines: list[str]) -> Iterator[tuple[str, bytes, int | None]]:
     # the record's own fields, on a mid-game event
     for value_name, value in [("null", None), ("list", [1]), ("string", "3"), ("float", 1.5),
                               ("bool", True), ("object", {"a": 1}), ("negative", -7)]:  # fmt: skip
-        yield f"turn-{value_name}", _join(_edit(lines, play, lambda r, v=value: r.update(turn=v))), play + 1
+        yield (
+            f"turn-{value_name}",
+            _join(_edit(lines, play, lambda r, v=value: r.update(turn=v))),
+            play + 1,
+        )
     for value_name, value in [("list", [0]), ("string", "0"), ("negative", -1)]:
-        yield f"player-{value_name}", _join(_edit(lines, play, lambda r, v=value: r.update(player=v))), play + 1
+        yield (
+            f"player-{value_name}",
+            _join(_edit(lines, play, lambda r, v=value: r.update(player=v))),
+            play + 1,
+        )
     for value_name, value in [("list", [1, 2]), ("string", "data"), ("number", 5), ("true", True)]:
-        yield f"data-{value_name}", _join(_edit(lines, play, lambda r, v=value: r.update(data=v))), play + 1
+        yield (
+            f"data-{value_name}",
+            _join(_edit(lines, play, lambda r, v=value: r.update(data=v))),
+            play + 1,
+        )
     yield "type-missing", _join(_edit(lines, play, lambda r: r.pop("type"))), play + 1
     yield "type-number", _join(_edit(lines, play, lambda r: r.update(type=3))), play + 1
     yield "type-empty", _join(_edit(lines, play, lambda r: r.update(type=""))), play + 1
     yield "type-unknown", _join(_edit(lines, play, lambda r: r.update(type="teleport"))), play + 1
 
     # a null in every field of the events the replay prints
-    for event_type in ("play", "reveal", "discard", "score", "game-over", "verdict", "turn", "call"):
+    for event_type in (
+        "play",
+        "reveal",
+        "discard",
+        "score",
+        "game-over",
+        "verdict",
+        "turn",
+        "call",
+    ):
         try:
             index = _index(lines, event_type)
         except StopIteration:
@@ -79,30 +100,72 @@ def corruptions(lines: list[str]) -> Iterator[tuple[str, bytes, int | None]]:
                 yield f"{event_type}-{key}-null", _join(variant), index + 1
 
     # the header: players and names
-    yield "players-string", _join(_edit(lines, 0, lambda r: r["data"].update(players="Bot 1, Bot 2"))), 1
-    yield "players-strings", _join(_edit(lines, 0, lambda r: r["data"].update(players=["a", "b"]))), 1
-    yield "player-name-null", _join(_edit(lines, 0, lambda r: r["data"]["players"][0].update(name=None))), 1
+    yield (
+        "players-string",
+        _join(_edit(lines, 0, lambda r: r["data"].update(players="Bot 1, Bot 2"))),
+        1,
+    )
+    yield (
+        "players-strings",
+        _join(_edit(lines, 0, lambda r: r["data"].update(players=["a", "b"]))),
+        1,
+    )
+    yield (
+        "player-name-null",
+        _join(_edit(lines, 0, lambda r: r["data"]["players"][0].update(name=None))),
+        1,
+    )
     yield "header-missing", _join(lines[1:]), 1
     yield "header-not-kiek", _join(_edit(lines, 0, lambda r: r["data"].update(game="kismet"))), 1
 
     # counts that do not fit together
     score = _index(lines, "score")
-    yield "score-lengths", _join(_edit(lines, score, lambda r: r["data"].update(points=[1]))), score + 1
+    yield (
+        "score-lengths",
+        _join(_edit(lines, score, lambda r: r["data"].update(points=[1]))),
+        score + 1,
+    )
     over = _index(lines, "game-over")
-    yield "ranking-out-of-range", _join(_edit(lines, over, lambda r: r["data"].update(ranking=[9, 0]))), over + 1
-    yield "winner-out-of-range", _join(_edit(lines, over, lambda r: r["data"].update(winner=6))), over + 1
-    yield "seat-list-huge", _join(_edit(lines, over, lambda r: r["data"].update(ranking=[0] * 10**5))), over + 1
+    yield (
+        "ranking-out-of-range",
+        _join(_edit(lines, over, lambda r: r["data"].update(ranking=[9, 0]))),
+        over + 1,
+    )
+    yield (
+        "winner-out-of-range",
+        _join(_edit(lines, over, lambda r: r["data"].update(winner=6))),
+        over + 1,
+    )
+    yield (
+        "seat-list-huge",
+        _join(_edit(lines, over, lambda r: r["data"].update(ranking=[0] * 10**5))),
+        over + 1,
+    )
 
     # lines that are not events
     deep = '{"type": "turn", "turn": 1, "data": {"x": ' + "[" * 100_000 + "]" * 100_000 + "}}"
     yield "nested-100k", _join([*lines[:play], deep, *lines[play:]]), play + 1
-    yield "nested-40", _join([*lines[:play], '{"type":"turn","data":{"x":' + "[" * 40 + "]" * 40 + "}}", *lines[play:]]), play + 1
+    yield (
+        "nested-40",
+        _join(
+            [
+                *lines[:play],
+                '{"type":"turn","data":{"x":' + "[" * 40 + "]" * 40 + "}}",
+                *lines[play:],
+            ]
+        ),
+        play + 1,
+    )
     yield "not-json", _join([*lines[:play], "this is not json", *lines[play:]]), play + 1
     yield "array-line", _join([*lines[:play], "[1, 2, 3]", *lines[play:]]), play + 1
     yield "number-line", _join([*lines[:play], "42", *lines[play:]]), play + 1
     yield "null-line", _join([*lines[:play], "null", *lines[play:]]), play + 1
     yield "empty-object", _join([*lines[:play], "{}", *lines[play:]]), play + 1
-    yield "huge-int", _join([*lines[:play], '{"type":"turn","turn":' + "9" * 5000 + "}", *lines[play:]]), play + 1
+    yield (
+        "huge-int",
+        _join([*lines[:play], '{"type":"turn","turn":' + "9" * 5000 + "}", *lines[play:]]),
+        play + 1,
+    )
     yield "nan-turn", _join([*lines[:play], '{"type":"turn","turn":NaN}', *lines[play:]]), play + 1
     yield "cut-mid-line", _join(lines[:play]) + lines[play][: len(lines[play]) // 2].encode(), None
     yield "cut-mid-file", _join([*lines[:play], lines[play][:20], *lines[play + 1 :]]), play + 1
@@ -111,7 +174,11 @@ def corruptions(lines: list[str]) -> Iterator[tuple[str, bytes, int | None]]:
     yield "not-utf8", raw[:cut] + b"\xff\xfe\x80 junk\n" + raw[cut:], play + 1
     yield "nul-bytes", raw[:cut] + b'{"type":"\x00"}\n' + raw[cut:], play + 1
     reveal = _index(lines, "reveal")
-    yield "lone-surrogate", _join(_edit(lines, reveal, lambda r: r["data"]["words"].__setitem__(0, "\ud800"))), None
+    yield (
+        "lone-surrogate",
+        _join(_edit(lines, reveal, lambda r: r["data"]["words"].__setitem__(0, "\ud800"))),
+        None,
+    )
     yield "crlf", "\r\n".join(lines).encode() + b"\r\n", None
     yield "bom", b"\xef\xbb\xbf" + raw, None
     yield "blank-lines", _join([lines[0], "", "   ", *lines[1:]]), None

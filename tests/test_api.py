@@ -59,7 +59,9 @@ def assert_verdict_equal(answer: dict, verdict: Verdict) -> None:
     [("people", "humans"), ("black", "white"), ("mice", "mouse"), ("dog", "cat"), ("sun", "sunny")],
 )
 def test_judge_answers_what_the_python_judge_answers(client, judges, level, secret, guess):
-    response = client.post("/v1/judge", json={"secret": secret, "guess": guess, "strictness": level})
+    response = client.post(
+        "/v1/judge", json={"secret": secret, "guess": guess, "strictness": level}
+    )
     assert response.status_code == 200, response.text
     answer = response.json()
     assert (answer["secret"], answer["guess"], answer["strictness"]) == (secret, guess, level)
@@ -111,7 +113,9 @@ def test_batch_keeps_order_across_chunks_and_matches_single_calls(client, judges
     response = client.post("/v1/judge/batch", json={"pairs": pairs, "strictness": "lenient"})
     assert response.status_code == 200, response.text
     answers = response.json()
-    assert [(a["secret"], a["guess"]) for a in answers] == [(p["secret"], p["guess"]) for p in pairs]
+    assert [(a["secret"], a["guess"]) for a in answers] == [
+        (p["secret"], p["guess"]) for p in pairs
+    ]
     judge = judges[Strictness.LENIENT]
     for answer, pair in zip(answers, pairs, strict=True):
         assert_verdict_equal(answer, judge.match(pair["secret"], pair["guess"]))
@@ -273,7 +277,9 @@ def test_streamed_body_within_the_limit_is_judged(client):
         yield b'{"secret": "dog", '
         yield b'"guess": "dogs"}'
 
-    response = client.post("/v1/judge", content=chunks(), headers={"content-type": "application/json"})
+    response = client.post(
+        "/v1/judge", content=chunks(), headers={"content-type": "application/json"}
+    )
     assert response.status_code == 200
     assert response.json()["guess"] == "dogs"
 

@@ -46,8 +46,9 @@ json_scalars = (
 )
 json_values = st.recursive(
     json_scalars,
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=10), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
     max_leaves=12,
 )
 # Any text, including lone surrogates (category Cs) and control characters (Cc).
@@ -72,9 +73,7 @@ def near_valid_body(path: str) -> st.SearchStrategy:
         fields = {"pairs": st.lists(pair, max_size=5) | json_values}
     else:
         fields = {"candidate": word, "used": st.lists(word, max_size=5) | json_values}
-    return st.fixed_dictionaries(
-        fields, optional={"strictness": strictness, "extra": json_values}
-    )
+    return st.fixed_dictionaries(fields, optional={"strictness": strictness, "extra": json_values})
 
 
 def encode(body: object) -> bytes:
@@ -98,20 +97,26 @@ def assert_no_server_error(response) -> None:
 @FUZZ
 @given(path=st.sampled_from(PATHS), body=json_values)
 def test_arbitrary_json_never_gives_5xx(client, path, body):
-    assert_no_server_error(client.post(path, content=encode(body), headers={"content-type": "application/json"}))
+    assert_no_server_error(
+        client.post(path, content=encode(body), headers={"content-type": "application/json"})
+    )
 
 
 @FUZZ
 @given(data=st.data(), path=st.sampled_from(PATHS))
 def test_near_valid_bodies_never_give_5xx(client, data, path):
     body = data.draw(near_valid_body(path))
-    assert_no_server_error(client.post(path, content=encode(body), headers={"content-type": "application/json"}))
+    assert_no_server_error(
+        client.post(path, content=encode(body), headers={"content-type": "application/json"})
+    )
 
 
 @FUZZ
 @given(path=st.sampled_from(PATHS), raw=st.binary(max_size=300))
 def test_raw_bytes_never_give_5xx(client, path, raw):
-    assert_no_server_error(client.post(path, content=raw, headers={"content-type": "application/json"}))
+    assert_no_server_error(
+        client.post(path, content=raw, headers={"content-type": "application/json"})
+    )
 
 
 @FUZZ

@@ -335,7 +335,10 @@ def test_at_rest_the_server_holds_no_torch_and_loads_it_on_first_need(tmp_path) 
     try:
         with httpx.Client(base_url=server.url, timeout=120.0) as client:
             for secret, guess in (("dog", "puppy"), ("people", "humans"), ("stones", "rocks")):
-                assert client.post("/v1/judge", json={"secret": secret, "guess": guess}).status_code == 200
+                assert (
+                    client.post("/v1/judge", json={"secret": secret, "guess": guess}).status_code
+                    == 200
+                )
             health = client.get("/healthz").json()
             assert health["models"]["all-MiniLM-L6-v2"] is False
             assert health["models"]["embedding table"] is True

@@ -59,7 +59,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_serve(*args: str, prefix: str = "kiekai-serve-", timeout_s: float = STARTUP_TIMEOUT_S) -> Server:
+def start_serve(
+    *args: str, prefix: str = "kiekai-serve-", timeout_s: float = STARTUP_TIMEOUT_S
+) -> Server:
     """Start ``kiekai serve --port FREE *args`` (output to a temporary log file) and wait until
     /healthz answers 200; fails the test, with the log, if it exits or is not ready within
     ``timeout_s`` seconds (the process is stopped then)."""
@@ -122,7 +124,9 @@ def test_judge_over_tcp(http):
     assert answer.headers["content-type"] == "application/json"
     assert answer.json()["accepted"] is True
     assert answer.json()["strictness"] == "standard"
-    black = http.post("/v1/judge", json={"secret": "black", "guess": "white", "strictness": "lenient"})
+    black = http.post(
+        "/v1/judge", json={"secret": "black", "guess": "white", "strictness": "lenient"}
+    )
     assert black.json()["accepted"] is False
 
 

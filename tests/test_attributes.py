@@ -120,9 +120,7 @@ def test_distributions_from_labels_and_from_the_classifier(tmp_path) -> None:
         def card_synset(self, card):
             return {"a": Synset(2), "b": Synset(9)}.get(card.id)
 
-    by_label = labels_distribution(Labels(), table)(
-        [Card("a"), Card("b"), Card("c")]
-    )
+    by_label = labels_distribution(Labels(), table)([Card("a"), Card("b"), Card("c")])
     assert by_label.tolist() == [[0.0, 1.0], [0.0, 0.0], [0.0, 0.0]]
 
     class Classifier:
@@ -146,7 +144,9 @@ def test_perception_goes_on_without_a_broken_table(tmp_path, monkeypatch) -> Non
     broken.write_text("wnid\tsetting\n", encoding="utf-8")
     monkeypatch.setattr(attributes, "ATTRIBUTES_FILE", broken)
     monkeypatch.setattr(attributes.load_attributes, "__defaults__", (broken,))
-    card = DeckCard(id="a.jpg", path=tmp_path / "a.jpg", sha256="ab" * 32, label="tench", wnid="n01440764")
+    card = DeckCard(
+        id="a.jpg", path=tmp_path / "a.jpg", sha256="ab" * 32, label="tench", wnid="n01440764"
+    )
     lines: list[str] = []
     perception, usable = load_perception("labels", [card], echo=lines.append)
     assert usable == [card]

@@ -27,8 +27,13 @@ pytestmark = pytest.mark.slow
 
 
 def card(label: str, wnid: str) -> Card:
-    return Card(id=f"photos/{wnid}.jpg", path=Path(f"/nowhere/{wnid}.jpg"), sha256="0" * 64,
-                label=label, wnid=wnid)
+    return Card(
+        id=f"photos/{wnid}.jpg",
+        path=Path(f"/nowhere/{wnid}.jpg"),
+        sha256="0" * 64,
+        label=label,
+        wnid=wnid,
+    )
 
 
 MALTESE = card("Maltese dog", "n02085936")
@@ -43,8 +48,20 @@ GUITAR = card("electric guitar", "n03272010")
 AMBULANCE = card("ambulance", "n02701002")
 BANANA = card("banana", "n07753592")
 LION = card("lion", "n02129165")
-HAND_MADE = [LION, MALTESE, BEAGLE, RETRIEVER, TABBY, PERSIAN, GOLDFINCH, TENCH, SPORTS_CAR, GUITAR,
-             AMBULANCE, BANANA]
+HAND_MADE = [
+    LION,
+    MALTESE,
+    BEAGLE,
+    RETRIEVER,
+    TABBY,
+    PERSIAN,
+    GOLDFINCH,
+    TENCH,
+    SPORTS_CAR,
+    GUITAR,
+    AMBULANCE,
+    BANANA,
+]
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +100,9 @@ def test_mixed_animals_give_animal_not_dog(perception: LabelsPerception) -> None
 
 
 def test_most_specific_shared_category_wins(perception: LabelsPerception) -> None:
-    assert rank_guesses(perception, [MALTESE, BEAGLE, RETRIEVER], [TABBY, SPORTS_CAR])[0][0] == "dog"
+    assert (
+        rank_guesses(perception, [MALTESE, BEAGLE, RETRIEVER], [TABBY, SPORTS_CAR])[0][0] == "dog"
+    )
     # a dog among the two rules out "dog" and "animal": mammals (and furry things) remain
     ranked = words_of(rank_guesses(perception, [TABBY, LION, BEAGLE], [GOLDFINCH, AMBULANCE]))
     assert ranked[0] == "mammal" and "furry" in ranked
@@ -103,8 +122,13 @@ def test_never_a_used_word(perception: LabelsPerception, judge) -> None:
 
 
 def test_guesser_accepts_a_word_list(perception: LabelsPerception) -> None:
-    ranked = rank_guesses(perception, [MALTESE, BEAGLE, TABBY], [SPORTS_CAR, BANANA],
-                          vocabulary=["car", "animal", "mammal"], k=5)
+    ranked = rank_guesses(
+        perception,
+        [MALTESE, BEAGLE, TABBY],
+        [SPORTS_CAR, BANANA],
+        vocabulary=["car", "animal", "mammal"],
+        k=5,
+    )
     # the candidates are the three words and X-less of the everyday ones ("car-less" is true)
     assert words_of(ranked)[:2] == ["animal", "mammal"]
     assert set(words_of(ranked)) == {"car", "animal", "mammal", "car-less", "animal-less"}
@@ -179,7 +203,9 @@ def test_truthful_while_words_go_out_of_play(dev_cards, dev_perception) -> None:
     checker = labels_of(dev_cards)
     rng = np.random.default_rng(5)
     bot = KiekBot("a", perception=dev_perception, judge=None, level="normal", seed=3)
-    guessers = [KiekBot(f"g{i}", perception=dev_perception, judge=None, seed=10 + i) for i in range(3)]
+    guessers = [
+        KiekBot(f"g{i}", perception=dev_perception, judge=None, seed=10 + i) for i in range(3)
+    ]
     used: list[str] = []
     written = []
     for turn in range(12):
@@ -205,7 +231,10 @@ def test_active_bot_prefers_the_guessable_category(perception: LabelsPerception)
     assert set(play.three) == {MALTESE.id, BEAGLE.id, RETRIEVER.id}
     again = ActiveView(0, 1, 1, view.table, view.hand, ("dogs",))
     used = bot.play_turn(again)
-    assert used.word not in ("dog", "dogs") and check_play(again, used, labels_of(HAND_MADE)) is not False
+    assert (
+        used.word not in ("dog", "dogs")
+        and check_play(again, used, labels_of(HAND_MADE)) is not False
+    )
 
 
 def test_x_less_only_when_true_and_nothing_else_is(perception: LabelsPerception) -> None:
@@ -213,12 +242,24 @@ def test_x_less_only_when_true_and_nothing_else_is(perception: LabelsPerception)
     left that is true of the three is an ``X-less`` of an everyday X ("animal-less") or a
     quality the labels ground; the word is never false by WordNet."""
     bot = KiekBot("a", perception=perception, judge=None, level="hard")
-    used = ("man-made", "vehicle", "car", "music", "instrument", "guitar", "food", "fruit", "wheels")
+    used = (
+        "man-made",
+        "vehicle",
+        "car",
+        "music",
+        "instrument",
+        "guitar",
+        "food",
+        "fruit",
+        "wheels",
+    )
     view = ActiveView(0, 5, 2, (SPORTS_CAR, GUITAR, BANANA), (MALTESE, TENCH), used)
     play = bot.play_turn(view)
     assert check_play(view, play, labels_of(HAND_MADE)) is not False
     # with a positive word true of three (animals, pets), no X-less
-    fresh = bot.play_turn(ActiveView(0, 0, 1, (MALTESE, TABBY, GOLDFINCH), (SPORTS_CAR, GUITAR), ()))
+    fresh = bot.play_turn(
+        ActiveView(0, 0, 1, (MALTESE, TABBY, GOLDFINCH), (SPORTS_CAR, GUITAR), ())
+    )
     assert not fresh.word.endswith("-less")
 
 
@@ -229,7 +270,9 @@ def test_same_seed_same_game(dev_cards, dev_perception) -> None:
         out = []
         for turn in range(5):
             cards = [dev_cards[i] for i in rng.choice(len(dev_cards), 7, replace=False)]
-            out.append(bot.play_turn(ActiveView(0, turn, 1, tuple(cards[:3]), tuple(cards[3:]), ())))
+            out.append(
+                bot.play_turn(ActiveView(0, turn, 1, tuple(cards[:3]), tuple(cards[3:]), ()))
+            )
             out.append(bot.guess(GuessView(1, turn, 1, 0, tuple(cards[:3]), tuple(cards[3:5]), ())))
         return out
 
@@ -273,7 +316,9 @@ def test_candidates_add_x_less_of_everyday_categories_only() -> None:
         x = vocab.index(w[: -len("-less")])
         assert vocab.kinds[x] == "category" and vocab.zipf[x] >= PRIVATIVE_MIN_ZIPF
     # X-less is the least likely kind of word: below its own X
-    assert cands.prior[cands.words.index("animal-less")] < cands.prior[cands.words.index("animal")] - 2
+    assert (
+        cands.prior[cands.words.index("animal-less")] < cands.prior[cands.words.index("animal")] - 2
+    )
 
 
 def test_perceive_keeps_undecided_and_noise_is_fixed_per_card() -> None:
@@ -311,7 +356,9 @@ def test_undecided_is_never_true() -> None:
 
 def test_plan_turn_shapes(perception: LabelsPerception) -> None:
     bot = KiekBot("a", perception=perception, judge=None, level="hard")
-    pairs, listener, truthful, fit = bot.plan_turn([MALTESE, TABBY, TENCH], [BEAGLE, GUITAR, BANANA, PERSIAN], [])
+    pairs, listener, truthful, fit = bot.plan_turn(
+        [MALTESE, TABBY, TENCH], [BEAGLE, GUITAR, BANANA, PERSIAN], []
+    )
     assert len(pairs) == 6 and len(SPLITS) == 10
     assert listener.shape == truthful.shape == fit.shape == (6, 10, len(bot.candidates))
     # the modelled listener's probabilities leave room for "something else"
@@ -333,8 +380,13 @@ def test_guess_view_never_repeats(perception: LabelsPerception, judge) -> None:
 
 def test_keeper_keeps_what_makes_a_category(perception: LabelsPerception) -> None:
     bot = KiekBot("k", perception=perception, judge=None, level="hard")
-    view = KeepView(seat=2, new_active_seat=1, cards=(SPORTS_CAR, MALTESE, GUITAR),
-                    kept=(BEAGLE, RETRIEVER), hand=(BANANA,))
+    view = KeepView(
+        seat=2,
+        new_active_seat=1,
+        cards=(SPORTS_CAR, MALTESE, GUITAR),
+        kept=(BEAGLE, RETRIEVER),
+        hand=(BANANA,),
+    )
     assert bot.keep_card(view) == MALTESE.id
     with pytest.raises(ValueError, match="no card"):
         bot.keep_card(KeepView(1, 1, (), (), ()))
@@ -347,14 +399,32 @@ def test_keeper_lets_a_card_go_after_four_turns(perception: LabelsPerception) ->
     from kiekai.kiek.bots import MAX_TABLE_TURNS
 
     bot = KiekBot("k", perception=perception, judge=None, level="hard")
-    fresh = KeepView(seat=2, new_active_seat=1, cards=(SPORTS_CAR, MALTESE, GUITAR),
-                     kept=(BEAGLE, RETRIEVER), hand=(BANANA,), turns_on_table=(1, 1, 1))
+    fresh = KeepView(
+        seat=2,
+        new_active_seat=1,
+        cards=(SPORTS_CAR, MALTESE, GUITAR),
+        kept=(BEAGLE, RETRIEVER),
+        hand=(BANANA,),
+        turns_on_table=(1, 1, 1),
+    )
     assert bot.keep_card(fresh) == MALTESE.id
-    stale = KeepView(seat=2, new_active_seat=1, cards=(SPORTS_CAR, MALTESE, GUITAR),
-                     kept=(BEAGLE, RETRIEVER), hand=(BANANA,), turns_on_table=(1, MAX_TABLE_TURNS, 1))
+    stale = KeepView(
+        seat=2,
+        new_active_seat=1,
+        cards=(SPORTS_CAR, MALTESE, GUITAR),
+        kept=(BEAGLE, RETRIEVER),
+        hand=(BANANA,),
+        turns_on_table=(1, MAX_TABLE_TURNS, 1),
+    )
     assert bot.keep_card(stale) != MALTESE.id
-    alone = KeepView(seat=2, new_active_seat=1, cards=(MALTESE,), kept=(BEAGLE, RETRIEVER),
-                     hand=(), turns_on_table=(MAX_TABLE_TURNS,))
+    alone = KeepView(
+        seat=2,
+        new_active_seat=1,
+        cards=(MALTESE,),
+        kept=(BEAGLE, RETRIEVER),
+        hand=(),
+        turns_on_table=(MAX_TABLE_TURNS,),
+    )
     assert bot.keep_card(alone) == MALTESE.id
 
 
@@ -389,8 +459,12 @@ def test_certain_truth_needs_one_sense_for_the_three_and_none_for_the_two(
     vocab = load_vocabulary()
     dog_card = card("dog", "n02084071")  # labelled only "dog": might be a terrier
     cards = [MALTESE, BEAGLE, RETRIEVER, TABBY, dog_card, SPORTS_CAR]
-    found = certain_truth(perception, cards, vocab, [([0, 1, 2], [3]), ([0, 1, 2], [4]),
-                                                     ([0, 3], [5]), ([1], [0]), ([1], [4])])
+    found = certain_truth(
+        perception,
+        cards,
+        vocab,
+        [([0, 1, 2], [3]), ([0, 1, 2], [4]), ([0, 3], [5]), ([1], [0]), ([1], [4])],
+    )
     dog, hound, animal = (vocab.index(w) for w in ("dog", "hound", "animal"))
     assert found[0, dog] and not found[0, animal]  # animal is true of the tabby too
     assert not found[1, dog]  # the dog card is a dog
@@ -473,19 +547,24 @@ def test_a_word_the_judge_refuses_is_never_written(perception, judge, refused_vo
     guess_view = GuessView(1, 0, 1, 0, (MALTESE, BEAGLE, RETRIEVER), (SPORTS_CAR, GUITAR), ())
     unjudged = {
         KiekBot("a", perception=perception, judge=None, vocabulary=refused_vocabulary, seed=s)
-        .play_turn(view).word
+        .play_turn(view)
+        .word
         for s in range(6)
     }
     assert "pet dog" in unjudged  # the test can fail: the refused word is a bot's choice
     for seed in range(6):
-        bot = KiekBot("a", perception=perception, judge=judge, vocabulary=refused_vocabulary, seed=seed)
+        bot = KiekBot(
+            "a", perception=perception, judge=judge, vocabulary=refused_vocabulary, seed=seed
+        )
         word = bot.play_turn(view).word
         guess = bot.guess(guess_view)
         assert judge.check_word(word).accepted, word
         assert guess == "" or judge.check_word(guess).accepted, guess
 
 
-def test_a_game_with_refused_words_plays_through(dev_cards, dev_perception, judge, refused_vocabulary, tmp_path) -> None:
+def test_a_game_with_refused_words_plays_through(
+    dev_cards, dev_perception, judge, refused_vocabulary, tmp_path
+) -> None:
     """Bot-only games through the engine with the real judge and a vocabulary holding words it
     refuses (a small one whose words run out, and the default one plus those words): every
     game ends, and no secret or guess in the log is refused."""
@@ -501,13 +580,20 @@ def test_a_game_with_refused_words_plays_through(dev_cards, dev_perception, judg
     vocabularies = (refused_vocabulary, load_vocabulary(path))
     for seed, vocabulary in ((1, vocabularies[0]), (2, vocabularies[1])):
         bots = [
-            KiekBot(f"b{i}", perception=dev_perception, judge=judge, vocabulary=vocabulary,
-                    seed=seed * 100 + i)
+            KiekBot(
+                f"b{i}",
+                perception=dev_perception,
+                judge=judge,
+                vocabulary=vocabulary,
+                seed=seed * 100 + i,
+            )
             for i in range(3)
         ]
         path = tmp_path / f"game{seed}.jsonl"
         with EventLog(path) as log:
-            outcome = play_game(bots, list(dev_cards), judge=judge, seed=seed, clock=VirtualClock(), log=log)
+            outcome = play_game(
+                bots, list(dev_cards), judge=judge, seed=seed, clock=VirtualClock(), log=log
+            )
         assert len(outcome.scores) == 3
         turns = read_turns(path)
         assert len(turns) == 9

@@ -147,8 +147,12 @@ def test_key_mapping_names_a_key_it_cannot_place(state_dict):
     model = timm.create_model("tf_efficientnet_lite0", pretrained=False)
     with pytest.raises(ValueError, match="_blocks.16._bn0.weight: the model has only 16 blocks"):
         models.efficientnet_pytorch_to_timm({"_blocks.16._bn0.weight": torch.zeros(1)}, model)
-    with pytest.raises(ValueError, match="a DepthwiseSeparableConv block has no layer _expand_conv"):
-        models.efficientnet_pytorch_to_timm({"_blocks.0._expand_conv.weight": torch.zeros(1)}, model)
+    with pytest.raises(
+        ValueError, match="a DepthwiseSeparableConv block has no layer _expand_conv"
+    ):
+        models.efficientnet_pytorch_to_timm(
+            {"_blocks.0._expand_conv.weight": torch.zeros(1)}, model
+        )
     with pytest.raises(ValueError, match="_head.weight: not an EfficientNet-PyTorch layer name"):
         models.efficientnet_pytorch_to_timm({"_head.weight": torch.zeros(1)}, model)
 
@@ -195,7 +199,9 @@ def test_words_are_scored_by_the_mass_of_the_classes_under_them(dev_cards):
     assert (s["animal"] >= s["dog"] - 1e-6).all() and (s["dog"] >= s["retriever"] - 1e-6).all()
     # words it does not know are undecided, and it says so
     known = perception.knows(words)
-    assert dict(zip(words, known, strict=True)) == {w: w not in ("person", "moon", "black", "zzzz") for w in words}
+    assert dict(zip(words, known, strict=True)) == {
+        w: w not in ("person", "moon", "black", "zzzz") for w in words
+    }
     for word in ("person", "moon", "black", "zzzz"):
         assert np.all(s[word] == 0.5)
 
@@ -244,7 +250,9 @@ def test_words_read_the_five_likeliest_classes(dev_cards):
     top = perception.top_k_probabilities(dev_cards)
     assert ((top > 0).sum(axis=1) == 5).all() and np.allclose(top.sum(axis=1), 1.0, atol=1e-5)
     kept = top > 0
-    assert np.allclose(top[kept], (p / np.where(kept, p, 0).sum(axis=1, keepdims=True))[kept], atol=1e-6)
+    assert np.allclose(
+        top[kept], (p / np.where(kept, p, 0).sum(axis=1, keepdims=True))[kept], atol=1e-6
+    )
     mask = perception.class_mask(["animal"])[0].astype(np.float32)
     assert np.allclose(perception.scores(dev_cards, ["animal"])[:, 0], top @ mask, atol=1e-6)
     assert (top @ mask >= np.minimum(p @ mask, 1.0) - 1e-6)[:3].all()  # the animals gain

@@ -28,7 +28,18 @@ COMMANDS = _commands(typer.main.get_command(app))
 
 def test_every_command_is_listed():
     names = {" ".join(c) for c in COMMANDS}
-    assert {"", "play", "replay", "judge", "repeat", "serve", "models", "kismet", "deck", "deck info"} <= names
+    assert {
+        "",
+        "play",
+        "replay",
+        "judge",
+        "repeat",
+        "serve",
+        "models",
+        "kismet",
+        "deck",
+        "deck info",
+    } <= names
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "kiekai")

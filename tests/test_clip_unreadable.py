@@ -28,7 +28,9 @@ def test_a_photo_broken_after_loading_is_skipped_with_its_reason(tiny_clip, phot
         photos, model_name=TINY, checkpoint=str(checkpoint), progress=False, cache_root=tmp_path
     )
     skipped: list[tuple[str, str]] = []
-    embeddings = perception.embed_images(photos, on_skip=lambda card, why: skipped.append((card, why)))
+    embeddings = perception.embed_images(
+        photos, on_skip=lambda card, why: skipped.append((card, why))
+    )
     assert skipped == [("p2.png", "not an image (Pillow cannot identify the file's contents)")]
     norms = np.linalg.norm(embeddings, axis=1)
     np.testing.assert_allclose(norms[[0, 1, 3, 4]], 1.0, atol=1e-5)

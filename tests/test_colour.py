@@ -99,7 +99,9 @@ def test_dim_whites_read_white_after_the_exposure_step():
 def test_colourfulness_follows_hasler_and_susstrunk():
     assert colourfulness(_flat((128, 128, 128))) == pytest.approx(0.0)
     stripes = np.zeros((60, 120, 3), dtype=np.uint8)
-    for i, rgb in enumerate([(255, 0, 0), (0, 200, 0), (0, 0, 255), (255, 255, 0), (255, 0, 255), (0, 255, 255)]):
+    for i, rgb in enumerate(
+        [(255, 0, 0), (0, 200, 0), (0, 0, 255), (255, 255, 0), (255, 0, 255), (0, 255, 255)]
+    ):
         stripes[:, 20 * i : 20 * (i + 1)] = rgb
     assert colourfulness(stripes) > 109  # "extremely colourful"
 
@@ -109,8 +111,16 @@ def test_colourfulness_follows_hasler_and_susstrunk():
 
 def test_the_rulebook_example_three_black_cards_against_two_white(tmp_path):
     """Rulebook, "Imperfect Guesses": three black cards, two white: "Black", not "White"."""
-    black = [_save(tmp_path, f"black{i}", _noisy(_subject((90 + 20 * i, 140, 70), (20, 20, 22)), i)) for i in range(3)]
-    white = [_save(tmp_path, f"white{i}", _noisy(_subject((60, 110 + 30 * i, 50), (240, 240, 236)), 10 + i)) for i in range(2)]
+    black = [
+        _save(tmp_path, f"black{i}", _noisy(_subject((90 + 20 * i, 140, 70), (20, 20, 22)), i))
+        for i in range(3)
+    ]
+    white = [
+        _save(
+            tmp_path, f"white{i}", _noisy(_subject((60, 110 + 30 * i, 50), (240, 240, 236)), 10 + i)
+        )
+        for i in range(2)
+    ]
     perception = ColourPerception(model_path=False)
     s = _scores(perception, black + white, ["black", "white", "Black"])
     assert (s["black"][:3] > 0.5).all() and (s["black"][3:] < 0.5).all()
@@ -121,7 +131,9 @@ def test_the_rulebook_example_three_black_cards_against_two_white(tmp_path):
 def test_a_subject_counts_more_than_its_background(tmp_path):
     # a white thing filling a fifth of the photo on green grass: white (the subject) and
     # green (most of the photo); the same white only in the corners: not white
-    subject = _save(tmp_path, "subject", _noisy(_subject((40, 140, 40), (245, 245, 245), fraction=0.28), 1))
+    subject = _save(
+        tmp_path, "subject", _noisy(_subject((40, 140, 40), (245, 245, 245), fraction=0.28), 1)
+    )
     corners = _flat((40, 140, 40))
     corners[:25, :30] = corners[-25:, -30:] = 245
     corner = _save(tmp_path, "corner", _noisy(corners, 2))
@@ -140,12 +152,25 @@ def test_light_and_colourfulness_words(tmp_path):
         _save(tmp_path, "night", _noisy(_flat((25, 25, 35)), 4, amount=6)),
         _save(tmp_path, "snow", _noisy(_flat((235, 235, 240)), 5, amount=6)),
     ]
-    words = ["colourful", "colorful", "multicoloured", "monochrome", "dark", "bright", "grey", "gray"]
+    words = [
+        "colourful",
+        "colorful",
+        "multicoloured",
+        "monochrome",
+        "dark",
+        "bright",
+        "grey",
+        "gray",
+    ]
     s = _scores(ColourPerception(model_path=False), cards, words)
     assert s["colourful"][0] > 0.9 and (s["colourful"][1:] < 0.1).all()
-    assert np.array_equal(s["colorful"], s["colourful"]) and np.array_equal(s["multicoloured"], s["colourful"])
+    assert np.array_equal(s["colorful"], s["colourful"]) and np.array_equal(
+        s["multicoloured"], s["colourful"]
+    )
     assert s["monochrome"][0] < 0.1 and (s["monochrome"][1:] > 0.9).all()
-    assert s["dark"][2] > 0.9 and s["dark"][3] < 0.1 and s["bright"][3] > 0.9 and s["bright"][2] < 0.1
+    assert (
+        s["dark"][2] > 0.9 and s["dark"][3] < 0.1 and s["bright"][3] > 0.9 and s["bright"][2] < 0.1
+    )
     assert s["grey"][1] > 0.9 and np.array_equal(s["gray"], s["grey"])
 
 
@@ -158,7 +183,12 @@ def test_it_knows_colour_words_only(tmp_path):
     scores = perception.scores([card], words)
     assert scores.dtype == np.float32 and scores.shape == (1, 7)
     assert (scores[0, 4:] == 0.5).all()
-    assert set(COLOUR_WORDS.values()) == set(BASIC_TERMS) | {"colourful", "monochrome", "dark", "bright"}
+    assert set(COLOUR_WORDS.values()) == set(BASIC_TERMS) | {
+        "colourful",
+        "monochrome",
+        "dark",
+        "bright",
+    }
 
 
 def test_features_are_cached_by_content_hash(tmp_path):
@@ -196,7 +226,11 @@ def test_default_deck_photos():
 
     cards = {card.label: card for card in default_deck().cards}
     chosen = ["galaxies", "printed page", "retina", "rocket", "photographer", "coffee cup"]
-    s = _scores(ColourPerception(model_path=False), [cards[label] for label in chosen], ["black", "white", "red", "blue", "monochrome", "colourful", "dark"])
+    s = _scores(
+        ColourPerception(model_path=False),
+        [cards[label] for label in chosen],
+        ["black", "white", "red", "blue", "monochrome", "colourful", "dark"],
+    )
     galaxies, page, retina, rocket, photographer, coffee = range(6)
     assert s["black"][galaxies] > 0.9 and s["dark"][galaxies] > 0.9 and s["white"][galaxies] < 0.1
     assert s["white"][page] > 0.9 and s["black"][page] < 0.1

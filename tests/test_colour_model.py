@@ -70,7 +70,10 @@ def test_without_the_model_file_the_hand_set_rule_scores_and_says_so(tmp_path):
     got = perception.scores([card], list(BASIC_TERMS))
     hand = scores_from_features(perception.features([card]))
     np.testing.assert_allclose(got[0], [hand[t][0] for t in BASIC_TERMS])
-    assert perception.term_scores([card], np.zeros((1, CLASS_COLOUR_INPUTS)), np.asarray(["labels"])) is None
+    assert (
+        perception.term_scores([card], np.zeros((1, CLASS_COLOUR_INPUTS)), np.asarray(["labels"]))
+        is None
+    )
     (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
     lines.clear()
     ColourPerception(model_path=tmp_path / "bad.json", echo=lines.append)
@@ -79,10 +82,15 @@ def test_without_the_model_file_the_hand_set_rule_scores_and_says_so(tmp_path):
 
 def test_the_model_scores_stay_probabilities(tmp_path):
     perception = ColourPerception(echo=lambda line: pytest.fail(line))
-    cards = [_photo(tmp_path, rgb, name) for name, rgb in (("red", (220, 20, 30)), ("white", (250, 250, 250)))]
+    cards = [
+        _photo(tmp_path, rgb, name)
+        for name, rgb in (("red", (220, 20, 30)), ("white", (250, 250, 250)))
+    ]
     s = perception.scores(cards, [*BASIC_TERMS, "dark", "unknown word"])
     assert s.dtype == np.float32 and ((s >= 0) & (s <= 1)).all() and (s[:, -1] == 0.5).all()
-    terms = perception.term_scores(cards, np.zeros((2, CLASS_COLOUR_INPUTS)), np.asarray(["labels", "classifier"]))
+    terms = perception.term_scores(
+        cards, np.zeros((2, CLASS_COLOUR_INPUTS)), np.asarray(["labels", "classifier"])
+    )
     assert terms is not None and terms.shape == (2, len(BASIC_TERMS))
 
 
@@ -93,14 +101,23 @@ def test_the_refit_on_a_sample_of_the_dev_deck(dev_deck):
     # on these fit-half photos (it was fitted on them) the shipped labels model agrees with the
     # raters clearly more often than the hand-set rule does
     shipped = load_colour_models()["labels"]
-    agree = fit_colour.agreement(shipped.probabilities(data["features"][fit], data["class"]["labels"][fit]), data["y"][fit])
+    agree = fit_colour.agreement(
+        shipped.probabilities(data["features"][fit], data["class"]["labels"][fit]), data["y"][fit]
+    )
     hand = scores_from_features(data["features"][fit])
-    hand_agree = fit_colour.agreement(np.stack([hand[t] for t in BASIC_TERMS], axis=1), data["y"][fit])
+    hand_agree = fit_colour.agreement(
+        np.stack([hand[t] for t in BASIC_TERMS], axis=1), data["y"][fit]
+    )
     assert agree >= hand_agree + 0.1, (agree, hand_agree)
     variants = {k: v for k, v in fit_colour.VARIANTS.items() if k == "photo + log shares + subject"}
     result = fit_colour.run(data, variants, c_grid=(0.1,), repeats=1)
     chosen = result["chosen"]["pixels"]
-    assert 0.0 <= chosen["fit_cv_agreement"] <= 1.0 and chosen["fit_agreement"] >= chosen["fit_cv_agreement"] - 0.05
+    assert (
+        0.0 <= chosen["fit_cv_agreement"] <= 1.0
+        and chosen["fit_agreement"] >= chosen["fit_cv_agreement"] - 0.05
+    )
     payload = fit_colour.shipped_models(result, "deck", "ratings")
     model = ColourModel.from_dict(json.loads(json.dumps(payload))["models"][0])
-    assert model.name == "pixels" and len(model.inputs) == len(variants["photo + log shares + subject"][1])
+    assert model.name == "pixels" and len(model.inputs) == len(
+        variants["photo + log shares + subject"][1]
+    )

@@ -11,7 +11,14 @@ from PIL import Image
 from kiekai.contact_sheet import BACKGROUND, TILE_BACKGROUND, contact_sheet, sheet_layout
 from kiekai.deck import load_deck
 
-COLOURS = [(220, 20, 60), (30, 144, 255), (50, 205, 50), (255, 215, 0), (148, 0, 211), (255, 140, 0)]
+COLOURS = [
+    (220, 20, 60),
+    (30, 144, 255),
+    (50, 205, 50),
+    (255, 215, 0),
+    (148, 0, 211),
+    (255, 140, 0),
+]
 
 
 @pytest.fixture()
@@ -109,11 +116,21 @@ def test_notice_of_an_unreadable_card_stays_inside_its_tile(cards, tmp_path: Pat
     import zlib
 
     def chunk(kind: bytes, payload: bytes) -> bytes:
-        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+        return (
+            struct.pack(">I", len(payload))
+            + kind
+            + payload
+            + struct.pack(">I", zlib.crc32(kind + payload))
+        )
 
     bomb = tmp_path / "bomb.png"
     header = struct.pack(">IIBBBBB", 100_000, 100_000, 8, 0, 0, 0, 0)
-    bomb.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b""))
+    bomb.write_bytes(
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b""))
+        + chunk(b"IEND", b"")
+    )
     missing = tmp_path / "a photo whose long file name does not exist anywhere.png"
     out = contact_sheet([bomb, missing, cards[0]], tmp_path / "s.png", tile=tile, numbers=False)
     sheet = np.asarray(Image.open(out).convert("RGB"))

@@ -260,7 +260,11 @@ def test_labels_are_attached_and_extra_columns_kept(tmp_path: Path):
     )
     deck = load_deck(tmp_path)
     a, b, c = (deck.by_id(i) for i in ("photos/a.jpg", "photos/b.jpg", "c.jpg"))
-    assert (a.label, a.wnid, a.extra_value("wordnet_lemmas")) == ("tench", "n01440764", "tench;Tinca_tinca")
+    assert (a.label, a.wnid, a.extra_value("wordnet_lemmas")) == (
+        "tench",
+        "n01440764",
+        "tench;Tinca_tinca",
+    )
     assert (b.label, b.wnid) == ("bicycle", None)
     assert (c.label, c.wnid) == (None, None)
     assert [x.id for x in deck.labelled()] == ["photos/a.jpg", "photos/b.jpg"]
@@ -422,7 +426,9 @@ def test_deck_embed_reports_model_unavailable_and_exits_1(deck_cli, bad_photos, 
 
     class Unloadable:
         def __init__(self, cards=(), **kwargs):
-            raise ModelUnavailable("No CLIP weights for ViT-B-32. Fix: run `kiekai models --fetch`.")
+            raise ModelUnavailable(
+                "No CLIP weights for ViT-B-32. Fix: run `kiekai models --fetch`."
+            )
 
     fake = types.ModuleType("kiekai.perception.clip")
     fake.ClipPerception = Unloadable
@@ -448,7 +454,9 @@ def test_deck_embed_embeds_every_usable_card_once(deck_cli, bad_photos, monkeypa
         def embed_images(self, cards, progress=None, *, on_skip=None):
             assert progress is False and callable(on_skip)
             seen.extend(c.id for c in cards)
-            return np.stack([np.asarray(open_rgb(c, 8), np.float32).mean(axis=(0, 1)) for c in cards])
+            return np.stack(
+                [np.asarray(open_rgb(c, 8), np.float32).mean(axis=(0, 1)) for c in cards]
+            )
 
     fake = types.ModuleType("kiekai.perception.clip")
     fake.ClipPerception = Recording
@@ -489,7 +497,9 @@ def test_sixteen_bit_int_grey_and_grey_alpha_modes(tmp_path: Path):
     wide = _pixels(_to_rgb(Image.fromarray(ramp.astype(np.int32), mode="I")))
     np.testing.assert_array_equal(wide[..., 0], np.rint(ramp.astype(np.int32) / 257))
     narrow = np.arange(64 * 64).reshape(64, 64).astype(np.int32) % 256
-    np.testing.assert_array_equal(_pixels(_to_rgb(Image.fromarray(narrow, mode="I")))[..., 1], narrow)
+    np.testing.assert_array_equal(
+        _pixels(_to_rgb(Image.fromarray(narrow, mode="I")))[..., 1], narrow
+    )
 
     grey_alpha = Image.new("LA", (40, 40), (0, 0))  # black, fully transparent
     grey_alpha.paste((0, 255), (0, 0, 20, 40))  # left half black, opaque
@@ -602,8 +612,7 @@ def test_unreadable_sub_folder_is_reported_not_silently_dropped(tmp_path: Path, 
     deck = load_deck(tmp_path, on_problem=lambda m: None)
     assert [c.id for c in deck.cards] == ["a.jpg"]
     assert any(
-        "folder locked" in m and "Permission denied" in m and "left out" in m
-        for m in deck.problems
+        "folder locked" in m and "Permission denied" in m and "left out" in m for m in deck.problems
     ), deck.problems
 
 
@@ -751,7 +760,7 @@ def test_a_png_with_a_corrupt_idat_is_skipped_not_listed_ok(deck_cli, tmp_path: 
     _photo(tmp_path / "fine.png")
     deck = load_deck(tmp_path, on_skip=lambda rel, why: None)
     assert [c.id for c in deck.cards] == ["fine.png"]
-    (relative, reason), = deck.skipped
+    ((relative, reason),) = deck.skipped
     assert relative == "broken.png"
     expected = "cannot decode" if keep_crc else "IDAT chunk at byte 33 fails its CRC check"
     assert expected in reason
@@ -783,7 +792,11 @@ def test_decode_photos_yields_images_or_reasons_and_never_raises(tmp_path: Path)
     (tmp_path / "c.png").unlink()
     photos = list(decode_photos(deck.cards, max_side=16))
     assert [p.name for p in photos] == ["a.png", "b.png", "c.png"]
-    assert photos[0].image is not None and photos[0].image.mode == "RGB" and max(photos[0].image.size) <= 16
+    assert (
+        photos[0].image is not None
+        and photos[0].image.mode == "RGB"
+        and max(photos[0].image.size) <= 16
+    )
     assert photos[1].image is None and photos[1].reason.startswith("not an image")
     assert photos[2].image is None and photos[2].reason == "No such file or directory"
     skipped: list[tuple[str, str]] = []
@@ -829,7 +842,9 @@ def test_rows_with_only_a_file_or_an_unknown_wnid_are_reported(tmp_path: Path):
     deck = load_deck(tmp_path, on_problem=seen.append, known_wnid=known.__contains__)
     assert any("line 2" in m and "'a.jpg' has neither a label nor a wnid" in m for m in seen)
     assert any("line 3" in m and "'b.jpg' has neither a label nor a wnid" in m for m in seen)
-    assert any("line 4" in m and "wnid 'n99999999' names no WordNet 3.0 noun synset" in m for m in seen)
+    assert any(
+        "line 4" in m and "wnid 'n99999999' names no WordNet 3.0 noun synset" in m for m in seen
+    )
     assert len(seen) == 3
     assert deck.by_id("c.jpg").wnid is None and deck.by_id("d.jpg").wnid == "n02084071"
     # without a check, a well-formed wnid is kept (no WordNet needed to read a deck)
@@ -891,7 +906,9 @@ def test_deck_info_reports_unknown_wnids_with_their_line(deck_cli, tmp_path: Pat
     result = _invoke(deck_cli, "deck", "info", str(tmp_path))
     assert result.exit_code == 0, result.output
     if "were not checked against WordNet" not in result.output:
-        assert "labels.csv line 2: wnid 'n99999999' names no WordNet 3.0 noun synset" in result.output
+        assert (
+            "labels.csv line 2: wnid 'n99999999' names no WordNet 3.0 noun synset" in result.output
+        )
         assert "n01440764" in result.output
 
 
@@ -934,7 +951,9 @@ def test_open_rgb_shrinks_a_huge_photo_before_converting_it(tmp_path: Path, monk
     colours are those of the photo."""
     import kiekai.deck as deck_module
 
-    colour = {"L": 90, "RGB": (200, 30, 40), "RGBA": (200, 30, 40, 255), "P": 0, "I;16": 30000}[mode]
+    colour = {"L": 90, "RGB": (200, 30, 40), "RGBA": (200, 30, 40, 255), "P": 0, "I;16": 30000}[
+        mode
+    ]
     image = Image.new(mode, (6000, 4000), colour)
     if mode == "P":
         image.putpalette([200, 30, 40] * 256)
@@ -970,7 +989,11 @@ def test_labels_are_one_line_and_bounded(tmp_path: Path):
     problems: list[str] = []
     deck = load_deck(tmp_path, on_problem=problems.append)
     labels = {card.id: card.label for card in deck.cards}
-    assert labels == {"a.png": "golden retriever dog", "b.png": None, "c.png": "x" * MAX_LABEL_CHARS}
+    assert labels == {
+        "a.png": "golden retriever dog",
+        "b.png": None,
+        "c.png": "x" * MAX_LABEL_CHARS,
+    }
     assert deck.by_id("b.png").wnid == "n02084071"
     assert problems == [
         f"labels.csv line 4: the label of 'b.png' is {len(long.strip()):,} characters long, over "
@@ -993,4 +1016,6 @@ def test_a_labels_csv_of_a_larger_deck_gives_a_few_warnings_and_a_count(tmp_path
     assert len(deck.problems) == 500
     assert told[:MAX_PROBLEMS_SHOWN] == deck.problems[:MAX_PROBLEMS_SHOWN]
     assert len(told) == MAX_PROBLEMS_SHOWN + 1
-    assert told[-1].startswith(f"... and {500 - MAX_PROBLEMS_SHOWN:,} more problems like these, 500 in all")
+    assert told[-1].startswith(
+        f"... and {500 - MAX_PROBLEMS_SHOWN:,} more problems like these, 500 in all"
+    )

@@ -155,7 +155,11 @@ def test_a_deal_is_found_from_the_photos_when_the_line_names_none(tmp_path: Path
         json.dumps({"deal": "z1", "table": ["q.jpg", "r.jpg", "s.jpg"], "hand": list("wxyz")})
         + "\n"
         + json.dumps(
-            {"deal": "z2", "table": ["a.jpg", "b.jpg", "d.jpg"], "hand": ["c.jpg", "e.jpg", "f", "g"]}
+            {
+                "deal": "z2",
+                "table": ["a.jpg", "b.jpg", "d.jpg"],
+                "hand": ["c.jpg", "e.jpg", "f", "g"],
+            }
         )
         + "\n"
     )
@@ -167,7 +171,10 @@ def test_a_deal_is_found_from_the_photos_when_the_line_names_none(tmp_path: Path
 
 def test_a_whole_game_turn_keeps_its_used_words(tmp_path: Path) -> None:
     (tmp_path / "r.jsonl").write_text(
-        _line(id="w1t02", deal="wg1", used_words=["animals", "red", " "]) + "\n" + _line(id="y", deal="wg1") + "\n"
+        _line(id="w1t02", deal="wg1", used_words=["animals", "red", " "])
+        + "\n"
+        + _line(id="y", deal="wg1")
+        + "\n"
     )
     turn, single = people.load_people_rounds(tmp_path / "r.jsonl")
     assert turn.used == ("animals", "red") and single.used == ()
@@ -185,7 +192,9 @@ def test_evaluate_gives_the_guessers_the_used_words() -> None:
         seen.append(tuple(used))
         return ["red"]
 
-    result = people.evaluate([(rnd, [], [])], lambda: {"g": guesser}, lambda s, g: s == g, resamples=10)
+    result = people.evaluate(
+        [(rnd, [], [])], lambda: {"g": guesser}, lambda s, g: s == g, resamples=10
+    )
     assert seen == [("animals",)] and result["rounds"][0]["used"] == ["animals"]
 
 
@@ -291,9 +300,13 @@ def test_person_to_bot_on_real_dev_rounds_with_labels(
     for record in res["rounds"]:
         rnd = rounds[record["id"]]
         assert record["part"] == rnd.part
-        assert record["persons_accepted"] == [judge.match(rnd.target, g).accepted for g in rnd.others]
+        assert record["persons_accepted"] == [
+            judge.match(rnd.target, g).accepted for g in rnd.others
+        ]
         for name, word in record["guesses"].items():
-            assert record["accepted"][name] == (bool(word) and judge.match(rnd.target, word).accepted)
+            assert record["accepted"][name] == (
+                bool(word) and judge.match(rnd.target, word).accepted
+            )
         # the plain guesser's word is rank_guesses' best for these photos
         three = [by_id[c] for c in rnd.three]
         two = [by_id[c] for c in rnd.two]
@@ -427,7 +440,9 @@ def test_recorded_pools_are_found_and_pooled(tmp_path: Path) -> None:
         assert result["sources"][source]["count"] == 2 * one[source]["count"]
     assert result["ratio"] == pytest.approx(result["pools"][0]["ratio"])
     assert result["title"] is None  # no README: no round named
-    (tmp_path / "README.md").write_text("intro\n# bot -> person, a round (bots of commit abc1234)\n")
+    (tmp_path / "README.md").write_text(
+        "intro\n# bot -> person, a round (bots of commit abc1234)\n"
+    )
     named = people.score_recorded(tmp_path, accepts=same, resamples=10)
     assert named is not None and named["title"] == "bot -> person, a round (bots of commit abc1234)"
 
@@ -447,11 +462,15 @@ def _small_rounds(tmp_path: Path, dev_people_rounds: Path, n: int = 2) -> Path:
         "".join(
             json.dumps(
                 {
-                    "id": r.id, "deal": r.deal, "target": r.target,
-                    "group_of_three": list(r.three), "group_of_two": list(r.two),
+                    "id": r.id,
+                    "deal": r.deal,
+                    "target": r.target,
+                    "group_of_three": list(r.three),
+                    "group_of_two": list(r.two),
                     "other_players_guessed": list(r.others),
                 }
-            ) + "\n"
+            )
+            + "\n"
             for r in picked["report"] + picked["fit"]
         )  # fmt: skip
     )
@@ -520,24 +539,37 @@ def test_tables_keep_the_guesser_order_when_read_back_from_sorted_json() -> None
         "persons": {**people.rate(16, 20), "exact": people.rate(15, 20)},
         "guessers": {"easy": g(1), "guesser": g(4), "hard": g(3), "normal": g(2)},
     }
-    result = {"config": {"levels": ["easy", "normal", "hard"]}, "perceptions": {
-        "labels": {"name": "labels", "parts": {"report": block}}}}
+    result = {
+        "config": {"levels": ["easy", "normal", "hard"]},
+        "perceptions": {"labels": {"name": "labels", "parts": {"report": block}}},
+    }
     assert people.guesser_names(block, ["easy", "normal", "hard"]) == [
-        "guesser", "easy", "normal", "hard"]
+        "guesser",
+        "easy",
+        "normal",
+        "hard",
+    ]
     what, value = make_evaluation.people_headline("labels", block, ["easy", "normal", "hard"])
     assert "plain guesser / KiekBot easy / KiekBot normal / KiekBot hard" in what
     assert value.startswith("40.0% / 10.0% / 20.0% / 30.0% vs **80.0%**")
     lines = people.person_to_bot_table(result).splitlines()[2:]
     assert [line.split(" | ")[1] for line in lines] == [
-        "the other persons", "plain guesser (`rank_guesses` top-1)", "`KiekBot` easy",
-        "`KiekBot` normal", "`KiekBot` hard"]
+        "the other persons",
+        "plain guesser (`rank_guesses` top-1)",
+        "`KiekBot` easy",
+        "`KiekBot` normal",
+        "`KiekBot` hard",
+    ]
     assert "| 40.0% | 4/10 rounds |" in lines[1] and "| 0.50 |" in lines[1]
 
 
 def test_section_says_so_when_no_reporting_turn_was_scored() -> None:
     block = {"rounds": 1, "persons": people.rate(1, 2), "guessers": {}}
-    result = {"config": {}, "split": {"report": 0, "fit": 1},
-              "perceptions": {"labels": {"name": "labels", "parts": {"fit": block}}}}
+    result = {
+        "config": {},
+        "split": {"report": 0, "fit": 1},
+        "perceptions": {"labels": {"name": "labels", "parts": {"fit": block}}},
+    }
     text = people.render_markdown(result, None, None)
     assert "No turn of the reporting part" in text and "| the other persons |" not in text
     assert "Not yet recorded:" in text
@@ -560,7 +592,9 @@ def test_blind_ratings_per_source_and_perception(tmp_path: Path) -> None:
     assert (groups["bot pixels"]["true"]["count"], groups["bot pixels"]["turns"]) == (1, 2)
     assert groups["bot labels"]["natural"] == 5.0
     bad = tmp_path / "bad.tsv"
-    bad.write_text("split\tby\tperception\tword\ttrue_three\tfalse_two\tnatural\np\tbot\t\tx\tyes\tyes\t9\n")
+    bad.write_text(
+        "split\tby\tperception\tword\ttrue_three\tfalse_two\tnatural\np\tbot\t\tx\tyes\tyes\t9\n"
+    )
     with pytest.raises(ec.EvalError, match="bad.tsv:2: natural must be 1 to 5"):
         people.score_ratings(bad)
     bad.write_text("split\tby\tword\n")

@@ -103,7 +103,9 @@ def test_run_measures_candidates_on_real_photos(dev_deck, tmp_path):
     deck, ratings = _small_deck(dev_deck, tmp_path / "deck")
     candidates = (pd.CANDIDATES[1], pd.SHIPPED[1])  # haar-frontal raw and fitted (OpenCV only)
     result = pd.run(deck, ratings, cache_root=tmp_path / "emb", candidates=candidates)
-    assert result["photos"] == 16 and [r["candidate"] for r in result["rows"]] == [c.name for c in candidates]
+    assert result["photos"] == 16 and [r["candidate"] for r in result["rows"]] == [
+        c.name for c in candidates
+    ]
     for row in result["rows"]:
         assert row["fit"]["photos"] == row["report"]["photos"] == 8
         for half in ("fit", "report"):
@@ -125,7 +127,15 @@ def test_main_writes_models_the_perception_reads(dev_deck, tmp_path, capsys):
     deck, ratings = _small_deck(dev_deck, tmp_path / "deck", per_group=3)
     out = tmp_path / "people-model.json"
     status = pd.main(
-        ["--deck", str(deck), "--ratings", str(ratings), "--shipped-only", "--write-model", str(out)]
+        [
+            "--deck",
+            str(deck),
+            "--ratings",
+            str(ratings),
+            "--shipped-only",
+            "--write-model",
+            str(out),
+        ]
     )
     assert status == 0
     printed = capsys.readouterr().out

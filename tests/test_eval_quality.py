@@ -29,7 +29,11 @@ def write_log(path: Path, turns: list[tuple[str, list[str], list[str], list[str]
     return path
 
 
-DOGS = ["photos/n02085936.jpg", "photos/n02088364.jpg", "photos/n02099601.jpg"]  # Maltese, beagle, retriever
+DOGS = [
+    "photos/n02085936.jpg",
+    "photos/n02088364.jpg",
+    "photos/n02099601.jpg",
+]  # Maltese, beagle, retriever
 TABBY, CAR = "photos/n02123045.jpg", "photos/n04285008.jpg"
 LABELS = {
     "photos/n02085936.jpg": "n02085936",
@@ -43,7 +47,9 @@ LABELS = {
 def test_word_measures() -> None:
     assert quality.rarest_zipf("dog") > 5.0
     assert quality.rarest_zipf("dog-less") == quality.rarest_zipf("dog")
-    assert quality.rarest_zipf("living thing") == min(quality.rarest_zipf("living"), quality.rarest_zipf("thing"))
+    assert quality.rarest_zipf("living thing") == min(
+        quality.rarest_zipf("living"), quality.rarest_zipf("thing")
+    )
     assert quality.rarest_zipf("chordate") < quality.RARE_ZIPF
     assert quality.is_privative("animal-less") and quality.is_privative("dogless")
     assert not quality.is_privative("useless") and not quality.is_privative("dog")
@@ -96,7 +102,11 @@ def test_figures_agree_with_the_held_out_checker(tmp_path: Path, shared_dir: Pat
     env = dict(os.environ, NLTK_DATA=os.pathsep.join(nltk.data.path))
     done = subprocess.run(
         [sys.executable, str(tool), "--labels", str(labels), str(log)],
-        capture_output=True, text=True, env=env, timeout=300, check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=True,
     )
     theirs = json.loads(done.stdout)
     ours = quality.measure_logs([log], labels)
@@ -117,10 +127,26 @@ def default_table():
 
 def test_bot_only_games_repeat_exactly_and_are_measured(tmp_path: Path, default_table) -> None:
     cards, perception, judge = default_table
-    first = selfplay.play_games(cards, perception, judge, level="normal", seeds=[3], bots=3,
-                                log_dir=tmp_path / "a", rounds=1)
-    again = selfplay.play_games(cards, perception, judge, level="normal", seeds=[3], bots=3,
-                                log_dir=tmp_path / "b", rounds=1)
+    first = selfplay.play_games(
+        cards,
+        perception,
+        judge,
+        level="normal",
+        seeds=[3],
+        bots=3,
+        log_dir=tmp_path / "a",
+        rounds=1,
+    )
+    again = selfplay.play_games(
+        cards,
+        perception,
+        judge,
+        level="normal",
+        seeds=[3],
+        bots=3,
+        log_dir=tmp_path / "b",
+        rounds=1,
+    )
 
     def events(path: str) -> list[str]:
         return [line for line in Path(path).read_text().splitlines() if '"header"' not in line]
@@ -143,8 +169,17 @@ def test_games_dealt_from_samples_of_the_deck(tmp_path: Path, default_table) -> 
     assert selfplay.sample_cards(cards, size, 4, 3) != a
     with pytest.raises(ValueError, match="cannot draw"):
         selfplay.sample_cards(cards, len(cards) + 1, 3, 3)
-    result = selfplay.play_games(cards, perception, judge, level="normal", seeds=[3], bots=3,
-                                 log_dir=tmp_path, rounds=1, sample=size)
+    result = selfplay.play_games(
+        cards,
+        perception,
+        judge,
+        level="normal",
+        seeds=[3],
+        bots=3,
+        log_dir=tmp_path,
+        rounds=1,
+        sample=size,
+    )
     ids = {c.id for c in a}
     played = {cid for t in quality.read_turns(Path(result["logs"][0])) for cid in t.three + t.two}
     assert played and played <= ids

@@ -39,31 +39,46 @@ def test_the_real_ratings_and_their_halves():
     assert counts["fit"]["photos"] == 299 and counts["report"]["photos"] == 301
     for half in counts.values():
         # every photo is either compared on colour, or mixed, or split between the raters
-        assert half["colour_compared"] + half["colour_mixed"] + half["colour_split"] == half["photos"]
-        assert half["indoors"] + half["outdoors"] + half["setting_unclear"] + half["setting_split"] == half["photos"]
+        assert (
+            half["colour_compared"] + half["colour_mixed"] + half["colour_split"] == half["photos"]
+        )
+        assert (
+            half["indoors"] + half["outdoors"] + half["setting_unclear"] + half["setting_split"]
+            == half["photos"]
+        )
         assert half["colour_compared"] >= 100  # the target's minimum of rated photos
 
 
 def test_truth_rules(tmp_path):
-    path = _ratings(tmp_path, [
-        ("a.jpg", "indoors", "no", "black"),
-        ("b.jpg", "indoors|unclear", "no", "black|brown"),
-        ("c.jpg", "unclear", "yes", "mixed"),
-        ("d.jpg", "outdoors", "yes", "Gray"),
-    ])
+    path = _ratings(
+        tmp_path,
+        [
+            ("a.jpg", "indoors", "no", "black"),
+            ("b.jpg", "indoors|unclear", "no", "black|brown"),
+            ("c.jpg", "unclear", "yes", "mixed"),
+            ("d.jpg", "outdoors", "yes", "Gray"),
+        ],
+    )
     r = sc.load_ratings(path)
     assert sc.scene_truth(r["a.jpg"], "indoors") and not sc.scene_truth(r["a.jpg"], "outdoors")
     assert not sc.scene_truth(r["b.jpg"], "indoors")  # the raters split: not indoors
     assert not sc.scene_truth(r["c.jpg"], "indoors") and not sc.scene_truth(r["c.jpg"], "outdoors")
     assert sc.scene_truth(r["c.jpg"], "water") and not sc.scene_truth(r["a.jpg"], "water")
     assert sc.scene_truth(r["d.jpg"], "outdoors")
-    assert [sc.colour_truth(r[f]) for f in ("a.jpg", "b.jpg", "c.jpg", "d.jpg")] == ["black", None, None, "grey"]
+    assert [sc.colour_truth(r[f]) for f in ("a.jpg", "b.jpg", "c.jpg", "d.jpg")] == [
+        "black",
+        None,
+        None,
+        "grey",
+    ]
     with pytest.raises(ValueError, match="not one of"):
         sc.scene_truth(r["a.jpg"], "kitchen")
     one = tmp_path / "one.tsv"
     one.write_text(HEADER + "a.jpg\tR1\tno\tindoors\tyes\tred\n", encoding="utf-8")
     only = sc.load_ratings(one)["a.jpg"]
-    assert not sc.scene_truth(only, "indoors") and sc.colour_truth(only) is None  # one rater is not both
+    assert (
+        not sc.scene_truth(only, "indoors") and sc.colour_truth(only) is None
+    )  # one rater is not both
 
 
 def test_malformed_ratings(tmp_path):
@@ -153,8 +168,15 @@ def _tiny_deck(tmp_path, dev_deck):
     for f in fit + report:
         shutil.copyfile(dev_deck / "photos" / f, tmp_path / "deck" / "photos" / f)
     settings = ["indoors", "outdoors", "unclear", "indoors|unclear"]
-    rows = [(f"photos/{f}", settings[i % 4], "yes" if i % 4 == 1 else "no", ["red", "blue", "mixed", "grey"][i % 4])
-            for i, f in enumerate(fit + report)]
+    rows = [
+        (
+            f"photos/{f}",
+            settings[i % 4],
+            "yes" if i % 4 == 1 else "no",
+            ["red", "blue", "mixed", "grey"][i % 4],
+        )
+        for i, f in enumerate(fit + report)
+    ]
     return tmp_path / "deck", _ratings(tmp_path, rows), fit, report
 
 
@@ -182,7 +204,9 @@ def test_run_with_a_synthetic_perception(tmp_path, dev_deck, capsys):
     block = result["perceptions"]["toy"]
     for word in sc.SCENE_WORDS:
         row = block["scenes"][word]
-        assert row["report"]["precision"]["share"] == 1.0 and row["report"]["recall"]["share"] == 1.0
+        assert (
+            row["report"]["precision"]["share"] == 1.0 and row["report"]["recall"]["share"] == 1.0
+        )
         assert row["target_met"]
     assert block["colour"]["report"]["count"] == 3 and block["colour"]["report"]["total"] == 3
     assert not block["colour"]["target_met"]  # under 100 photos compared

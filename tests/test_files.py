@@ -16,7 +16,9 @@ def test_regular_file_bounds(tmp_path: Path):
     path = tmp_path / "a.txt"
     path.write_bytes(b"x" * 100)
     assert read_regular_bytes(path, 100) == b"x" * 100
-    with pytest.raises(FileRefusedError, match=r"a\.txt: too large: 100 bytes, over the limit of 99") as caught:
+    with pytest.raises(
+        FileRefusedError, match=r"a\.txt: too large: 100 bytes, over the limit of 99"
+    ) as caught:
         read_regular_bytes(path, 99)
     assert caught.value.reason.startswith("too large") and caught.value.path == str(path)
     with pytest.raises(FileNotFoundError):
@@ -44,7 +46,9 @@ def test_lines_crlf_bom_bad_utf8_long_and_cut_short(tmp_path: Path):
     assert lines[3].problem == "longer than 20 bytes"
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(content=st.binary(max_size=400), limit=st.integers(1, 40))
 def test_any_bytes_give_numbered_lines_within_the_bound(tmp_path: Path, content: bytes, limit: int):
     path = tmp_path / "any.bin"

@@ -11,8 +11,14 @@ from kiekai.eval.people import PeopleRound, part_of
 
 def _round(rid: str, deal: str) -> PeopleRound:
     return PeopleRound(
-        id=rid, target="dogs", valid_words=("dogs",), three=("a", "b", "c"), two=("d", "e"),
-        others=("dogs", "animals"), deal=deal, part=part_of(deal),
+        id=rid,
+        target="dogs",
+        valid_words=("dogs",),
+        three=("a", "b", "c"),
+        two=("d", "e"),
+        others=("dogs", "animals"),
+        deal=deal,
+        part=part_of(deal),
     )
 
 

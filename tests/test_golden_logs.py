@@ -44,7 +44,10 @@ def test_a_golden_game_replays_to_the_same_game(replayed: dict[str, Path], name:
 def test_the_signature_sees_a_changed_word_and_ignores_encoding() -> None:
     events = golden.read_events(golden.GOLDEN_DIR / "kiek-labels-3bots-seed1.jsonl")
     base = golden.game_signature(events)
-    reordered = [{**e, "data": dict(reversed(list((e.get("data") or {}).items()))), "extra": 1} for e in events]
+    reordered = [
+        {**e, "data": dict(reversed(list((e.get("data") or {}).items()))), "extra": 1}
+        for e in events
+    ]
     for e in reordered:
         if e["type"] != "header":
             e["data"]["t"] = 123.0  # a clock reading is not the game
@@ -57,10 +60,14 @@ def test_the_signature_sees_a_changed_word_and_ignores_encoding() -> None:
     )
 
 
-def test_the_small_deck_takes_the_first_photos_and_their_labels(shared_dir: Path, tmp_path: Path) -> None:
+def test_the_small_deck_takes_the_first_photos_and_their_labels(
+    shared_dir: Path, tmp_path: Path
+) -> None:
     deck = golden.make_deck(tmp_path / "d", "labels", shared_dir / "decks" / "imagenet-dev")
     photos = sorted(p.name for p in (deck / "photos").iterdir())
-    assert len(photos) == golden.DECK_SIZE and all(p.is_symlink() for p in (deck / "photos").iterdir())
+    assert len(photos) == golden.DECK_SIZE and all(
+        p.is_symlink() for p in (deck / "photos").iterdir()
+    )
     rows = (deck / "labels.csv").read_text(encoding="utf-8").splitlines()
     assert len(rows) == golden.DECK_SIZE + 1 and rows[1].startswith("photos/" + photos[0])
     bare = golden.make_deck(tmp_path / "p", "pixels", shared_dir / "decks" / "imagenet-dev")

@@ -49,4 +49,3 @@ def test_alias_feature_links_informal_name_to_the_thing() -> None:
     assert ev.features[FEATURES.index("alias")] > 0.5
     assert ev.relation == "synonym"
     assert "another name" in ev.detail
-

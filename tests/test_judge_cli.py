@@ -122,7 +122,9 @@ def test_loading_line_goes_to_stderr_only(monkeypatch) -> None:
 
     def unloaded():  # a fresh cache of the loader: the model counts as not loaded yet
         monkeypatch.setattr(
-            models, "sentence_model", functools.lru_cache(maxsize=4)(models.sentence_model.__wrapped__)
+            models,
+            "sentence_model",
+            functools.lru_cache(maxsize=4)(models.sentence_model.__wrapped__),
         )
 
     notice = "loading the sentence model"
@@ -296,7 +298,10 @@ def test_error_lines_show_batch_header_and_house_rules_text_escaped(tmp_path) ->
     batch.write_text("secret\x1b]0;title\x07\tanswer\nx\ty\n", encoding="utf-8")
     rules = tmp_path / "rules.tsv"
     rules.write_text("dog\tcat\tmaybe\u202e\x1b[31m\t*\n", encoding="utf-8")
-    for args in (["judge", "--batch", str(batch)], ["judge", "dog", "cat", "--house-rules", str(rules)]):
+    for args in (
+        ["judge", "--batch", str(batch)],
+        ["judge", "dog", "cat", "--house-rules", str(rules)],
+    ):
         r = runner.invoke(app, args, color=True)
         assert r.exit_code == 2 and r.stderr.startswith("error: "), r.output
         assert not any(c in r.stderr for c in "\x1b\x07\u202e"), repr(r.stderr)

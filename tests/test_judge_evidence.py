@@ -128,8 +128,23 @@ def test_one_word_check_on_any_unicode(text: str) -> None:
     word=st.sampled_from(["dog", "horse", "people", "table", "garden", "window", "yellow"]),
     cut=st.integers(min_value=1, max_value=5),
     joiner=st.sampled_from(
-        [" ", "-", "\t", "\x00", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad",
-         "\x1b", "\u2028", "\u00a0", "  ", " - "]
+        [
+            " ",
+            "-",
+            "\t",
+            "\x00",
+            "\u200b",
+            "\u200c",
+            "\u200d",
+            "\u2060",
+            "\ufeff",
+            "\u00ad",
+            "\x1b",
+            "\u2028",
+            "\u00a0",
+            "  ",
+            " - ",
+        ]
     ),  # fmt: skip
 )
 def test_no_joiner_turns_pieces_into_the_word(judges, word, cut, joiner) -> None:
@@ -186,7 +201,8 @@ def test_real_inflections_are_still_forms(judges, a, b) -> None:
 
 
 @pytest.mark.parametrize(
-    ("a", "b"), [("host", "hostess"), ("waiter", "waitress"), ("actor", "actress"), ("lion", "lioness")]
+    ("a", "b"),
+    [("host", "hostess"), ("waiter", "waitress"), ("actor", "actress"), ("lion", "lioness")],
 )
 def test_gender_variants_name_the_same_role(judges, a, b) -> None:
     """Decided (docs/judge.md): a feminine form names the same role, a derived word

@@ -93,11 +93,14 @@ def test_cli_judge_and_repeat_take_house_rules(rules_file: Path) -> None:
     assert r.exit_code == 0, r.output
     assert r.stdout.startswith("REJECTED") and "house-rule" in r.stdout
     r = runner.invoke(
-        cli_app, ["judge", "dog", "cat", "-s", "lenient", "--json", "--house-rules", str(rules_file)]
+        cli_app,
+        ["judge", "dog", "cat", "-s", "lenient", "--json", "--house-rules", str(rules_file)],
     )
     data = json.loads(r.stdout)
     assert data["accepted"] is True and data["relation"] == "house-rule"
-    r = runner.invoke(cli_app, ["repeat", "cat", "--used", "sky,dog", "--house-rules", str(rules_file)])
+    r = runner.invoke(
+        cli_app, ["repeat", "cat", "--used", "sky,dog", "--house-rules", str(rules_file)]
+    )
     assert r.exit_code == 0 and r.stdout.startswith("REPEAT of 'dog'"), r.output
     batch = rules_file.parent / "pairs.tsv"
     batch.write_text("secret\tguess\nsofa\tcouch\nmice\tmouse\n", encoding="utf-8")
@@ -112,7 +115,9 @@ def test_cli_malformed_house_rules_is_one_error_naming_the_line(tmp_path: Path) 
     r = CliRunner().invoke(cli_app, ["judge", "dog", "cat", "--house-rules", str(bad)])
     assert r.exit_code == 2
     assert "line 3" in r.output and "accepted must be yes or no" in r.output
-    r = CliRunner().invoke(cli_app, ["repeat", "dog", "--used", "cat", "--house-rules", str(tmp_path)])
+    r = CliRunner().invoke(
+        cli_app, ["repeat", "dog", "--used", "cat", "--house-rules", str(tmp_path)]
+    )
     assert r.exit_code == 2 and "not a regular file" in r.output
 
 
@@ -136,7 +141,10 @@ def test_api_per_request_rulings(client: TestClient) -> None:
     assert client.post("/v1/judge", json=body).json()["accepted"] is False  # not cached
     batch = client.post(
         "/v1/judge/batch",
-        json={"pairs": [body, {"secret": "mice", "guess": "mouse"}], "house_rules": ruled["house_rules"]},
+        json={
+            "pairs": [body, {"secret": "mice", "guess": "mouse"}],
+            "house_rules": ruled["house_rules"],
+        },
     ).json()
     assert [a["relation"] for a in batch] == ["house-rule", "same-lemma"]
     repeat = client.post(
@@ -145,7 +153,10 @@ def test_api_per_request_rulings(client: TestClient) -> None:
     ).json()
     assert repeat["accepted"] is True and repeat["matched"] == "dog"
     # a ruling at another level changes nothing at this one
-    other = {**body, "house_rules": [{"secret": "dog", "guess": "cat", "accepted": True, "level": "strict"}]}
+    other = {
+        **body,
+        "house_rules": [{"secret": "dog", "guess": "cat", "accepted": True, "level": "strict"}],
+    }
     assert client.post("/v1/judge", json=other).json()["accepted"] is False
 
 
@@ -153,16 +164,27 @@ def test_api_per_request_rulings(client: TestClient) -> None:
     ("rulings", "field"),
     [
         ([{"secret": "dog", "guess": "cat"}], "body.house_rules[0].accepted"),
-        ([{"secret": "dog", "guess": "cat", "accepted": True, "level": "loose"}], "body.house_rules[0].level"),
+        (
+            [{"secret": "dog", "guess": "cat", "accepted": True, "level": "loose"}],
+            "body.house_rules[0].level",
+        ),
         ([{"secret": "!!", "guess": "cat", "accepted": True}], "body.house_rules[0]"),
         ([{"secret": "d\tog", "guess": "cat", "accepted": True}], "body.house_rules[0].secret"),
-        ([{"secret": "dog", "guess": "cat", "accepted": True, "why": "x"}], "body.house_rules[0].why"),
-        ([{"secret": "a", "guess": "b", "accepted": True}] * (MAX_HOUSE_RULINGS + 1), "body.house_rules"),
+        (
+            [{"secret": "dog", "guess": "cat", "accepted": True, "why": "x"}],
+            "body.house_rules[0].why",
+        ),
+        (
+            [{"secret": "a", "guess": "b", "accepted": True}] * (MAX_HOUSE_RULINGS + 1),
+            "body.house_rules",
+        ),
         ("dog", "body.house_rules"),
     ],
 )
 def test_api_bad_rulings_are_422_naming_the_field(client: TestClient, rulings, field) -> None:
-    response = client.post("/v1/judge", json={"secret": "dog", "guess": "cat", "house_rules": rulings})
+    response = client.post(
+        "/v1/judge", json={"secret": "dog", "guess": "cat", "house_rules": rulings}
+    )
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == field
 
@@ -203,13 +225,17 @@ def test_real_server_applies_file_and_request_rulings(server_url: str) -> None:
     with httpx.Client(base_url=server_url, timeout=60.0) as http:
         v = http.post("/v1/judge", json={"secret": "sofa", "guess": "couch"}).json()
         assert v["accepted"] is False and "house rule (house-rules.tsv)" in v["reason"]
-        v = http.post("/v1/judge", json={"secret": "cat", "guess": "dog", "strictness": "strict"}).json()
+        v = http.post(
+            "/v1/judge", json={"secret": "cat", "guess": "dog", "strictness": "strict"}
+        ).json()
         assert v["accepted"] is True and v["relation"] == "house-rule"
         r = http.post("/v1/repeat", json={"candidate": "cat", "used": ["dog"]}).json()
         assert r["accepted"] is True and r["matched"] == "dog"
         # the request's own rulings come before the server's file
         mine = [{"secret": "sofa", "guess": "couch", "accepted": True}]
-        v = http.post("/v1/judge", json={"secret": "sofa", "guess": "couch", "house_rules": mine}).json()
+        v = http.post(
+            "/v1/judge", json={"secret": "sofa", "guess": "couch", "house_rules": mine}
+        ).json()
         assert v["accepted"] is True and "sent with this request" in v["reason"]
         bad = http.post("/v1/judge", json={"secret": "sofa", "guess": "couch", "house_rules": [{}]})
         assert bad.status_code == 422 and bad.json()["error"] == "invalid-request"

@@ -14,9 +14,7 @@ def test_semcor_counts_equal_nltk_lemma_count() -> None:
     wn = wordnet()
     lemmas = [lem for s in list(wn.all_synsets("n"))[::500] for lem in s.lemmas()]
     assert lemmas
-    assert [semcor_counts().get(lem.key(), 0) for lem in lemmas] == [
-        lem.count() for lem in lemmas
-    ]
+    assert [semcor_counts().get(lem.key(), 0) for lem in lemmas] == [lem.count() for lem in lemmas]
     assert semcor_counts()[wn.synset("dog.n.01").lemmas()[0].key()] > 0
 
 
@@ -47,7 +45,11 @@ def test_semcor_counts_come_from_the_index_without_nltks_reader() -> None:
         " models.wordnet.cache_info().currsize, sum(wordnet_index.FALLBACKS.values()))\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600, check=True,
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
         env=env,
     ).stdout.split()
     assert out == ["37387", "WordNetIndex", "0", "0"]

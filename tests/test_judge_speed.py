@@ -60,7 +60,10 @@ def test_verdicts_on_tabled_words_load_nothing_slow(cache) -> None:
 
     done, imported = kiekai(cache, "repeat", "stones", "--used", "rocks,trees", "--json")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["matched"] == Judge().is_repeat("stones", ["rocks", "trees"]).matched
+    assert (
+        json.loads(done.stdout)["matched"]
+        == Judge().is_repeat("stones", ["rocks", "trees"]).matched
+    )
     assert not imported & set(HEAVY) and done.stderr == ""
 
     done, imported = kiekai(cache, "judge", "mice", "mouse")  # decided by form alone

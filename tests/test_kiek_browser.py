@@ -61,7 +61,9 @@ def kit():
     from kiekai.perception import load_perception
 
     judge = Judge("standard")
-    perception, usable = load_perception("labels", list(default_deck().cards), echo=lambda line: None)
+    perception, usable = load_perception(
+        "labels", list(default_deck().cards), echo=lambda line: None
+    )
     cards = list(usable)
     return cards, card_names(cards), judge, perception
 
@@ -208,9 +210,11 @@ def test_one_person_against_three_bots_in_chromium(browser, kit, tmp_path):
     # the page handles by showing the current question
     page.on(
         "console",
-        lambda msg: errors.append(msg.text)
-        if msg.type == "error" and "status of 409" not in msg.text
-        else None,
+        lambda msg: (
+            errors.append(msg.text)
+            if msg.type == "error" and "status of 409" not in msg.text
+            else None
+        ),
     )
     try:
         box["thread"].start()
@@ -338,7 +342,7 @@ def test_a_refused_word_keeps_the_split_and_the_word_in_the_browser(browser, tmp
         page.reload()  # the server's page keeps the refused answer too
         page.wait_for_selector("form[data-count='3']")
         checked = page.evaluate(
-            "() => Array.from(document.querySelectorAll(\"#decision input[name=card]:checked\"))"
+            '() => Array.from(document.querySelectorAll("#decision input[name=card]:checked"))'
             ".map((box) => box.value).sort()"
         )
         assert checked == ["1", "3", "4"]

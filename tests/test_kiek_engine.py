@@ -74,7 +74,9 @@ def test_setup_deals_four_each_three_face_up_rest_aside():
     all_ids += [c.id for c in engine.aside]
     assert sorted(all_ids) == sorted(c.id for c in make_cards(40))
     setup = engine.log.events[0]
-    assert setup.type == "setup" and setup.data["hands"] == [[c.id for c in h] for h in engine.hands]
+    assert setup.type == "setup" and setup.data["hands"] == [
+        [c.id for c in h] for h in engine.hands
+    ]
 
 
 def test_setup_is_shuffled_and_seeded():
@@ -126,7 +128,10 @@ def test_active_player_plays_two_hand_cards_making_five():
     "mutate, message",
     [
         (lambda p, e: ActivePlay(("zz", p.played[1]), p.three, p.two, p.word), "not in the active"),
-        (lambda p, e: ActivePlay((p.played[0], p.played[0]), p.three, p.two, p.word), "2 different"),
+        (
+            lambda p, e: ActivePlay((p.played[0], p.played[0]), p.three, p.two, p.word),
+            "2 different",
+        ),
         (lambda p, e: ActivePlay(p.played, p.three[:2], p.two + p.three[2:], p.word), "group of 3"),
         (lambda p, e: ActivePlay(p.played, p.three, (p.two[0], p.three[0]), p.word), "exactly"),
         (lambda p, e: ActivePlay(p.played, p.three, p.two, "two words"), "one word"),
@@ -493,7 +498,10 @@ def test_the_table_overrules_a_verdict_and_the_turn_is_scored_by_its_ruling():
     assert result.matches[2].accepted and result.matches[2].relation == "table-ruling"
     events = engine.log.events
     overrules = [e for e in events if e.type == "overrule"]
-    assert [(e.player, e.data["guesser"], e.data["accepted"]) for e in overrules] == [(0, 2, True), (3, 1, False)]
+    assert [(e.player, e.data["guesser"], e.data["accepted"]) for e in overrules] == [
+        (0, 2, True),
+        (3, 1, False),
+    ]
     verdicts = {e.player: e.data for e in events if e.type == "verdict"}
     assert verdicts[2]["overruled"] and verdicts[2]["scored"] == 1
     assert verdicts[1]["overruled"] and verdicts[1]["scored"] == 0
@@ -590,7 +598,9 @@ def test_the_table_overrules_the_judges_repeat_verdict_after_a_call():
     assert result.repeats == {2: "sea", 3: "sea"}
     assert result.penalised == frozenset({2, 3}) and result.credited_caller == 0
     events = [e for e in engine.log.events if e.type == "overrule-repeat"]
-    assert [(e.data["word"], e.data["writers"], e.data["used"], e.data["repeats"]) for e in events] == [
+    assert [
+        (e.data["word"], e.data["writers"], e.data["used"], e.data["repeats"]) for e in events
+    ] == [
         ("crimson", [1], "red", False),
         ("ocean", [2, 3], "sea", True),
     ]
@@ -608,7 +618,10 @@ def test_a_repeat_ruling_equal_to_the_judge_withdraws_an_earlier_one():
     engine.overrule_repeat("crimson", "red", by=0)  # the judge's verdict again: withdrawn
     result = engine.call((2,))
     assert result.repeats == {1: "red"} and result.credited_caller == 2
-    assert [e.data["withdrawn"] for e in engine.log.events if e.type == "overrule-repeat"] == [False, True]
+    assert [e.data["withdrawn"] for e in engine.log.events if e.type == "overrule-repeat"] == [
+        False,
+        True,
+    ]
 
 
 def test_keepers_see_how_long_each_card_has_been_on_the_table():

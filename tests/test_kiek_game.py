@@ -78,7 +78,9 @@ def test_same_seed_same_game_other_seed_other_game():
     def run(seed):
         return [
             (e.type, e.turn, e.player, dict(e.data))
-            for e in play_game(bots(4), make_cards(40), judge=TableJudge(), seed=seed, clock=VirtualClock()).events
+            for e in play_game(
+                bots(4), make_cards(40), judge=TableJudge(), seed=seed, clock=VirtualClock()
+            ).events
             if e.type != "header"
         ]
 
@@ -119,7 +121,11 @@ def test_a_word_after_two_minutes_counts_as_nothing_written():
     players = [SlowPlayer("Slow", clock, 121.0, words=["dog"]), *bots(2)]
     outcome = play_game(players, make_cards(30), judge=TableJudge(), seed=2, clock=clock, rounds=1)
     time_ups = [e for e in outcome.events if e.type == "time-up"]
-    assert sorted((e.player, e.data["what"]) for e in time_ups) == [(0, "guess"), (0, "guess"), (0, "word")]
+    assert sorted((e.player, e.data["what"]) for e in time_ups) == [
+        (0, "guess"),
+        (0, "guess"),
+        (0, "word"),
+    ]
     slow_play = next(e for e in outcome.events if e.type == "play" and e.player == 0)
     assert slow_play.data["wrote_word"] is False and slow_play.data["forfeited"] is False
 
@@ -144,7 +150,9 @@ class TimeUpHuman(ScriptedPlayer):
 
 def test_time_up_from_a_human_plays_first_two_cards():
     players = [TimeUpHuman("You", human=True), *bots(2)]
-    outcome = play_game(players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1)
+    outcome = play_game(
+        players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1
+    )
     first_play = next(e for e in outcome.events if e.type == "play")
     assert first_play.player == 0 and first_play.data["forfeited"] is True
     assert outcome.scores[0] == 0
@@ -160,7 +168,9 @@ def test_eof_stops_the_game_and_keeps_the_log(tmp_path):
     path = tmp_path / "g.jsonl"
     players = [*bots(2), EOFHuman("You", human=True)]
     with EventLog(path) as log, pytest.raises(GameAborted, match="EOF") as info:
-        play_game(players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), log=log)
+        play_game(
+            players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), log=log
+        )
     assert info.value.log_path == path
     events = list(read_log(path))
     assert events[0].type == "header" and events[-1].type == "aborted"
@@ -190,14 +200,23 @@ class BadThenGoodHuman(ScriptedPlayer):
 def test_a_refused_human_answer_is_asked_again():
     """Bad input: a phrase is refused with a request for one word, and asked again."""
     human = BadThenGoodHuman("You", ["dog"], human=True)
-    play_game([human, *bots(2)], make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1)
+    play_game(
+        [human, *bots(2)],
+        make_cards(30),
+        judge=TableJudge(),
+        seed=2,
+        clock=VirtualClock(),
+        rounds=1,
+    )
     assert len(human.told) == 1 and "one word" in human.told[0]
 
 
 def test_an_illegal_bot_answer_is_an_error():
     human = BadThenGoodHuman("Bot", ["dog"], human=False)
     with pytest.raises(ValueError, match="one word"):
-        play_game([human, *bots(2)], make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock())
+        play_game(
+            [human, *bots(2)], make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock()
+        )
 
 
 def test_replay_refuses_a_file_that_is_not_a_game_log(tmp_path):
@@ -228,7 +247,9 @@ def test_printer_repeats_no_reason_a_person_has_just_read():
     """At the terminal a person reads each verdict's reason when asked "Overrule a verdict?";
     the verdict lines after it give the outcome and points only. A replay or a bots-only game
     (nobody was asked) still shows the reasons."""
-    outcome = play_game(bots(3), make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1)
+    outcome = play_game(
+        bots(3), make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1
+    )
     verdicts = [e for e in outcome.events if e.type == "verdict"]
     assert verdicts
     for reasons_shown in (False, True):
@@ -244,7 +265,6 @@ def test_printer_repeats_no_reason_a_person_has_just_read():
 
 
 # ---------------------------------------------------------------- the human terminal player
-
 
 
 class PromptAnswerer(io.TextIOBase):
@@ -283,12 +303,21 @@ def human_game(words, first=(), rounds=1):
     out = Console(file=screen, width=200, color_system=None, force_terminal=False)
     stdin = PromptAnswerer(screen, words, first)
     human = TerminalKiekPlayer(
-        "You", judge=TableJudge(), console=out, reader=LineReader(stdin), clock=VirtualClock(),
+        "You",
+        judge=TableJudge(),
+        console=out,
+        reader=LineReader(stdin),
+        clock=VirtualClock(),
         names=["You", "Bot 1", "Bot 2", "Bot 3"],
     )
     outcome = play_game(
-        [human, *bots(3)], make_cards(40), judge=TableJudge(), seed=4, clock=VirtualClock(),
-        rounds=rounds, on_event=EventPrinter(out),
+        [human, *bots(3)],
+        make_cards(40),
+        judge=TableJudge(),
+        seed=4,
+        clock=VirtualClock(),
+        rounds=rounds,
+        on_event=EventPrinter(out),
     )
     return outcome, screen.getvalue(), stdin
 
@@ -317,9 +346,13 @@ def test_a_phrase_emoji_or_nothing_is_refused_and_asked_again():
 def test_eof_on_the_terminal_stops_the_game():
     screen = io.StringIO()
     out = Console(file=screen, color_system=None)
-    human = TerminalKiekPlayer("You", judge=TableJudge(), console=out, reader=LineReader(io.StringIO("4 5\n")))
+    human = TerminalKiekPlayer(
+        "You", judge=TableJudge(), console=out, reader=LineReader(io.StringIO("4 5\n"))
+    )
     with pytest.raises(GameAborted, match="EOF"):
-        play_game([human, *bots(2)], make_cards(30), judge=TableJudge(), seed=1, clock=VirtualClock())
+        play_game(
+            [human, *bots(2)], make_cards(30), judge=TableJudge(), seed=1, clock=VirtualClock()
+        )
 
 
 def test_line_reader_times_out_on_a_silent_pipe_and_reads_buffered_lines():
@@ -393,7 +426,9 @@ def test_ctrl_c_stops_the_game_and_keeps_the_log(tmp_path):
     path = tmp_path / "c.jsonl"
     players = [*bots(2), CtrlCHuman("You", human=True)]
     with EventLog(path) as log, pytest.raises(GameAborted, match="Ctrl-C"):
-        play_game(players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), log=log)
+        play_game(
+            players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), log=log
+        )
     events = list(read_log(path))
     assert events[-1].type == "aborted" and events[-1].data["reason"] == "stopped with Ctrl-C"
     assert any(e.type == "score" for e in events)  # the turn played before the stop is kept
@@ -412,7 +447,11 @@ class OverrulingHuman(ScriptedPlayer):
         self.done = False
 
     def overrule(self, view):
-        if not self.done and self.guesser in view.verdicts and not view.verdicts[self.guesser].accepted:
+        if (
+            not self.done
+            and self.guesser in view.verdicts
+            and not view.verdicts[self.guesser].accepted
+        ):
             self.done = True
             return {view.words[self.guesser]: True}
         return {}
@@ -437,7 +476,11 @@ def test_a_person_overrules_a_verdict_and_the_next_game_applies_it(tmp_path, jud
     path = tmp_path / "house-rules.tsv"
 
     def game(rules, human):
-        players = [human, ScriptedPlayer("Bot 1", ["cat"], guesses=["puppy"]), ScriptedPlayer("Bot 2", ["sea"])]
+        players = [
+            human,
+            ScriptedPlayer("Bot 1", ["cat"], guesses=["puppy"]),
+            ScriptedPlayer("Bot 2", ["sea"]),
+        ]
         return play_game(
             players, make_cards(30), judge=judge_with(rules), seed=2, clock=VirtualClock(),
             rounds=1, house_rules=rules, ruling_level="standard",
@@ -445,7 +488,11 @@ def test_a_person_overrules_a_verdict_and_the_next_game_applies_it(tmp_path, jud
 
     first = game(HouseRules.load(path, missing_ok=True), OverrulingHuman("You", ["dog"], guesser=1))
     overrule = next(e for e in first.events if e.type == "overrule")
-    assert overrule.player == 0 and overrule.data["guess"] == "puppy" and overrule.data["secret"] == "dog"
+    assert (
+        overrule.player == 0
+        and overrule.data["guess"] == "puppy"
+        and overrule.data["secret"] == "dog"
+    )
     assert overrule.data["judge_accepted"] is False
     verdict = next(e for e in first.events if e.type == "verdict" and e.data["guess"] == "puppy")
     assert verdict.data["overruled"] and verdict.data["scored"] == 1
@@ -473,7 +520,9 @@ def test_a_house_rule_also_decides_ne_bis_in_idem(judge_with):
             ScriptedPlayer("Bot 1", ["dogs"], guesses=["tree"]),
             ScriptedPlayer("Bot 2", ["sea"], guesses=["stone", "wood", "moon"], calls=True),
         ]
-        return play_game(players, make_cards(30), judge=judge_with(rules), seed=2, clock=VirtualClock(), rounds=1)
+        return play_game(
+            players, make_cards(30), judge=judge_with(rules), seed=2, clock=VirtualClock(), rounds=1
+        )
 
     ruled = game(HouseRules([HouseRuling("pets", "dogs", True, "standard")]))
     call = next(e for e in ruled.events if e.type == "call" and e.turn == 1)
@@ -505,7 +554,9 @@ class MeetingGuesser(ScriptedPlayer):
         self.asked_on.append(view.turn)
         if view.active_seat not in self.people_seats:  # every person guesses this turn
             with self.meeting["lock"]:
-                barrier = self.meeting.setdefault(view.turn, threading.Barrier(len(self.people_seats)))
+                barrier = self.meeting.setdefault(
+                    view.turn, threading.Barrier(len(self.people_seats))
+                )
             barrier.wait(timeout=self.timeout)
             self.met_on.append(view.turn)
         return super().guess(view)
@@ -521,7 +572,9 @@ def test_people_guess_at_the_same_time():
     a = MeetingGuesser("Ann", ["dog"], meeting=meeting, people_seats=people)
     b = MeetingGuesser("Ben", ["red"], meeting=meeting, people_seats=people)
     players = [ScriptedPlayer("Bot 1", ["cat"]), a, b, ScriptedPlayer("Bot 2", ["sea"])]
-    outcome = play_game(players, make_cards(40), judge=TableJudge(), seed=1, clock=VirtualClock(), rounds=1)
+    outcome = play_game(
+        players, make_cards(40), judge=TableJudge(), seed=1, clock=VirtualClock(), rounds=1
+    )
     # Ann (seat 1, the first person) is active first, then Ben; in the last two turns (the
     # bots active) both guess: they are asked together (each met the other inside guess()).
     assert len(a.asked_on) == len(b.asked_on) == 3
@@ -576,7 +629,10 @@ def test_a_word_several_guessers_wrote_is_ruled_once(tmp_path):
         house_rules=HouseRules.load(path, missing_ok=True),
     )  # fmt: skip
     first_reveal = next(v for v in person.seen if getattr(v, "guesses", ()))
-    assert [(g.word, g.seats) for g in first_reveal.guesses] == [("puppy", (1, 2, 3)), ("cat", (4,))]
+    assert [(g.word, g.seats) for g in first_reveal.guesses] == [
+        ("puppy", (1, 2, 3)),
+        ("cat", (4,)),
+    ]
     overrules = [e for e in outcome.events if e.type == "overrule" and e.turn == 0]
     assert len(overrules) == 1 and overrules[0].data["guessers"] == [1, 2, 3]
     verdicts = [e for e in outcome.events if e.type == "verdict" and e.turn == 0]
@@ -614,7 +670,9 @@ def test_after_a_call_a_person_overrules_the_repeat_verdict_and_the_next_game_ap
     first = game(person, "couch")
     asked = [v for v in person.seen if getattr(v, "repeats", ())]
     assert asked and asked[0].callers == (2,)
-    assert [(g.word, g.verdict.accepted, g.verdict.matched) for g in asked[0].repeats][:1] == [("couch", True, "sofa")]
+    assert [(g.word, g.verdict.accepted, g.verdict.matched) for g in asked[0].repeats][:1] == [
+        ("couch", True, "sofa")
+    ]
     ruling = next(e for e in first.events if e.type == "overrule-repeat")
     assert ruling.player == 0 and ruling.data["word"] == "couch" and ruling.data["used"] == "sofa"
     assert ruling.data["repeats"] is False and ruling.data["judge_repeats"] is True
@@ -631,5 +689,7 @@ def test_after_a_call_a_person_overrules_the_repeat_verdict_and_the_next_game_ap
     person.repeat_rulings = {"dogs": "pets"}
     third = game(person, "dogs")
     call = next(e for e in third.events if e.type == "call" and e.turn == 1)
-    assert call.data["right"] and call.data["repeats"] == {"1": "pets"} and call.data["credited"] == 2
+    assert (
+        call.data["right"] and call.data["repeats"] == {"1": "pets"} and call.data["credited"] == 2
+    )
     assert "pets\tdogs\tyes\tstandard" in path.read_text(encoding="utf-8")

@@ -43,7 +43,9 @@ class Pty:
         fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
         self.out = open(self.slave, "w", encoding="utf-8", buffering=1, closefd=False)  # noqa: SIM115
         self.inp = open(self.slave, encoding="utf-8", closefd=False)  # noqa: SIM115
-        self.console = Console(file=self.out, force_terminal=True, width=COLS, height=ROWS, color_system="standard")
+        self.console = Console(
+            file=self.out, force_terminal=True, width=COLS, height=ROWS, color_system="standard"
+        )
         self.reader = LineReader(self.inp)
         self.screen = pyte.HistoryScreen(COLS, ROWS, history=5000)
         self.stream = pyte.ByteStream(self.screen)
@@ -73,7 +75,9 @@ class Pty:
     def lines(self) -> list[str]:
         """Every line of the emulated terminal: scrolled-off history, then the screen."""
         with self.lock:
-            history = ["".join(ch.data for ch in row.values()).rstrip() for row in self.screen.history.top]
+            history = [
+                "".join(ch.data for ch in row.values()).rstrip() for row in self.screen.history.top
+            ]
             return history + [line.rstrip() for line in self.screen.display]
 
     def text(self) -> str:
@@ -129,7 +133,9 @@ def run_game(pty: Pty, players, cards, judge=None, **kw):
     return thread, result
 
 
-def answer_untimed(pty: Pty, thread: threading.Thread, overrule: str = "", overrule_repeats: str = "") -> None:
+def answer_untimed(
+    pty: Pty, thread: threading.Thread, overrule: str = "", overrule_repeats: str = ""
+) -> None:
     """Answer the untimed prompts (overrule a verdict at the reveal, ne bis in idem, the
     repeat verdicts after a call, keep) until the game ends."""
     answered = 0
@@ -137,12 +143,23 @@ def answer_untimed(pty: Pty, thread: threading.Thread, overrule: str = "", overr
         lines = [line for line in pty.lines() if line.strip()]
         last = lines[-1] if lines else ""
         text = pty.text()
-        count = text.count("Overrule a verdict?") + text.count("ne bis in idem?") + text.count("Keep which")
-        if count > answered and last.rstrip("_ ").endswith((")", "accept it", "accept them", "[y/N]")):
+        count = (
+            text.count("Overrule a verdict?")
+            + text.count("ne bis in idem?")
+            + text.count("Keep which")
+        )
+        if count > answered and last.rstrip("_ ").endswith(
+            (")", "accept it", "accept them", "[y/N]")
+        ):
             answered = count
             if "Overrule" in last:
-                reveals = [m.start() for m in re.finditer(r"The judge's verdicts on (?!this turn's words)", text)]
-                after_call = text.rfind("The judge's verdicts on this turn's words") > max(reveals, default=-1)
+                reveals = [
+                    m.start()
+                    for m in re.finditer(r"The judge's verdicts on (?!this turn's words)", text)
+                ]
+                after_call = text.rfind("The judge's verdicts on this turn's words") > max(
+                    reveals, default=-1
+                )
                 pty.type((overrule_repeats if after_call else overrule) + "\r")
             elif "Keep which" in last:
                 pty.type("1\r")
@@ -175,7 +192,11 @@ def test_cards_have_names_and_the_countdown_redraws_in_place_and_time_up_is_said
     (one line on screen, not one per second), then one plain message says the turn is
     forfeited and what the rulebook reading makes of it."""
     cards = make_cards(30)
-    players = [person(pty, cards), ScriptedPlayer("Bot 1", ["red"]), ScriptedPlayer("Bot 2", ["dog"])]
+    players = [
+        person(pty, cards),
+        ScriptedPlayer("Bot 1", ["red"]),
+        ScriptedPlayer("Bot 2", ["dog"]),
+    ]
     thread, result = run_game(pty, players, cards, time_limit=2.5)
     first = pty.wait_for(r"left Which 2 cards of your hand")
     assert re.search(r"^\s+1\. thing\d+$", first, re.M)  # the cards' names next to their numbers
@@ -263,7 +284,11 @@ def test_a_person_overrules_at_the_terminal_and_wording_uses_names(pty, tmp_path
     cards = make_cards(30)
     rules = HouseRules.load(tmp_path / "rules.tsv", missing_ok=True)
     me = person(pty, cards)
-    players = [me, ScriptedPlayer("Bot 1", ["red"], calls=True), ScriptedPlayer("Bot 2", ["sea"], calls=True)]
+    players = [
+        me,
+        ScriptedPlayer("Bot 1", ["red"], calls=True),
+        ScriptedPlayer("Bot 2", ["sea"], calls=True),
+    ]
     thread, result = run_game(pty, players, cards, time_limit=30, house_rules=rules)
     pty.wait_for(r"left Which 2 cards")
     pty.type("4 5\r")
@@ -319,7 +344,9 @@ def test_the_real_program_starts_the_clock_when_the_cards_are_on_screen(tmp_path
         text = "\n".join(screen.display)
         assert re.search(r"1:\d\d left", text), text
         assert len(re.findall(r"\d:\d\d left", text)) == 1, text  # redrawn in place
-        assert re.search(r"^\s+\d\. (rocket|cat|pagoda|astronaut|moon|coins|grass|[a-z ]+)$", text, re.M)
+        assert re.search(
+            r"^\s+\d\. (rocket|cat|pagoda|astronaut|moon|coins|grass|[a-z ]+)$", text, re.M
+        )
         child.sendintr()
         child.expect(pexpect.EOF, timeout=120)
     finally:
@@ -373,7 +400,10 @@ def test_ctrl_c_during_a_guess_says_the_game_is_saved_and_how_to_replay_it(tmp_p
     flat = " ".join(text.split())
     assert "Stopped with Ctrl-C. The game is saved: its log keeps every finished turn" in flat
     assert f"Replay it: kiekai replay {log}" in flat
-    assert "A stopped game cannot be resumed; the same options with --seed 4 deal the same game again." in flat
+    assert (
+        "A stopped game cannot be resumed; the same options with --seed 4 deal the same game again."
+        in flat
+    )
     events = log.read_text(encoding="utf-8").splitlines()
     assert '"aborted"' in events[-1] and '"score"' in "".join(events)
 
@@ -396,7 +426,9 @@ def test_ctrl_c_while_a_person_thread_waits_gives_the_terminal_back():
     )
     import subprocess
 
-    child = subprocess.Popen([sys.executable, "-c", script], stdin=slave, stdout=subprocess.PIPE, cwd=REPO)
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=slave, stdout=subprocess.PIPE, cwd=REPO
+    )
     out, _ = child.communicate(timeout=60)
     assert child.returncode == 130
     assert out.decode().strip() == "cbreak"  # the thread was editing a line
@@ -466,23 +498,32 @@ def test_a_word_is_ruled_once_and_a_repeat_verdict_can_be_overruled_after_a_call
     pty.wait_for(r"left Your word")
     pty.type("dog\r")
     screen = pty.wait_for(r"Overrule a verdict\? Type 1 to change it, or press Enter to accept it")
-    assert "1. 'puppy' (Bot 1 and Bot 2): no match" in screen and "2. " not in screen.split("verdicts on")[-1]
+    assert (
+        "1. 'puppy' (Bot 1 and Bot 2): no match" in screen
+        and "2. " not in screen.split("verdicts on")[-1]
+    )
     pty.type("1\r")
     pty.wait_for(r"Keep which card")
     pty.type("1\r")
     pty.wait_for(r"left Your guess")
     pty.type("grass\r")
-    pty.wait_for(r"Overrule a verdict\? Type its number \(1 to 2; several with spaces\), or press Enter to accept them")
+    pty.wait_for(
+        r"Overrule a verdict\? Type its number \(1 to 2; several with spaces\), or press Enter to accept them"
+    )
     pty.type("\r")
     pty.wait_for(r"\[y/N\]")
     pty.type("\r")
-    screen = pty.wait_for(r"Ne bis in idem! called by Bot 2\. The judge's verdicts.*\n(.*\n)*.*Overrule a verdict\?")
+    screen = pty.wait_for(
+        r"Ne bis in idem! called by Bot 2\. The judge's verdicts.*\n(.*\n)*.*Overrule a verdict\?"
+    )
     block = " ".join(screen.split("called by Bot 2.")[-1].split())
     assert "1. 'dog' (Bot 1): repeats 'dog'" in block and "3. 'grass' (you): no repeat" in block
     pty.type("1 3\r")
     pty.wait_for(r"Which used word does 'grass' repeat\? Type its number \(1 to 2\) or the word")
     pty.type("3\r")
-    pty.wait_for(r"'3' is not one of the 2 used words: type a number from 1 to 2, or one of the words shown\.")
+    pty.wait_for(
+        r"'3' is not one of the 2 used words: type a number from 1 to 2, or one of the words shown\."
+    )
     pty.type("Puppy\r")  # the word itself, in any case
     threading.Thread(target=answer_untimed, args=(pty, thread), daemon=True).start()
 
@@ -493,7 +534,11 @@ def test_a_word_is_ruled_once_and_a_repeat_verdict_can_be_overruled_after_a_call
     events = result["outcome"].events
     overrules = [e for e in events if e.type == "overrule"]
     assert len(overrules) == 1 and overrules[0].data["guessers"] == [1, 2]
-    rulings = [(e.data["word"], e.data["repeats"], e.data["used"]) for e in events if e.type == "overrule-repeat"]
+    rulings = [
+        (e.data["word"], e.data["repeats"], e.data["used"])
+        for e in events
+        if e.type == "overrule-repeat"
+    ]
     assert rulings == [("dog", False, "dog"), ("grass", True, "puppy")]
     call = next(e for e in events if e.type == "call" and e.turn == 1)
     assert call.data["repeats"] == {"0": "puppy"} and call.data["ruled"] == {"1": False, "0": True}
@@ -537,11 +582,15 @@ def test_a_ruling_typed_at_the_terminal_is_applied_by_the_next_game(tmp_path):
             if game == 0:
                 assert "1. 'puppy' (Bot 1 and Bot 2): no match" in block
             else:
-                assert "1. 'puppy' (Bot 1 and Bot 2): match" in block and "house rule" in block.lower()
+                assert (
+                    "1. 'puppy' (Bot 1 and Bot 2): match" in block and "house rule" in block.lower()
+                )
             terminal.type(overrule + "\r")
 
             words = ["grass", "stone", "leaf", "wave"]
-            threading.Thread(target=answer_guesses, args=(terminal, thread, words), daemon=True).start()
+            threading.Thread(
+                target=answer_guesses, args=(terminal, thread, words), daemon=True
+            ).start()
             answer_untimed(terminal, thread)
             thread.join(timeout=30)
             assert "error" not in result, result.get("error")
@@ -550,8 +599,15 @@ def test_a_ruling_typed_at_the_terminal_is_applied_by_the_next_game(tmp_path):
             terminal.close()
     first, second = outcomes
     overrule = next(e for e in first.events if e.type == "overrule")
-    assert overrule.data["guess"] == "puppy" and overrule.data["guessers"] == [1, 2] and overrule.data["accepted"]
+    assert (
+        overrule.data["guess"] == "puppy"
+        and overrule.data["guessers"] == [1, 2]
+        and overrule.data["accepted"]
+    )
     assert path.read_text(encoding="utf-8").count("dog\tpuppy\tyes\tstandard") == 1
     assert not [e for e in second.events if e.type == "overrule"]
     verdicts = [e for e in second.events if e.type == "verdict" and e.turn == 0]
-    assert [(e.player, e.data["relation"], e.data["scored"]) for e in verdicts] == [(1, "house-rule", 1), (2, "house-rule", 1)]
+    assert [(e.player, e.data["relation"], e.data["scored"]) for e in verdicts] == [
+        (1, "house-rule", 1),
+        (2, "house-rule", 1),
+    ]

@@ -42,13 +42,27 @@ def deck(tmp_path_factory):
 class Table:
     """A web table with one or two people and scripted bots, served on a free port."""
 
-    def __init__(self, cards, tmp_path, people=1, time_limit=60.0, judge=None, house_rules=None, make_bot=None, **waits):
-        names = [f"Player {i + 1}" for i in range(people)] + [f"Bot {i + 1}" for i in range(4 - people)]
+    def __init__(
+        self,
+        cards,
+        tmp_path,
+        people=1,
+        time_limit=60.0,
+        judge=None,
+        house_rules=None,
+        make_bot=None,
+        **waits,
+    ):
+        names = [f"Player {i + 1}" for i in range(people)] + [
+            f"Bot {i + 1}" for i in range(4 - people)
+        ]
         self.cards = cards
         self.judge = judge or TableJudge()
         self.house_rules = house_rules
         self.make_bot = make_bot
-        self.table = WebTable(names, list(range(people)), cards, card_names(cards), self.judge, **waits)
+        self.table = WebTable(
+            names, list(range(people)), cards, card_names(cards), self.judge, **waits
+        )
         self.server = start_server(self.table)
         self.client = httpx.Client(base_url=self.server.base_url, timeout=10)
         self.log_path = tmp_path / "web.jsonl"
@@ -61,7 +75,9 @@ class Table:
 
     def play(self, rounds=1, linger=0.3):
         def make_bot(seat, name):
-            return ScriptedPlayer(name, ["dog", "red", "people", "sea", "sky"][seat % 5 :] + ["cat"])
+            return ScriptedPlayer(
+                name, ["dog", "red", "people", "sea", "sky"][seat % 5 :] + ["cat"]
+            )
 
         def run():
             try:
@@ -87,7 +103,11 @@ class Table:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             pending = self.table.seats[seat].pending
-            if pending is not None and not pending.answered and (kind is None or pending.kind == kind):
+            if (
+                pending is not None
+                and not pending.answered
+                and (kind is None or pending.kind == kind)
+            ):
                 return pending
             if not self.thread.is_alive():
                 raise AssertionError(f"the game ended while waiting for {kind}: {self.error!r}")
@@ -108,7 +128,9 @@ class Table:
             self.server.stop()
 
 
-def answer_everything(t: Table, seat: int = 0, word: str = "dog", join=True, timeout=60.0, until=None):
+def answer_everything(
+    t: Table, seat: int = 0, word: str = "dog", join=True, timeout=60.0, until=None
+):
     """Answer every question of ``seat`` as a person would, until the game ends (or until
     the seat is asked a question of kind ``until``: that question is returned)."""
     end = time.monotonic() + timeout
@@ -120,9 +142,20 @@ def answer_everything(t: Table, seat: int = 0, word: str = "dog", join=True, tim
         if pending.kind == until:
             return pending
         if pending.kind == "play" and pending.step == 1:
-            r = t.post(seat, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
+            r = t.post(
+                seat, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]}
+            )
         elif pending.kind == "play":
-            r = t.post(seat, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": word})
+            r = t.post(
+                seat,
+                "play",
+                data={
+                    "request": pending.id,
+                    "step": "split",
+                    "card": ["0", "1", "2"],
+                    "word": word,
+                },
+            )
         elif pending.kind == "guess":
             r = t.post(seat, "guess", request=pending.id, word=word)
         elif pending.kind in ("reveal", "repeats"):
@@ -151,7 +184,9 @@ def test_a_person_plays_a_whole_web_game_and_the_log_replays(deck, tmp_path):
         assert events[0].data["front_end"] == "web"
         assert events[0].data["players"][0] == {"seat": 0, "name": "Player 1", "human": True}
         assert events[-1].type == "game-over"
-        assert [e.data["word"] for e in events if e.type == "guess" and e.player == 0] == ["dog"] * 3
+        assert [e.data["word"] for e in events if e.type == "guess" and e.player == 0] == [
+            "dog"
+        ] * 3
         from rich.console import Console
 
         console = Console(record=True, width=120)
@@ -220,16 +255,44 @@ def test_bad_posts_get_a_clear_4xx_and_the_game_goes_on(deck, tmp_path):
         pending = t.pending(0, "play")
         url = t.url(0, "/play")
         cases = [
-            (dict(content=b"x" * 5000, headers={"content-type": "application/x-www-form-urlencoded"}), 413),
+            (
+                dict(
+                    content=b"x" * 5000,
+                    headers={"content-type": "application/x-www-form-urlencoded"},
+                ),
+                413,
+            ),
             (dict(json={"request": pending.id}), 415),
-            (dict(content=b"request=\xff\xfe", headers={"content-type": "application/x-www-form-urlencoded"}), 400),
-            (dict(content=("&".join(f"f{i}=1" for i in range(40))).encode(), headers={"content-type": "application/x-www-form-urlencoded"}), 400),
+            (
+                dict(
+                    content=b"request=\xff\xfe",
+                    headers={"content-type": "application/x-www-form-urlencoded"},
+                ),
+                400,
+            ),
+            (
+                dict(
+                    content=("&".join(f"f{i}=1" for i in range(40))).encode(),
+                    headers={"content-type": "application/x-www-form-urlencoded"},
+                ),
+                400,
+            ),
             (dict(data={"step": "cards"}), 400),  # no request id
             (dict(data={"request": "q999-abc", "step": "cards", "card": ["0", "1"]}), 409),  # stale
             (dict(data={"request": pending.id, "step": "cards", "card": ["0", "0"]}), 422),
             (dict(data={"request": pending.id, "step": "cards", "card": ["0", "9"]}), 422),
             (dict(data={"request": pending.id, "step": "cards", "card": ["x", "1"]}), 400),
-            (dict(data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "dog"}), 409),
+            (
+                dict(
+                    data={
+                        "request": pending.id,
+                        "step": "split",
+                        "card": ["0", "1", "2"],
+                        "word": "dog",
+                    }
+                ),
+                409,
+            ),
             (dict(data={"request": pending.id, "step": ["cards", "split"]}), 400),
         ]
         for kwargs, status in cases:
@@ -237,11 +300,27 @@ def test_bad_posts_get_a_clear_4xx_and_the_game_goes_on(deck, tmp_path):
             assert r.status_code == status, (kwargs, r.status_code, r.text)
             assert "error" in r.json() and r.json()["error"]
         assert t.client.post(t.url(0, "/nonsense"), data={"request": pending.id}).status_code == 404
-        assert t.client.post(t.url(0, "/guess"), data={"request": pending.id, "word": "x"}).status_code == 409
+        assert (
+            t.client.post(t.url(0, "/guess"), data={"request": pending.id, "word": "x"}).status_code
+            == 409
+        )
         r = t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
         assert r.status_code == 200
-        for word, why in (("two words", "one word"), ("", "nothing was typed"), ("x" * 80, "at most")):
-            r = t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": word})
+        for word, why in (
+            ("two words", "one word"),
+            ("", "nothing was typed"),
+            ("x" * 80, "at most"),
+        ):
+            r = t.post(
+                0,
+                "play",
+                data={
+                    "request": pending.id,
+                    "step": "split",
+                    "card": ["0", "1", "2"],
+                    "word": word,
+                },
+            )
             assert r.status_code == 422 and why in r.json()["error"], r.text
             assert why in t.state()["decision"]  # the page says why, as the terminal does
         answer_everything(t)
@@ -261,7 +340,16 @@ def test_a_refused_word_keeps_the_chosen_cards_and_the_word_on_the_page(deck, tm
         t.play(rounds=1)
         pending = t.pending(0, "play")
         t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
-        r = t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["4", "1", "3"], "word": "very alive"})
+        r = t.post(
+            0,
+            "play",
+            data={
+                "request": pending.id,
+                "step": "split",
+                "card": ["4", "1", "3"],
+                "word": "very alive",
+            },
+        )
         assert r.status_code == 422
         decision = t.state()["decision"]
         assert "one word" in decision and 'value="very alive"' in decision
@@ -270,7 +358,11 @@ def test_a_refused_word_keeps_the_chosen_cards_and_the_word_on_the_page(deck, tm
         r = t.post(0, "play", data={"request": pending.id, "step": "back"})
         assert 'value="very alive"' not in t.state()["decision"]  # other cards: a fresh form
         t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
-        r = t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "dog"})
+        r = t.post(
+            0,
+            "play",
+            data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "dog"},
+        )
         assert r.status_code == 200
         t.post(0, "reveal", request=t.pending(0, "reveal").id, do="done")
         t.post(0, "keep", request=t.pending(0, "keep").id, card="0")
@@ -374,7 +466,11 @@ def test_two_people_never_see_each_others_hand_or_word_before_the_reveal(deck, t
         assert not any(f">{name}<" in state_0["status"].split("Your hand")[1] for name in hand_1 - {
             t.table.card_names[c.id] for c in t.table.engine.hands[0]})  # fmt: skip
         t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
-        t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "zebra"})
+        t.post(
+            0,
+            "play",
+            data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "zebra"},
+        )
         guess = t.pending(1, "guess")
         for seat in (0, 1):
             view = t.state(seat)
@@ -396,7 +492,9 @@ def test_two_people_never_see_each_others_hand_or_word_before_the_reveal(deck, t
         answer_everything(t, 0)
         events = list(read_log(t.log_path))
         overrule = next(e for e in events if e.type == "overrule")
-        assert overrule.player == 1 and overrule.data["guess"] == "okapi" and overrule.data["accepted"]
+        assert (
+            overrule.player == 1 and overrule.data["guess"] == "okapi" and overrule.data["accepted"]
+        )
         verdict = next(e for e in events if e.type == "verdict" and e.player == 1)
         assert verdict.data["overruled"] and verdict.data["scored"] == 1
     finally:
@@ -421,19 +519,38 @@ def test_a_ruling_made_on_the_web_page_is_applied_by_the_next_game(deck, tmp_pat
     path = tmp_path / "house-rules.tsv"
 
     def make_bot(seat, name):
-        return ScriptedPlayer(name, [["cat", "sea", "tree"][seat - 1]], guesses=["puppy" if seat < 3 else "cat", "stone"])
+        return ScriptedPlayer(
+            name,
+            [["cat", "sea", "tree"][seat - 1]],
+            guesses=["puppy" if seat < 3 else "cat", "stone"],
+        )
 
     outcomes = []
     for game in (0, 1):
         rules = HouseRules.load(path, missing_ok=True)
-        t = Table(deck, tmp_path / f"g{game}", judge=Judge("standard", house_rules=rules), house_rules=rules, make_bot=make_bot)
+        t = Table(
+            deck,
+            tmp_path / f"g{game}",
+            judge=Judge("standard", house_rules=rules),
+            house_rules=rules,
+            make_bot=make_bot,
+        )
         (tmp_path / f"g{game}").mkdir()
         try:
             t.client.get(t.url())
             t.play(rounds=1)
             pending = t.pending(0, "play", timeout=60)
             t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
-            t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "dog"})
+            t.post(
+                0,
+                "play",
+                data={
+                    "request": pending.id,
+                    "step": "split",
+                    "card": ["0", "1", "2"],
+                    "word": "dog",
+                },
+            )
             reveal = t.pending(0, "reveal", timeout=60)
             rows = [r for r in _rows(t.state(0)["decision"]) if "puppy" in r]
             assert len(rows) == 1 and rows[0].startswith("Bot 1, Bot 2 puppy"), rows
@@ -441,7 +558,10 @@ def test_a_ruling_made_on_the_web_page_is_applied_by_the_next_game(deck, tmp_pat
                 assert "no match" in rows[0]
                 r = t.post(0, "reveal", request=reveal.id, do="overrule", word="Puppy")
                 assert r.status_code == 200, r.text
-                assert "(overruled by Player 1)" in [r for r in _rows(t.state(0)["decision"]) if "puppy" in r][0]
+                assert (
+                    "(overruled by Player 1)"
+                    in [r for r in _rows(t.state(0)["decision"]) if "puppy" in r][0]
+                )
             else:
                 assert "puppy match" in rows[0] and "house rule" in rows[0].lower()
             t.post(0, "reveal", request=reveal.id, do="done")
@@ -452,11 +572,20 @@ def test_a_ruling_made_on_the_web_page_is_applied_by_the_next_game(deck, tmp_pat
             t.close()
     first, second = outcomes
     overrules = [e for e in first if e.type == "overrule"]
-    assert len(overrules) == 1 and overrules[0].data["guessers"] == [1, 2] and overrules[0].data["guess"] == "puppy"
+    assert (
+        len(overrules) == 1
+        and overrules[0].data["guessers"] == [1, 2]
+        and overrules[0].data["guess"] == "puppy"
+    )
     assert path.read_text(encoding="utf-8").count("dog\tpuppy\tyes\tstandard") == 1
     assert not [e for e in second if e.type == "overrule"]
-    verdicts = [e for e in second if e.type == "verdict" and e.turn == 0 and e.data["guess"] == "puppy"]
-    assert [(e.player, e.data["relation"], e.data["scored"]) for e in verdicts] == [(1, "house-rule", 1), (2, "house-rule", 1)]
+    verdicts = [
+        e for e in second if e.type == "verdict" and e.turn == 0 and e.data["guess"] == "puppy"
+    ]
+    assert [(e.player, e.data["relation"], e.data["scored"]) for e in verdicts] == [
+        (1, "house-rule", 1),
+        (2, "house-rule", 1),
+    ]
 
 
 def test_after_a_call_the_page_overrules_the_judges_repeat_verdicts(deck, tmp_path):
@@ -482,7 +611,11 @@ def test_after_a_call_the_page_overrules_the_judges_repeat_verdicts(deck, tmp_pa
         t.play(rounds=1)
         pending = t.pending(0, "play", timeout=60)
         t.post(0, "play", data={"request": pending.id, "step": "cards", "card": ["0", "1"]})
-        t.post(0, "play", data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "dog"})
+        t.post(
+            0,
+            "play",
+            data={"request": pending.id, "step": "split", "card": ["0", "1", "2"], "word": "dog"},
+        )
         pending = answer_everything(t, word="grass", until="repeats", join=False)
         assert pending is not None and pending.view.turn == 1
         rows = _rows(t.state(0)["decision"])
@@ -495,8 +628,13 @@ def test_after_a_call_the_page_overrules_the_judges_repeat_verdicts(deck, tmp_pa
         r = t.post(0, "repeats", request=pending.id, do="overrule", word="grass", used="cat")
         assert r.status_code == 200, r.text
         rows = _rows(t.state(0)["decision"])
-        assert any(r.startswith("hound Bot 1") and "no repeat (overruled by Player 1)" in r for r in rows), rows
-        assert any(r.startswith("grass Player 1") and "repeats “cat” (overruled by Player 1)" in r for r in rows), rows
+        assert any(
+            r.startswith("hound Bot 1") and "no repeat (overruled by Player 1)" in r for r in rows
+        ), rows
+        assert any(
+            r.startswith("grass Player 1") and "repeats “cat” (overruled by Player 1)" in r
+            for r in rows
+        ), rows
         t.post(0, "repeats", request=pending.id, do="done")
         answer_everything(t, word="grass", join=False)
         status = html.unescape(t.state(0)["status"])
@@ -505,10 +643,16 @@ def test_after_a_call_the_page_overrules_the_judges_repeat_verdicts(deck, tmp_pa
     finally:
         t.close()
     events = list(read_log(t.log_path))
-    rulings = [(e.player, e.data["word"], e.data["repeats"], e.data["used"]) for e in events if e.type == "overrule-repeat"]
+    rulings = [
+        (e.player, e.data["word"], e.data["repeats"], e.data["used"])
+        for e in events
+        if e.type == "overrule-repeat"
+    ]
     assert rulings == [(0, "hound", False, "dog"), (0, "grass", True, "cat")]
     call = next(e for e in events if e.type == "call" and e.turn == 1)
-    assert call.data["right"] and call.data["repeats"] == {"0": "cat"} and call.data["credited"] == 1
+    assert (
+        call.data["right"] and call.data["repeats"] == {"0": "cat"} and call.data["credited"] == 1
+    )
     saved = path.read_text(encoding="utf-8")
     assert "dog\thound\tno\tstandard" in saved and "cat\tgrass\tyes\tstandard" in saved
     assert status  # the final page renders
@@ -530,7 +674,7 @@ def test_start_now_gives_the_empty_seats_to_bots(deck, tmp_path):
         late = html.unescape(t.state(1)["status"])
         assert "a bot plays Player 2 (bot)" in late and "You watch Player 2 (bot)" in late
         assert "The bot's hand" in late and "Your hand" not in late
-        assert "Player 2 (bot) (you) <span class=\"tag\">bot</span>" in late
+        assert 'Player 2 (bot) (you) <span class="tag">bot</span>' in late
         answer_everything(t, 0)
         events = list(read_log(t.log_path))
         players = events[0].data["players"]
@@ -562,7 +706,9 @@ def test_web_seat_links_and_host(deck, tmp_path):
 
 def test_templates_escape_what_people_type(deck, tmp_path):
     """HTML typed as a word or put in a label is shown as text, never as markup."""
-    cards = [deck[0].__class__(**{**deck[0].__dict__, "label": "<script>alert(1)</script>"})] + deck[1:]
+    cards = [
+        deck[0].__class__(**{**deck[0].__dict__, "label": "<script>alert(1)</script>"})
+    ] + deck[1:]
     t = Table(cards, tmp_path)
     try:
         t.client.get(t.url())
@@ -609,7 +755,12 @@ def test_the_page_names_its_own_icon_so_the_browser_asks_for_no_missing_favicon(
 
 def test_package_ships_the_templates_and_scripts():
     web = Path(__file__).resolve().parents[1] / "kiekai" / "web"
-    for name in ("templates/page.html", "templates/_decision.html", "static/table.js", "static/table.css"):
+    for name in (
+        "templates/page.html",
+        "templates/_decision.html",
+        "static/table.js",
+        "static/table.css",
+    ):
         assert (web / name).is_file()
     assert "cdn" not in (web / "templates" / "page.html").read_text().lower()  # works offline
 
@@ -710,7 +861,9 @@ def test_play_web_on_host_0_says_other_devices_can_join(tmp_path):
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=30)
     text = "".join(lines)
-    assert "Listening on every network address: other devices on your network can open" in text, text
+    assert "Listening on every network address: other devices on your network can open" in text, (
+        text
+    )
     assert "http://0:" not in text
 
 
@@ -729,7 +882,9 @@ def test_a_wrong_host_or_busy_port_fails_before_the_deck_and_judge_load(tmp_path
     try:
         for extra in (["--host", "no.such.host.invalid"], ["--port", str(busy.getsockname()[1])]):
             log = tmp_path / "game.jsonl"
-            result = CliRunner().invoke(app, ["play", "--web", "--no-open", "--bots", "2", "--log", str(log), *extra])
+            result = CliRunner().invoke(
+                app, ["play", "--web", "--no-open", "--bots", "2", "--log", str(log), *extra]
+            )
             assert result.exit_code == 2, result.output
             assert "cannot listen on" in result.output and "Game log" not in result.output
             assert not log.exists()

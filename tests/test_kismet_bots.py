@@ -129,7 +129,9 @@ def test_easy_bot_knocks_wrongly_more_often_than_expert():
 def test_same_seed_same_decisions():
     a, b = ReflexBot("hard", seed=9), ReflexBot("hard", seed=9)
     for _ in range(20):
-        assert a.plan_cover(CIRCLE, range(11), (1, 4, 6)) == b.plan_cover(CIRCLE, range(11), (1, 4, 6))
+        assert a.plan_cover(CIRCLE, range(11), (1, 4, 6)) == b.plan_cover(
+            CIRCLE, range(11), (1, 4, 6)
+        )
 
 
 # --- issue 13, point 4: floors a person cannot beat, and a beatable expert ----------------

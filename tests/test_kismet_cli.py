@@ -64,7 +64,9 @@ def test_rules_file_and_log_file(tmp_path):
     rules = tmp_path / "rules.toml"
     rules.write_text("[chips]\n7 = 10\n")
     log = tmp_path / "game.jsonl"
-    result = kismet("--bots", "2", "--humans", "0", "--seed", "2", "--rules", str(rules), "--log", str(log))
+    result = kismet(
+        "--bots", "2", "--humans", "0", "--seed", "2", "--rules", str(rules), "--log", str(log)
+    )
     assert result.exit_code == 0, result.output
     lines = log.read_text().splitlines()
     assert lines and '"type": "setup"' in lines[0]
@@ -216,7 +218,9 @@ def test_11_the_printed_variant_shows_the_cards_in_front_and_obeys_the_rules(see
             roller, values, fronts, laid_now = line.split()[1], sums(dice), {}, []
         elif m := re.match(r"\s+(\S+) +in front: ([\d ]*|\(none\))  \(", line):
             fronts[m[1]] = [int(v) for v in m[2].split()] if m[2] != "(none)" else []
-        elif m := re.match(r"\s+[\d.]+s +(\S+) lays the (\d+)( \(the joker throw's extra card\))?", line):
+        elif m := re.match(
+            r"\s+[\d.]+s +(\S+) lays the (\d+)( \(the joker throw's extra card\))?", line
+        ):
             who, value = m[1], int(m[2])
             assert who == roller and value in fronts[who] and value not in laid_now, line
             if not m[3]:
@@ -241,7 +245,9 @@ def _refused_in_time(args: list[str]) -> str:
     import threading
 
     box: dict = {}
-    thread = threading.Thread(target=lambda: box.update(result=runner.invoke(app, args)), daemon=True)
+    thread = threading.Thread(
+        target=lambda: box.update(result=runner.invoke(app, args)), daemon=True
+    )
     thread.start()
     thread.join(timeout=30)
     assert not thread.is_alive(), f"kiekai {' '.join(args)} hung"
@@ -276,5 +282,7 @@ def test_rules_files_nested_too_deep_or_too_large_are_clear_errors(tmp_path, tex
 
 
 def test_kismet_errors_show_paths_escaped():
-    out = _refused_in_time(["kismet", "--bots", "3", "--humans", "0", "--rules", "/nowhere/\x1b]0;pwn\x07.toml"])
+    out = _refused_in_time(
+        ["kismet", "--bots", "3", "--humans", "0", "--rules", "/nowhere/\x1b]0;pwn\x07.toml"]
+    )
     assert "\x1b" not in out and "\\x1b]0;pwn\\x07" in out

@@ -242,7 +242,9 @@ def test_circle_is_refilled_to_11_from_the_top_of_the_draw_pile():
 
 
 def test_all_11_cards_are_removed_when_none_could_be_taken():
-    game = base_table(players=2, circle=(2, 3, 4, 4, 3, 2, 3, 4, 2, 3, 4), pile=tuple(range(2, 13)) + (7,))
+    game = base_table(
+        players=2, circle=(2, 3, 4, 4, 3, 2, 3, 4, 2, 3, 4), pile=tuple(range(2, 13)) + (7,)
+    )
     game.rng = LoadedDice(6, 6, 6)  # only 12
     game.roll()
     assert game.round_complete()  # nothing to find: the round is over at once

@@ -16,7 +16,9 @@ from kiekai.kismet.table import BaseTable, Scheduler, describe, make_table, run_
 def play(players: int, variant: bool, seed: int, level: str = "normal", rounds: int = 1):
     clock = VirtualClock()
     log = EventLog(None)
-    table = make_table(players, variant=variant, seed=seed, clock=clock, level=level, log=log, rounds=rounds)
+    table = make_table(
+        players, variant=variant, seed=seed, clock=clock, level=level, log=log, rounds=rounds
+    )
     run_headless(table, clock)
     return table, [e.to_json() for e in log.events]
 
@@ -27,7 +29,9 @@ def test_base_game_finishes_for_every_table_size(players):
     game = table.game
     assert table.done and game.over
     won = sum(len(p) for p in game.piles)
-    in_play = won + len(game.draw_pile) + len(game.removed) + sum(c is not None for c in game.circle)
+    in_play = (
+        won + len(game.draw_pile) + len(game.removed) + sum(c is not None for c in game.circle)
+    )
     assert in_play == 11 * players  # no card lost or duplicated
     assert won > 0 and max(game.scores()) > 0
 

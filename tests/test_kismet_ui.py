@@ -481,9 +481,7 @@ async def test_5_plain_words_points_not_values_letters_not_numbers():
         finish_round(app, table)
         card_text = text_of(app, f"#slot{slot}")
         assert f"human +{points}" in card_text and f"+{value}" not in card_text.split("\n")[1]
-        assert f"takes the {value} ({CARD_KEYS[slot]}): +{points} points" in text_of(
-            app, "#events"
-        )
+        assert f"takes the {value} ({CARD_KEYS[slot]}): +{points} points" in text_of(app, "#events")
         assert f"human +{value}" not in text_of(app, "#status")
         scores = text_of(app, "#scores")
         assert "1 cards" not in scores and "chip" in scores and "points" in scores

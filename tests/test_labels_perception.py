@@ -19,8 +19,14 @@ pytestmark = pytest.mark.slow
 def card(label: str | None, wnid: str | None = None, extra=()) -> Card:
     """A hand-made card (no photo file is read by the labels perception)."""
     name = wnid or (label or "x").replace(" ", "_")
-    return Card(id=f"photos/{name}.jpg", path=Path(f"/nowhere/{name}.jpg"), sha256="0" * 64,
-                label=label, wnid=wnid, extra=tuple(extra))
+    return Card(
+        id=f"photos/{name}.jpg",
+        path=Path(f"/nowhere/{name}.jpg"),
+        sha256="0" * 64,
+        label=label,
+        wnid=wnid,
+        extra=tuple(extra),
+    )
 
 
 TENCH = card("tench", "n01440764")
@@ -52,7 +58,9 @@ def test_protocol_shape_dtype_range(wordnet_only: LabelsPerception) -> None:
 
 
 def test_hypernyms_score_one_and_others_stay_false(wordnet_only: LabelsPerception) -> None:
-    s = wordnet_only.scores([TENCH, MALTESE, TABBY, SPORTS_CAR], ["animal", "fish", "dog", "cat", "car", "vehicle"])
+    s = wordnet_only.scores(
+        [TENCH, MALTESE, TABBY, SPORTS_CAR], ["animal", "fish", "dog", "cat", "car", "vehicle"]
+    )
     assert s[0].tolist() == [LINKED, LINKED, 0, 0, 0, 0]
     assert s[1].tolist() == [LINKED, 0, LINKED, 0, 0, 0]
     assert s[2].tolist() == [LINKED, 0, 0, LINKED, 0, 0]
@@ -73,7 +81,9 @@ def test_agrees_with_wordnet_on_the_dev_deck(dev_deck: Path) -> None:
         assert expected.sum() >= 20  # the deck has many dogs, birds and vehicles
 
 
-def test_words_outside_the_vocabulary_use_their_usual_senses(wordnet_only: LabelsPerception) -> None:
+def test_words_outside_the_vocabulary_use_their_usual_senses(
+    wordnet_only: LabelsPerception,
+) -> None:
     assert "canine" not in load_vocabulary()
     s = wordnet_only.scores([MALTESE, TABBY], ["canine", "feline", "poodle"])
     assert s[0, 0] == LINKED and s[0, 1] == 0.0
@@ -134,11 +144,14 @@ def test_embeddings_grade_what_wordnet_does_not_link(with_embeddings: LabelsPerc
 def test_perceptions_share_one_wordnet_index() -> None:
     """The WordNet index of the vocabulary (about 14,700 words) is built once per process:
     a second perception (a second game) reuses it and scores the same."""
-    tench = Card(id="t.jpg", path=Path("/nowhere/t.jpg"), sha256="0" * 64, label="tench",
-                 wnid="n01440764")
+    tench = Card(
+        id="t.jpg", path=Path("/nowhere/t.jpg"), sha256="0" * 64, label="tench", wnid="n01440764"
+    )
     first = LabelsPerception([tench], use_embeddings=False)
     second = LabelsPerception([tench], use_embeddings=False)
     assert first._vocabulary_index() is second._vocabulary_index()
-    np.testing.assert_array_equal(first.scores([tench], ["fish", "animal", "car"]),
-                                  second.scores([tench], ["fish", "animal", "car"]))
+    np.testing.assert_array_equal(
+        first.scores([tench], ["fish", "animal", "car"]),
+        second.scores([tench], ["fish", "animal", "car"]),
+    )
     assert first.scores([tench], ["fish", "car"]).tolist() == [[1.0, 0.0]]

@@ -24,8 +24,20 @@ from kiekai.models import wordnet
 pytestmark = pytest.mark.slow
 
 GROUPS = {
-    "animal", "plant", "food", "vehicle", "building", "clothing", "furniture", "object",
-    "person", "scene", "nature", "material", "colour", "quality",
+    "animal",
+    "plant",
+    "food",
+    "vehicle",
+    "building",
+    "clothing",
+    "furniture",
+    "object",
+    "person",
+    "scene",
+    "nature",
+    "material",
+    "colour",
+    "quality",
 }
 
 
@@ -70,7 +82,9 @@ def test_everyday_senses(vocab: Vocabulary, word: str, synset: str) -> None:
     assert synset in vocab.synsets[vocab.index(word)]
 
 
-def test_colours_and_qualities_have_no_synsets_and_technical_words_are_out(vocab: Vocabulary) -> None:
+def test_colours_and_qualities_have_no_synsets_and_technical_words_are_out(
+    vocab: Vocabulary,
+) -> None:
     for word in ("red", "blue", "shiny", "old"):
         assert word in vocab and vocab.synsets[vocab.index(word)] == ()
     # a quality or material that whole kinds of things have is grounded in them (objects
@@ -117,7 +131,9 @@ def test_load_vocabulary_errors(tmp_path: Path) -> None:
     with pytest.raises(VocabularyError, match=r"h\.tsv:1"):
         load_vocabulary(bad_header)
     bad_synset = tmp_path / "s.tsv"
-    bad_synset.write_text("word\tgroup\tsynsets\ndog\tanimal\tdog.n.01\ncat\tanimal\tcat\n", "utf-8")
+    bad_synset.write_text(
+        "word\tgroup\tsynsets\ndog\tanimal\tdog.n.01\ncat\tanimal\tcat\n", "utf-8"
+    )
     with pytest.raises(VocabularyError, match=r"s\.tsv:3.*'cat'"):
         load_vocabulary(bad_synset)
     duplicate = tmp_path / "d.tsv"
@@ -188,9 +204,7 @@ def test_checkable_senses_are_declared_wordnet_senses_of_nouns(vocab: Vocabulary
 def test_level_subsets_share_specificity(vocab: Vocabulary) -> None:
     common = vocab.common(4.0)
     assert vocab.common(4.0) is common  # one subset per level and process
-    np.testing.assert_array_equal(
-        common.specificity, vocab.specificity[vocab.zipf >= 4.0]
-    )
+    np.testing.assert_array_equal(common.specificity, vocab.specificity[vocab.zipf >= 4.0])
 
 
 def test_sense_index_maps_declared_synsets(vocab: Vocabulary) -> None:
@@ -208,10 +222,23 @@ def test_kinds_concreteness_and_misread_senses(vocab: Vocabulary) -> None:
     assert set(vocab.kinds) == set(KINDS)
     kind = dict(zip(vocab.words, vocab.kinds, strict=True))
     assert kind["dog"] == "category" and kind["black"] == "colour" and kind["dark"] == "light"
-    assert kind["wooden"] == "material" and kind["outdoors"] == "setting" and kind["furry"] == "quality"
+    assert (
+        kind["wooden"] == "material"
+        and kind["outdoors"] == "setting"
+        and kind["furry"] == "quality"
+    )
     # no taxonomy jargon: the words the issue names are not offered at all
-    for word in ("chordate", "vertebrate", "instrumentality", "artifact", "organism", "placental",
-                 "instrumentation", "living thing", "device"):
+    for word in (
+        "chordate",
+        "vertebrate",
+        "instrumentality",
+        "artifact",
+        "organism",
+        "placental",
+        "instrumentation",
+        "living thing",
+        "device",
+    ):
         assert word not in vocab, word
     # Brysbaert et al. (2014): dog is rated very concrete; NaN where a word is unrated
     assert vocab.concreteness[vocab.index("dog")] > 4.5

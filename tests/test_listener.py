@@ -72,8 +72,11 @@ def test_the_shipped_weights_prefer_the_obvious_word(candidates) -> None:
     is just as true (the people rounds' persons do)."""
     s = _scores(
         candidates,
-        {"dog": [0.95, 0.95, 0.95, 0.05, 0.05], "animal": [0.95, 0.95, 0.95, 0.05, 0.05],
-         "brown": [0.9, 0.9, 0.9, 0.1, 0.1]},
+        {
+            "dog": [0.95, 0.95, 0.95, 0.05, 0.05],
+            "animal": [0.95, 0.95, 0.95, 0.05, 0.05],
+            "brown": [0.9, 0.9, 0.9, 0.1, 0.1],
+        },
     )
     for family in ("labels", "pixels"):
         listener = load_listener(family)
@@ -119,7 +122,10 @@ def test_a_bad_weights_file_names_the_file_and_the_fix(tmp_path) -> None:
     good = tmp_path / "good.json"
     good.write_text(
         json.dumps(
-            {"features": list(FEATURES), "families": {"pixels": {"weights": [1.0] * len(FEATURES), "rounds": 3}}}
+            {
+                "features": list(FEATURES),
+                "families": {"pixels": {"weights": [1.0] * len(FEATURES), "rounds": 3}},
+            }
         ),
         encoding="utf-8",
     )

@@ -183,7 +183,10 @@ def test_missing_file_message_in_a_checkout_says_how_to_restore() -> None:
     outside = paths.missing_file_message(Path("/nowhere/model.json"), "judge model")
     assert outside == "judge model /nowhere/model.json not found; check the path"
     remade = paths.missing_file_message(Path("/nowhere/m.json"), "judge model", remake="fit")
-    assert remade == "judge model /nowhere/m.json not found; check the path or create the file with `fit`"
+    assert (
+        remade
+        == "judge model /nowhere/m.json not found; check the path or create the file with `fit`"
+    )
 
 
 @pytest.mark.parametrize("name", ["", "../pyproject.toml", "/etc/passwd", "a/../../b"])

@@ -79,7 +79,9 @@ def test_missing_package_names_mediapipe_and_the_fix(tmp_path, monkeypatch):
             DETECTORS[name]()
         assert "pip install --no-deps mediapipe==0.10.21" in str(info.value)
     lines: list[str] = []
-    people = PeoplePerception(["mp-pose", "haar-frontal"], echo=lines.append, cache_root=tmp_path / "emb")
+    people = PeoplePerception(
+        ["mp-pose", "haar-frontal"], echo=lines.append, cache_root=tmp_path / "emb"
+    )
     assert len(lines) == 1 and "the mp-pose detector (mediapipe) is unavailable" in lines[0]
     assert "mp-pose" in people.unavailable and "haar-frontal" in people.detectors
 
@@ -88,10 +90,14 @@ def test_hash_mismatch_is_refused_with_the_fix(monkeypatch):
     _require_mediapipe("mp-pose")
 
     def wrong_pin(reg):
-        reg["people"]["mediapipe"]["detectors"]["mp-pose"]["modules/pose_detection/pose_detection.tflite"] = "0" * 64
+        reg["people"]["mediapipe"]["detectors"]["mp-pose"][
+            "modules/pose_detection/pose_detection.tflite"
+        ] = "0" * 64
 
     _registry_with(monkeypatch, wrong_pin)
-    with pytest.raises(models.ModelUnavailable, match="pose_detection.tflite .*does not match the pinned SHA-256"):
+    with pytest.raises(
+        models.ModelUnavailable, match="pose_detection.tflite .*does not match the pinned SHA-256"
+    ):
         models.load_mediapipe("mp-pose")
 
 
@@ -129,12 +135,17 @@ def test_each_detector_reads_real_photos_offline(dev_deck, name):
 
 def test_the_perception_caches_mediapipe_features(dev_deck, tmp_path):
     _require_mediapipe("mp-face")
-    cards = [read_card(dev_deck / "photos" / f"{w}.jpg", f"photos/{w}.jpg") for w in (GROOM, *WITHOUT)]
+    cards = [
+        read_card(dev_deck / "photos" / f"{w}.jpg", f"photos/{w}.jpg") for w in (GROOM, *WITHOUT)
+    ]
     people = PeoplePerception(["mp-face"], models=[], echo=None, cache_root=tmp_path / "emb")
     features = people.features(cards, "mp-face")
     assert features.shape == (3, 3) and people.computed["mp-face"] == 3
     again = PeoplePerception(["mp-face"], models=[], echo=None, cache_root=tmp_path / "emb")
-    assert np.array_equal(again.features(cards, "mp-face"), features) and again.computed["mp-face"] == 0
+    assert (
+        np.array_equal(again.features(cards, "mp-face"), features)
+        and again.computed["mp-face"] == 0
+    )
 
 
 def test_the_shipped_models_do_not_need_mediapipe():

@@ -144,7 +144,10 @@ def test_without_any_detector_person_words_are_undecided(dev_deck, tmp_path, mon
     lines: list[str] = []
     people = PeoplePerception(echo=lines.append, cache_root=tmp_path / "emb")
     assert len(lines) == 2
-    assert "opencv-python-headless" in lines[1] and "pip install 'opencv-python-headless>=4.5,<5'" in lines[1]
+    assert (
+        "opencv-python-headless" in lines[1]
+        and "pip install 'opencv-python-headless>=4.5,<5'" in lines[1]
+    )
     assert all("person words are undecided (0.5)" in line for line in lines)
     cards = _dev_cards(dev_deck, WITHOUT[:1])
     assert not people.knows(["people", "man"]).any()
@@ -175,7 +178,9 @@ def test_a_photo_no_detector_can_decode_is_left_out_with_its_reason(dev_deck, tm
     broken_path.write_bytes(good.path.read_bytes() + b"trailer")
     broken = read_card(broken_path, "broken.jpg")
     broken_path.write_bytes(b"no longer a photo")
-    people = PeoplePerception(["haar-frontal"], models=load_models()[1:], echo=None, cache_root=tmp_path / "emb")
+    people = PeoplePerception(
+        ["haar-frontal"], models=load_models()[1:], echo=None, cache_root=tmp_path / "emb"
+    )
     skipped = people.prepare([good, broken])
     assert [(card.id, reason) for card, reason in skipped] == [
         ("broken.jpg", "not an image (Pillow cannot identify the file's contents)")

@@ -45,8 +45,14 @@ def test_each_word_comes_from_the_first_part_that_knows_it(cards):
     scores = composite.scores(cards, WORDS)
     assert scores.shape == (3, len(WORDS)) and scores.dtype == np.float32
     colour_cols, classifier_cols = [0, 1, 2, 7], [3, 4, 5]
-    assert np.array_equal(scores[:, colour_cols], colour.scores(cards, [WORDS[j] for j in colour_cols]))
-    np.testing.assert_allclose(scores[:, classifier_cols], classifier.scores(cards, [WORDS[j] for j in classifier_cols]), rtol=1e-5)
+    assert np.array_equal(
+        scores[:, colour_cols], colour.scores(cards, [WORDS[j] for j in colour_cols])
+    )
+    np.testing.assert_allclose(
+        scores[:, classifier_cols],
+        classifier.scores(cards, [WORDS[j] for j in classifier_cols]),
+        rtol=1e-5,
+    )
     assert (scores[:, WORDS.index("moon")] == 0.5).all()  # nobody knows it: undecided
     assert composite.knows(WORDS).tolist() == [True] * 6 + [False, True]
     routes = composite.routes(WORDS)
@@ -83,7 +89,12 @@ def test_prepare_reports_each_unreadable_card_once(tmp_path, cards):
     Image.fromarray(np.full((40, 40, 3), 90, np.uint8)).save(path)
     late = read_card(path, "late.png")
     path.write_bytes(b"broken after the deck was read")
-    composite = CompositePerception([ColourPerception(cache_root=tmp_path / "e"), ClassifierPerception(progress=False, cache_root=tmp_path / "e")])
+    composite = CompositePerception(
+        [
+            ColourPerception(cache_root=tmp_path / "e"),
+            ClassifierPerception(progress=False, cache_root=tmp_path / "e"),
+        ]
+    )
     skipped = composite.prepare([*cards, late])
     assert [card.id for card, _ in skipped] == ["late.png"]
     assert skipped[0][1] == "not an image (Pillow cannot identify the file's contents)"

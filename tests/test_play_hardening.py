@@ -23,7 +23,13 @@ runner = CliRunner()
 #: Characters that must never reach the terminal from a deck or an answer: ESC (every escape
 #: sequence starts with it), CSI, BEL, the bidi overrides and isolates, line separators.
 FORBIDDEN = "\x1b\x9b\x07\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029"
-LABELS = ["\x1b[31mjay\x1b[0m", "dog\nScores: You 99", "\u202ecat", "[bold red]fish[/bold red]", "bird"]
+LABELS = [
+    "\x1b[31mjay\x1b[0m",
+    "dog\nScores: You 99",
+    "\u202ecat",
+    "[bold red]fish[/bold red]",
+    "bird",
+]
 
 
 def hostile_deck(folder: Path, n: int = 20) -> Path:
@@ -61,7 +67,9 @@ def test_a_hostile_deck_never_reaches_the_terminal(tmp_path):
     answers, one of them hostile too, come on stdin (file names, prompts, echoes)."""
     deck = hostile_deck(tmp_path / "deck")
     common = ["--deck", str(deck), "--perception", "labels", "--rounds", "1", "--seed", "3"]
-    bots = _kiekai("play", "--humans", "0", "--bots", "3", *common, "--log", str(tmp_path / "a.jsonl"))
+    bots = _kiekai(
+        "play", "--humans", "0", "--bots", "3", *common, "--log", str(tmp_path / "a.jsonl")
+    )
     # seat 0 is active first: two cards, the three, a hostile word (refused), a word, no
     # overrule, keep a card; then guess, no overrule, no call, keep; then guess, no overrule,
     # no call (3 turns of 1 round; test_play_cli.answer_prompts answers as prompts show)
@@ -70,14 +78,24 @@ def test_a_hostile_deck_never_reaches_the_terminal(tmp_path):
          "outdoors", "", "n", "1", "rainbow", "", "n"]
     )  # fmt: skip
     person = _kiekai(
-        "play", "--humans", "1", "--bots", "2", *common, "--log", str(tmp_path / "b.jsonl"), stdin=answers + "\n"
+        "play",
+        "--humans",
+        "1",
+        "--bots",
+        "2",
+        *common,
+        "--log",
+        str(tmp_path / "b.jsonl"),
+        stdin=answers + "\n",
     )
     for name, done in (("bots", bots), ("person", person)):
         out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
         assert done.returncode == 0, f"{name}: {out[-2000:]} {err[-2000:]}"
         assert "Traceback" not in err
         assert not any(c in out + err for c in FORBIDDEN), name
-        assert "labels.csv line 26: file '\\x1b[2Jgone.png' is not a photo" in err, name  # 4 labels span 2 lines
+        assert "labels.csv line 26: file '\\x1b[2Jgone.png' is not a photo" in err, (
+            name
+        )  # 4 labels span 2 lines
     out = bots.stdout.decode("utf-8")
     assert "Final scores" in out
     # cards are named by their labels, shown escaped and with the markup as written
@@ -100,13 +118,20 @@ def test_max_rounds_is_playable():
     """The cap is a bound, not a refusal of long games: 100 rounds of bots are accepted
     (checked up to the deck; the default deck is too small for 9 players, so that error
     is the one that comes)."""
-    result = runner.invoke(app, ["play", "--humans", "0", "--bots", "9", "--rounds", str(MAX_ROUNDS)])
+    result = runner.invoke(
+        app, ["play", "--humans", "0", "--bots", "9", "--rounds", str(MAX_ROUNDS)]
+    )
     assert "--rounds" not in result.output
 
 
 @pytest.mark.parametrize(
-    "option, value", [("--level", "HARD"), ("--level", "Easy"), ("--strictness", "LENIENT"),
-                      ("--perception", "Labels")],  # fmt: skip
+    "option, value",
+    [
+        ("--level", "HARD"),
+        ("--level", "Easy"),
+        ("--strictness", "LENIENT"),
+        ("--perception", "Labels"),
+    ],  # fmt: skip
 )
 def test_option_values_are_case_insensitive(option, value):
     """``--level HARD`` names the same level as ``hard`` (the option is accepted and the

@@ -119,7 +119,9 @@ def test_replay_stops_cleanly_after_many_bad_lines(clean_lines, tmp_path):
     assert len(seen) == 51
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(junk=st.lists(st.text(max_size=200), min_size=1, max_size=3), at=st.integers(1, 40))
 def test_arbitrary_lines_in_a_log_never_crash_the_replay(clean_lines, tmp_path, junk, at):
     """Any text inserted as lines after the header: each is an event or a reported problem;
@@ -137,8 +139,14 @@ def test_arbitrary_lines_in_a_log_never_crash_the_replay(clean_lines, tmp_path, 
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False) | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 12)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -213,7 +221,9 @@ def test_deep_nesting_is_refused_without_recursion():
 
 def test_read_log_without_on_problem_raises_naming_the_line(tmp_path, clean_lines):
     path = tmp_path / "bad.jsonl"
-    path.write_text("\n".join([clean_lines[0], '{"type": "x", "turn": null}', clean_lines[1]]) + "\n")
+    path.write_text(
+        "\n".join([clean_lines[0], '{"type": "x", "turn": null}', clean_lines[1]]) + "\n"
+    )
     with pytest.raises(ValueError, match=r"bad\.jsonl: line 2: 'turn' should be a valid integer"):
         list(read_log(path))
     # a last line cut short (a crash mid-write) is left out quietly
@@ -344,7 +354,9 @@ def test_a_lone_surrogate_in_a_log_is_shown_not_a_crash(clean_lines, tmp_path):
     assert "\\ud800" in done.stdout.decode("utf-8")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=st.text(st.one_of(st.characters(), st.characters(categories=["Cs"])), max_size=30))
 def test_any_text_in_an_event_is_logged_and_read_back(text, tmp_path):
     """The log writer never fails on text: a lone surrogate (a deck file name that is not
@@ -363,7 +375,11 @@ def test_a_log_path_that_is_a_pipe_device_or_folder_is_refused_at_once(tmp_path)
     FIFO`` hung); the log opens without blocking and refuses what is not a regular file."""
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)
-    for path, kind in ((fifo, "a named pipe"), (Path("/dev/null"), "a character device"), (tmp_path, "a folder")):
+    for path, kind in (
+        (fifo, "a named pipe"),
+        (Path("/dev/null"), "a character device"),
+        (tmp_path, "a folder"),
+    ):
         box: dict = {}
 
         def open_log(path=path, box=box):

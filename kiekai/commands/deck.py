@@ -53,17 +53,16 @@ def _load(path: Path | None, on_skip=None, on_problem=None, known_wnid=None):
 
 
 def _summary(deck) -> str:
-    return (
-        f"{len(deck.cards)} usable, {len(deck.skipped)} skipped, "
-        f"{len(deck.labelled())} labelled"
-    )
+    return f"{len(deck.cards)} usable, {len(deck.skipped)} skipped, {len(deck.labelled())} labelled"
 
 
 @deck_app.command("info")
 def info(
     path: Path | None = typer.Argument(
-        None, help="Deck folder (photos, optionally labels.csv). Omit for the default deck.",
-        parser=path_value, metavar="PATH",
+        None,
+        help="Deck folder (photos, optionally labels.csv). Omit for the default deck.",
+        parser=path_value,
+        metavar="PATH",
     ),
     players: int | None = typer.Option(
         None, "--players", min=1, help="Also check the deck is big enough for this many players."
@@ -138,10 +137,12 @@ def info(
     for message in problems:
         console.print(Text(f"warning: {printable(message)}", style="yellow"))
     if wordnet.unavailable is not None:
-        console.print(Text(
-            f"note: wnids were not checked against WordNet ({printable(wordnet.unavailable)})",
-            style="yellow",
-        ))
+        console.print(
+            Text(
+                f"note: wnids were not checked against WordNet ({printable(wordnet.unavailable)})",
+                style="yellow",
+            )
+        )
     console.print(Text(_summary(deck)))
     if players is not None:
         try:
@@ -149,9 +150,9 @@ def info(
         except DeckTooSmallError as exc:
             _error(str(exc))
             raise typer.Exit(1) from None
-        console.print(Text(
-            f"enough for {players} player{'' if players == 1 else 's'} ({needed} cards dealt)"
-        ))
+        console.print(
+            Text(f"enough for {players} player{'' if players == 1 else 's'} ({needed} cards dealt)")
+        )
 
 
 def _batches(items: Sequence, size: int) -> list[Sequence]:
@@ -161,15 +162,20 @@ def _batches(items: Sequence, size: int) -> list[Sequence]:
 @deck_app.command("embed")
 def embed(
     path: Path | None = typer.Argument(
-        None, help="Deck folder (photos, optionally labels.csv). Omit for the default deck.",
-        parser=path_value, metavar="PATH",
+        None,
+        help="Deck folder (photos, optionally labels.csv). Omit for the default deck.",
+        parser=path_value,
+        metavar="PATH",
     ),
     clip_model: str | None = typer.Option(
         None, "--clip-model", help="open_clip architecture, e.g. ViT-B-32 (default: registry)."
     ),
     clip_checkpoint: Path | None = typer.Option(
-        None, "--clip-checkpoint", help="Local open_clip checkpoint file (no download).",
-        parser=path_value, metavar="PATH",
+        None,
+        "--clip-checkpoint",
+        help="Local open_clip checkpoint file (no download).",
+        parser=path_value,
+        metavar="PATH",
     ),
 ) -> None:
     """Compute and cache the CLIP image embeddings of every usable photo of a deck.
@@ -235,7 +241,9 @@ def embed(
         _error(str(exc))
         raise typer.Exit(1) from None
     failed = f", {len(unreadable)} could not be decoded (see above)" if unreadable else ""
-    typer.echo(f"embedded {total - len(unreadable)} photos ({dims} dimensions){failed}; {_summary(deck)}")
+    typer.echo(
+        f"embedded {total - len(unreadable)} photos ({dims} dimensions){failed}; {_summary(deck)}"
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -325,9 +325,7 @@ def repeat_command(
     from kiekai.display import printable
 
     status = f"REPEAT of {verdict.matched!r}" if verdict.accepted else "NOT A REPEAT"
-    typer.echo(
-        printable(f"{status}  score {verdict.score:.2f}  relation {verdict.relation}")
-    )
+    typer.echo(printable(f"{status}  score {verdict.score:.2f}  relation {verdict.relation}"))
     typer.echo(printable(verdict.reason))
 
 

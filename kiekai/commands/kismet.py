@@ -135,7 +135,8 @@ def register(app: typer.Typer) -> None:
             1, "--humans", help="1: you play in the terminal UI; 0: bots only, printed."
         ),
         variant: bool = typer.Option(
-            False, "--variant/--base-game",
+            False,
+            "--variant/--base-game",
             help="Which game: --variant (each player's own 11 cards, knocking) or "
             "--base-game (the shared circle of cards).",
         ),
@@ -149,12 +150,18 @@ def register(app: typer.Typer) -> None:
             3, "--rounds", help="Variant only: rounds to play, 1-1000 (minus points are tallied)."
         ),
         rules: Path | None = typer.Option(
-            None, "--rules", help="TOML rules file overriding chip points / pre-lay limit.",
-            parser=path_value, metavar="PATH",
+            None,
+            "--rules",
+            help="TOML rules file overriding chip points / pre-lay limit.",
+            parser=path_value,
+            metavar="PATH",
         ),
         log: Path | None = typer.Option(
-            None, "--log", help="Append the game's events to this JSON-lines file.",
-            parser=path_value, metavar="PATH",
+            None,
+            "--log",
+            help="Append the game's events to this JSON-lines file.",
+            parser=path_value,
+            metavar="PATH",
         ),
     ) -> None:
         """Play Kismet against reflex bots with human-like reaction times."""
@@ -202,7 +209,9 @@ def register(app: typer.Typer) -> None:
         try:
             event_log = GuardedLog(log)
         except FileRefusedError as exc:
-            fail(f"the log {log} is {exc.reason}; give a file name for the log (or leave --log out)")
+            fail(
+                f"the log {log} is {exc.reason}; give a file name for the log (or leave --log out)"
+            )
         except OSError as exc:
             fail(f"cannot open the log file {log} for appending ({exc}); choose a writable path")
 

@@ -49,7 +49,10 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         clip_checkpoint: Annotated[
-            Path | None, typer.Option(help="Local open_clip checkpoint file to check.", parser=path_value, metavar="PATH")
+            Path | None,
+            typer.Option(
+                help="Local open_clip checkpoint file to check.", parser=path_value, metavar="PATH"
+            ),
         ] = None,
         build_embeddings: Annotated[
             bool,

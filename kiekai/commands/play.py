@@ -94,11 +94,13 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option(
                 help="Folder of photos (optionally with labels.csv); default: the embedded deck.",
-                parser=path_value, metavar="PATH",
+                parser=path_value,
+                metavar="PATH",
             ),
         ] = None,
         seed: Annotated[
-            int | None, typer.Option(help="Seed for the shuffle and the bots (same seed, same game).")
+            int | None,
+            typer.Option(help="Seed for the shuffle and the bots (same seed, same game)."),
         ] = None,
         perception: Annotated[
             PerceptionKind, typer.Option(help="How bots see the photos.", case_sensitive=False)
@@ -119,7 +121,9 @@ def register(app: typer.Typer) -> None:
         log: Annotated[
             Path | None,
             typer.Option(
-                help="JSON-lines game log (default: a new file in the user data dir).", parser=path_value, metavar="PATH"
+                help="JSON-lines game log (default: a new file in the user data dir).",
+                parser=path_value,
+                metavar="PATH",
             ),
         ] = None,
         clip_model: Annotated[
@@ -127,14 +131,19 @@ def register(app: typer.Typer) -> None:
         ] = None,
         clip_checkpoint: Annotated[
             Path | None,
-            typer.Option(help="Local open_clip checkpoint file (with --clip-model).", parser=path_value, metavar="PATH"),
+            typer.Option(
+                help="Local open_clip checkpoint file (with --clip-model).",
+                parser=path_value,
+                metavar="PATH",
+            ),
         ] = None,
         house_rules: Annotated[
             Path | None,
             typer.Option(
                 help="The table's house-rules file: read before the judge, and rulings made at "
                 "the reveal are saved to it (default: house-rules.tsv in the user data dir).",
-                parser=path_value, metavar="PATH",
+                parser=path_value,
+                metavar="PATH",
             ),
         ] = None,
         turn_seconds: Annotated[
@@ -142,19 +151,27 @@ def register(app: typer.Typer) -> None:
             typer.Option(help="Seconds per turn: 120 by the rulebook (a house variant otherwise)."),
         ] = 120.0,
         web: Annotated[
-            bool, typer.Option("--web", help="Play at a table in the browser instead of the terminal.")
+            bool,
+            typer.Option("--web", help="Play at a table in the browser instead of the terminal."),
         ] = False,
         seats: Annotated[
             int | None,
-            typer.Option(help="With --web: seats for people, each with its own link (default: --humans)."),
+            typer.Option(
+                help="With --web: seats for people, each with its own link (default: --humans)."
+            ),
         ] = None,
         host: Annotated[
             str,
-            typer.Option(help="With --web: the address to listen on; 0.0.0.0 lets other devices join."),
+            typer.Option(
+                help="With --web: the address to listen on; 0.0.0.0 lets other devices join."
+            ),
         ] = "127.0.0.1",
         port: Annotated[int, typer.Option(help="With --web: the port (0 = a free one).")] = 0,
         open_browser: Annotated[
-            bool, typer.Option("--open/--no-open", help="With --web: open the first seat in the default browser.")
+            bool,
+            typer.Option(
+                "--open/--no-open", help="With --web: open the first seat in the default browser."
+            ),
         ] = True,
     ) -> None:
         """Play a game of Kiek: split five photos 3 against 2 with one word; guess the others' words."""
@@ -192,7 +209,10 @@ def register(app: typer.Typer) -> None:
     @app.command("replay")
     def replay_command(
         log: Annotated[
-            Path, typer.Argument(help="A game log written by `kiekai play`.", parser=path_value, metavar="PATH")
+            Path,
+            typer.Argument(
+                help="A game log written by `kiekai play`.", parser=path_value, metavar="PATH"
+            ),
         ],
     ) -> None:
         """Print a game of Kiek again from its JSON-lines log alone.
@@ -223,7 +243,9 @@ def register(app: typer.Typer) -> None:
         except IsADirectoryError:
             raise _fail(err, f"{log} is a folder; give a game log file (.jsonl)") from None
         except FileRefusedError as exc:
-            raise _fail(err, f"cannot replay {log}: {exc.reason}; give a game log file (.jsonl)") from None
+            raise _fail(
+                err, f"cannot replay {log}: {exc.reason}; give a game log file (.jsonl)"
+            ) from None
         except OSError as exc:
             raise _fail(err, f"cannot read {log}: {exc.strerror or exc}") from None
         except ValueError as exc:
@@ -267,14 +289,20 @@ def _play(
         if seats is None:
             seats = humans
         if seats < 1:
-            raise _fail(err, f"--web needs at least one seat for a person (--seats 1 or more), got {seats}")
+            raise _fail(
+                err, f"--web needs at least one seat for a person (--seats 1 or more), got {seats}"
+            )
         humans = seats
     elif seats is not None:
-        raise _fail(err, "--seats is for the browser table: add --web, or use --humans at the terminal")
+        raise _fail(
+            err, "--seats is for the browser table: add --web, or use --humans at the terminal"
+        )
     if not 0 <= port <= 65535:
         raise _fail(err, f"--port must be 0 (a free port) to 65535, got {port}")
     if not 1.0 <= turn_seconds <= 3600.0:
-        raise _fail(err, f"--turn-seconds must be 1 to 3600 (120 by the rulebook), got {turn_seconds:g}")
+        raise _fail(
+            err, f"--turn-seconds must be 1 to 3600 (120 by the rulebook), got {turn_seconds:g}"
+        )
     if bots < 0 or humans < 0:
         raise _fail(err, f"--bots and --humans cannot be negative (got {bots} and {humans})")
     players_n = bots + humans
@@ -293,7 +321,9 @@ def _play(
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     elif seed < 0:
-        raise _fail(err, f"--seed must be 0 or more (numpy's seeding takes no negative seeds), got {seed}")
+        raise _fail(
+            err, f"--seed must be 0 or more (numpy's seeding takes no negative seeds), got {seed}"
+        )
     if log is not None and log.exists() and (not log.is_file() or log.stat().st_size > 0):
         raise _fail(
             err,
@@ -367,9 +397,7 @@ def _play(
     from kiekai.events import EventLog
     from kiekai.kiek.game import EventPrinter, GameAborted, play_game
 
-    human_names = (
-        ["You"] if humans == 1 and not web else [f"Player {i + 1}" for i in range(humans)]
-    )
+    human_names = ["You"] if humans == 1 and not web else [f"Player {i + 1}" for i in range(humans)]
     names = human_names + [f"Bot {i + 1}" for i in range(bots)]
     # People need real time; bots alone play on a virtual clock so that a slow machine
     # cannot change the game (the same seed prints the same game).
@@ -403,8 +431,14 @@ def _play(
         for name in human_names:
             players.append(
                 TerminalKiekPlayer(
-                    name, judge=judge, console=out, reader=reader, clock=clock, names=names,
-                    card_names=names_of_cards, sheet_dir=sheet_dir,
+                    name,
+                    judge=judge,
+                    console=out,
+                    reader=reader,
+                    clock=clock,
+                    names=names,
+                    card_names=names_of_cards,
+                    sheet_dir=sheet_dir,
                 )  # fmt: skip
             )
     if bots and not web:
@@ -414,9 +448,13 @@ def _play(
     try:
         event_log = EventLog(log_path)
     except FileRefusedError as exc:
-        raise _fail(err, f"cannot write the game log {log_path}: {exc.reason}; give another --log") from None
+        raise _fail(
+            err, f"cannot write the game log {log_path}: {exc.reason}; give another --log"
+        ) from None
     except OSError as exc:
-        raise _fail(err, f"cannot write the game log {log_path}: {exc}; give another --log") from None
+        raise _fail(
+            err, f"cannot write the game log {log_path}: {exc}; give another --log"
+        ) from None
     header = {
         "deck": deck_name,
         "deck_cards": len(cards),
@@ -454,7 +492,9 @@ def _play(
     except GameAborted as exc:
         _say_stopped(err, exc.reason, log_path, seed)
         return EXIT_INTERRUPT if "Ctrl-C" in exc.reason else EXIT_EOF
-    err.print(f"Game log: {safe_text(str(log_path))} (replay it with `kiekai replay`)", highlight=False)
+    err.print(
+        f"Game log: {safe_text(str(log_path))} (replay it with `kiekai replay`)", highlight=False
+    )
     return 0
 
 
@@ -496,14 +536,20 @@ def _play_web(
     except OSError as exc:
         raise _fail(err, f"{exc}: pick another --port (0 = a free one) or --host") from None
     if server.reachable_from_network:  # --host 0, "" and 0x0 are 0.0.0.0 too
-        where = "every network address" if server.everywhere else f"the network address {server.address}"
+        where = (
+            "every network address"
+            if server.everywhere
+            else f"the network address {server.address}"
+        )
         out.print(
             f"[yellow]Listening on {safe_text(where)}: other devices on your network can "
             "open these links.[/yellow]",
             highlight=False,
         )
     for seat in range(humans):
-        out.print(f"{safe_text(names[seat])}: {server.seat_url(seat)}", highlight=False, soft_wrap=True)
+        out.print(
+            f"{safe_text(names[seat])}: {server.seat_url(seat)}", highlight=False, soft_wrap=True
+        )
     out.print(
         "The game starts when every seat is open, or when someone presses Start now (bots take "
         "the empty seats). Ctrl-C stops the table.",
@@ -524,7 +570,9 @@ def _play_web(
     except GameAborted as exc:
         _say_stopped(err, exc.reason, log_path, seed)
         return EXIT_INTERRUPT
-    err.print(f"Game log: {safe_text(str(log_path))} (replay it with `kiekai replay`)", highlight=False)
+    err.print(
+        f"Game log: {safe_text(str(log_path))} (replay it with `kiekai replay`)", highlight=False
+    )
     return 0
 
 
@@ -574,7 +622,9 @@ def _load_cards(err: Console, deck: Path | None, players: int) -> tuple[list, st
             loaded = default_deck(on_skip=skipped)
             name = "embedded default deck"
         else:
-            loaded = load_deck(deck, on_skip=skipped, on_problem=problem, known_wnid=WordNetNounIds())
+            loaded = load_deck(
+                deck, on_skip=skipped, on_problem=problem, known_wnid=WordNetNounIds()
+            )
             name = str(loaded.root)
         check_deck_size(loaded, players)
     except DeckTooSmallError as exc:

@@ -37,9 +37,7 @@ def bind_problem(host: str, port: int) -> str | None:
     unknown host name fails at once rather than after loading.
     """
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM
-        )[0]
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except (socket.gaierror, UnicodeError) as exc:
         return f"cannot resolve --host {host!r} ({exc}); give an IP address such as 127.0.0.1"
     with socket.socket(family, kind, proto) as sock:

@@ -630,7 +630,6 @@ def run(
     }
 
 
-
 def run_selfplay(
     deck: Path | str,
     cards: Sequence[Any],
@@ -668,7 +667,9 @@ def run_selfplay(
     judge = ec.make_judge("standard")
     if labels is None and (Path(deck) / "labels.csv").is_file():
         labels = Path(deck) / "labels.csv"
-    folder = Path(log_dir) if log_dir is not None else Path(tempfile.mkdtemp(prefix="kiekai-selfplay-"))
+    folder = (
+        Path(log_dir) if log_dir is not None else Path(tempfile.mkdtemp(prefix="kiekai-selfplay-"))
+    )
     if sample:
         sample = min(sample, len(cards))
     seeds = list(range(seed + 1, seed + 1 + games))
@@ -677,7 +678,13 @@ def run_selfplay(
     for level in levels:
         try:
             result = selfplay.play_games(
-                cards, perception, judge, level=level, seeds=seeds, bots=bots, log_dir=folder,
+                cards,
+                perception,
+                judge,
+                level=level,
+                seeds=seeds,
+                bots=bots,
+                log_dir=folder,
                 sample=sample,
             )
         except ValueError as exc:
@@ -735,8 +742,11 @@ def render_selfplay_markdown(result: dict[str, Any]) -> str:
         f"{cfg['games']} bot-only games per level of {cfg['bots']} bots (engine seeds "
         f"{cfg['seeds'][0]}..{cfg['seeds'][-1]}, the bots seeded as `kiekai play` seeds them), "
         f"deck `{cfg['deck']}`"
-        + (f" (each game dealt from its own {cfg['sample']} photos of it, drawn by its seed)"
-           if cfg.get("sample") else "")
+        + (
+            f" (each game dealt from its own {cfg['sample']} photos of it, drawn by its seed)"
+            if cfg.get("sample")
+            else ""
+        )
         + f", perception **{cfg['perception']}**"
         + (f", truth checked against `{cfg['labels']}`" if cfg.get("labels") else "")
         + ". Measured from the game logs with the definitions of the held-out check "
@@ -789,26 +799,34 @@ def build_parser() -> argparse.ArgumentParser:
     from kiekai.perception import KINDS
 
     p.add_argument(
-        "--perception", choices=list(KINDS), default="labels",
+        "--perception",
+        choices=list(KINDS),
+        default="labels",
         help="how the bots see the photos (classifier: pixels only, labels.csv ignored; the "
         "labels still score the results)",
     )
     p.add_argument("--clip-model", default=None)
     p.add_argument("--clip-checkpoint", default=None)
     p.add_argument(
-        "--selfplay-games", type=int, default=3,
+        "--selfplay-games",
+        type=int,
+        default=3,
         help="bot-only games per level through the engine, measured like the held-out check "
         "(0: none)",
     )
     p.add_argument("--bots", type=int, default=4, help="players in the bot-only games")
     p.add_argument(
-        "--sample", type=int, default=0,
+        "--sample",
+        type=int,
+        default=0,
         help="deal each bot-only game from its own N photos of the deck, drawn by the game's "
         "seed (0: the whole deck); many decks of the held-out check's size from one",
     )
     p.add_argument("--logs", type=Path, default=None, help="folder for the bot-only game logs")
     p.add_argument(
-        "--labels", type=Path, default=None,
+        "--labels",
+        type=Path,
+        default=None,
         help="labels.csv to check truth against (default: the deck's); for a copy of the deck "
         "without labels.csv, pass the original's",
     )
@@ -840,13 +858,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.perception, cards, args.clip_model, args.clip_checkpoint
             )
             result["selfplay"] = run_selfplay(
-                args.deck, usable, perception, levels, args.selfplay_games, args.bots,
-                args.seed, args.logs, args.labels, args.sample or None,
+                args.deck,
+                usable,
+                perception,
+                levels,
+                args.selfplay_games,
+                args.bots,
+                args.seed,
+                args.logs,
+                args.labels,
+                args.sample or None,
             )
             for level, r in result["selfplay"]["levels"].items():
                 q = {k: v for k, v in r["quality"].items() if k not in ("secrets", "untrue")}
-                print(f"{level} self-play: {json.dumps(q)} spread {r['spread']} "
-                      f"active ms {r['active_ms']} guess ms {r['guess_ms']}")
+                print(
+                    f"{level} self-play: {json.dumps(q)} spread {r['spread']} "
+                    f"active ms {r['active_ms']} guess ms {r['guess_ms']}"
+                )
         for level, s in result["levels"].items():
             print(
                 f"{level}: {s['turns']} turns, true {ec.pct(s['truthful'])} "

@@ -141,7 +141,9 @@ def add_round_scoring_args(parser: Any) -> None:
     default 0) and ``--limit`` (score only the first N rounds)."""
     parser.add_argument("--clip-model", default=None, help="open_clip architecture name")
     parser.add_argument("--clip-checkpoint", default=None, help="open_clip weights file")
-    parser.add_argument("--strictness", choices=["strict", "standard", "lenient"], default="standard")
+    parser.add_argument(
+        "--strictness", choices=["strict", "standard", "lenient"], default="standard"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the level bots (default 0)")
     parser.add_argument("--limit", type=int, default=None, help="score only the first N rounds")
 

@@ -62,7 +62,10 @@ def _variants() -> dict[str, tuple[str, list[str]]]:
     }
     for source in ("labels", "classifier"):
         out[f"photo + log shares + class ({source})"] = (source, photo + logs + classes)
-        out[f"photo + log shares + subject + class ({source})"] = (source, photo + logs + subject + classes)
+        out[f"photo + log shares + subject + class ({source})"] = (
+            source,
+            photo + logs + subject + classes,
+        )
     return out
 
 
@@ -112,7 +115,11 @@ def agreement(p: np.ndarray, y: np.ndarray) -> float:
     """Share of photos whose highest-scoring term is the raters' colour."""
     from kiekai.perception.colour import BASIC_TERMS
 
-    return float(np.mean(np.asarray(BASIC_TERMS)[np.argmax(p, axis=1)] == y)) if len(y) else float("nan")
+    return (
+        float(np.mean(np.asarray(BASIC_TERMS)[np.argmax(p, axis=1)] == y))
+        if len(y)
+        else float("nan")
+    )
 
 
 def cross_validated(x: np.ndarray, y: np.ndarray, c: float, seed: int) -> np.ndarray:
@@ -131,7 +138,9 @@ def cross_validated(x: np.ndarray, y: np.ndarray, c: float, seed: int) -> np.nda
     return out
 
 
-def precision_at(p: np.ndarray, y: np.ndarray, threshold: float = YES_AT) -> dict[str, dict[str, Any]]:
+def precision_at(
+    p: np.ndarray, y: np.ndarray, threshold: float = YES_AT
+) -> dict[str, dict[str, Any]]:
     """Per term: photos scored above ``threshold`` (``called``), how many of them the raters
     gave that colour (``right``) and the share (``precision``, None when none was called)."""
     from kiekai.perception.colour import BASIC_TERMS
@@ -140,8 +149,11 @@ def precision_at(p: np.ndarray, y: np.ndarray, threshold: float = YES_AT) -> dic
     for i, term in enumerate(BASIC_TERMS):
         called = p[:, i] > threshold
         right = int((called & (y == term)).sum())
-        out[term] = {"called": int(called.sum()), "right": right,
-                     "precision": right / int(called.sum()) if called.any() else None}
+        out[term] = {
+            "called": int(called.sum()),
+            "right": right,
+            "precision": right / int(called.sum()) if called.any() else None,
+        }
     return out
 
 
@@ -182,9 +194,13 @@ def load_data(
     classes: dict[str, np.ndarray] = {}
     labelled = LabelsPerception.usable(cards)
     if len(labelled) == len(cards):
-        classes["labels"] = class_colour(labels_distribution(LabelsPerception(cards), table)(cards), table)
+        classes["labels"] = class_colour(
+            labels_distribution(LabelsPerception(cards), table)(cards), table
+        )
     else:
-        notes.append(f"labels: only {len(labelled)} of {len(cards)} photos labelled; no labels model")
+        notes.append(
+            f"labels: only {len(labelled)} of {len(cards)} photos labelled; no labels model"
+        )
     if use_classifier:
         from kiekai.models import ModelUnavailable
 
@@ -193,7 +209,9 @@ def load_data(
             from kiekai.perception.classifier import ClassifierPerception
 
             classifier = ClassifierPerception(progress=False)
-            classes["classifier"] = class_colour(classifier_distribution(classifier, table)(cards), table)
+            classes["classifier"] = class_colour(
+                classifier_distribution(classifier, table)(cards), table
+            )
         except (ModelUnavailable, ImportError) as exc:
             notes.append(f"classifier unavailable ({exc}); no classifier model")
     return {
@@ -209,12 +227,18 @@ def load_data(
 def _design(data: dict[str, Any], source: str, inputs: Sequence[str]) -> np.ndarray:
     from kiekai.perception.colour import design_columns
 
-    columns = design_columns(data["features"], data["class"].get(source) if source != "pixels" else None)
+    columns = design_columns(
+        data["features"], data["class"].get(source) if source != "pixels" else None
+    )
     return np.stack([columns[name] for name in inputs], axis=1)
 
 
-def run(data: dict[str, Any], variants: dict[str, tuple[str, list[str]]] | None = None,
-        c_grid: Sequence[float] = C_GRID, repeats: int = REPEATS) -> dict[str, Any]:
+def run(
+    data: dict[str, Any],
+    variants: dict[str, tuple[str, list[str]]] | None = None,
+    c_grid: Sequence[float] = C_GRID,
+    repeats: int = REPEATS,
+) -> dict[str, Any]:
     """Cross-validate every variant on the fit half, refit the best per source, report.
 
     Returns:
@@ -230,8 +254,13 @@ def run(data: dict[str, Any], variants: dict[str, tuple[str, list[str]]] | None 
     hand = scores_from_features(data["features"])
     hand_p = np.stack([hand[t] for t in BASIC_TERMS], axis=1)
     out: dict[str, Any] = {
-        "hand_set": {"fit": agreement(hand_p[fit], y[fit]), "report": agreement(hand_p[~fit], y[~fit])},
-        "cv": [], "chosen": {}, "photos": {"fit": int(fit.sum()), "report": int((~fit).sum())},
+        "hand_set": {
+            "fit": agreement(hand_p[fit], y[fit]),
+            "report": agreement(hand_p[~fit], y[~fit]),
+        },
+        "cv": [],
+        "chosen": {},
+        "photos": {"fit": int(fit.sum()), "report": int((~fit).sum())},
     }
     best: dict[str, tuple[float, str, float, np.ndarray]] = {}
     for name, (source, inputs) in variants.items():
@@ -250,13 +279,17 @@ def run(data: dict[str, Any], variants: dict[str, tuple[str, list[str]]] | None 
         params = fit_ovr(x[fit], y[fit], c)
         p = predict(params, x)
         out["chosen"][source] = {
-            "variant": name, "C": c, "fit_cv_agreement": score,
+            "variant": name,
+            "C": c,
+            "fit_cv_agreement": score,
             "fit_agreement": agreement(p[fit], y[fit]),
             "report_agreement": agreement(p[~fit], y[~fit]),
-            "fit_photos": int(fit.sum()), "report_photos": int((~fit).sum()),
+            "fit_photos": int(fit.sum()),
+            "report_photos": int((~fit).sum()),
             "fit_cv_precision_at_0.85": precision_at(cv_p, y[fit]),
             "report_precision_at_0.85": precision_at(p[~fit], y[~fit]),
-            "params": params, "inputs": list(inputs),
+            "params": params,
+            "inputs": list(inputs),
         }
     return out
 
@@ -270,10 +303,17 @@ def shipped_models(result: dict[str, Any], deck: str, ratings: str) -> dict[str,
     for source, chosen in result["chosen"].items():
         params = chosen["params"]
         info = {k: v for k, v in chosen.items() if k not in {"params", "inputs"}}
-        models.append(ColourModel(
-            name=source, inputs=tuple(chosen["inputs"]), mean=params["mean"], scale=params["scale"],
-            coef=params["coef"], intercept=params["intercept"], info=info,
-        ).to_dict())
+        models.append(
+            ColourModel(
+                name=source,
+                inputs=tuple(chosen["inputs"]),
+                mean=params["mean"],
+                scale=params["scale"],
+                coef=params["coef"],
+                intercept=params["intercept"],
+                info=info,
+            ).to_dict()
+        )
     return {
         "format": 1,
         "what": "one-vs-rest logistic models per basic colour term: colour features (+ the class's "
@@ -294,19 +334,32 @@ def shipped_models(result: dict[str, Any], deck: str, ratings: str) -> dict[str,
 
 def render(result: dict[str, Any]) -> str:
     """Markdown: the CV table, then the chosen models with their report figures."""
-    cv = ec.markdown_table(["variant", "source", "C", "fit CV agreement"],
-                           [(r["variant"], r["source"], r["C"], f"{r['agreement']:.3f}") for r in result["cv"]])
+    cv = ec.markdown_table(
+        ["variant", "source", "C", "fit CV agreement"],
+        [(r["variant"], r["source"], r["C"], f"{r['agreement']:.3f}") for r in result["cv"]],
+    )
     rows = []
     for source, ch in result["chosen"].items():
         prec = ", ".join(
-            f"{t} {v['right']}/{v['called']}" for t, v in ch["report_precision_at_0.85"].items() if v["called"]
+            f"{t} {v['right']}/{v['called']}"
+            for t, v in ch["report_precision_at_0.85"].items()
+            if v["called"]
         )
-        rows.append((source, ch["variant"], ch["C"], f"{ch['fit_cv_agreement']:.3f}",
-                     f"{ch['report_agreement']:.3f} (n={ch['report_photos']})", prec or "-"))
+        rows.append(
+            (
+                source,
+                ch["variant"],
+                ch["C"],
+                f"{ch['fit_cv_agreement']:.3f}",
+                f"{ch['report_agreement']:.3f} (n={ch['report_photos']})",
+                prec or "-",
+            )
+        )
     chosen = ec.markdown_table(
-        ["source", "variant", "C", "fit CV", "report", "report: right/called at > 0.85"], rows)
+        ["source", "variant", "C", "fit CV", "report", "report: right/called at > 0.85"], rows
+    )
     hand = result["hand_set"]
-    return (f"hand-set rule: fit {hand['fit']:.3f}, report {hand['report']:.3f}\n\n{cv}\n\n{chosen}")
+    return f"hand-set rule: fit {hand['fit']:.3f}, report {hand['report']:.3f}\n\n{cv}\n\n{chosen}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -326,7 +379,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(note, file=sys.stderr)
         result = run(data)
         print(render(result))
-        payload = shipped_models(result, str(ec.display_path(args.deck)), str(ec.display_path(args.ratings)))
+        payload = shipped_models(
+            result, str(ec.display_path(args.deck)), str(ec.display_path(args.ratings))
+        )
         if args.json:
             ec.write_json(args.json, payload)
         if args.write_model:

@@ -87,7 +87,9 @@ def fitting_rounds(rounds: Sequence[ep.PeopleRound]) -> list[ep.PeopleRound]:
     return fit
 
 
-def acceptance(judge: Any, words: Sequence[str], candidates: Sequence[str]) -> dict[str, np.ndarray]:
+def acceptance(
+    judge: Any, words: Sequence[str], candidates: Sequence[str]
+) -> dict[str, np.ndarray]:
     """``word -> bool (W,)``: the candidates the judge accepts as a guess of each word."""
     out: dict[str, np.ndarray] = {}
     for word in sorted(set(words)):
@@ -125,7 +127,10 @@ def observations(
 
 
 def negative_log_likelihood(
-    weights: np.ndarray, features: Sequence[np.ndarray], chosen: Sequence[Sequence[np.ndarray]], l2: float
+    weights: np.ndarray,
+    features: Sequence[np.ndarray],
+    chosen: Sequence[Sequence[np.ndarray]],
+    l2: float,
 ) -> tuple[float, np.ndarray]:
     """The penalised negative log-likelihood of the choices and its gradient (F,)."""
     total = float(l2 * weights @ weights)
@@ -173,7 +178,9 @@ def fit_weights(
     return np.asarray(result.x, dtype=np.float64)
 
 
-def top1_hits(weights: np.ndarray, features: Sequence[np.ndarray], target: Sequence[np.ndarray]) -> list[bool]:
+def top1_hits(
+    weights: np.ndarray, features: Sequence[np.ndarray], target: Sequence[np.ndarray]
+) -> list[bool]:
     """Per round, whether the model's best word is accepted for the active player's word."""
     return [bool(t[int(np.argmax(x @ weights))]) for x, t in zip(features, target, strict=True)]
 
@@ -217,7 +224,9 @@ def fit_family(obs: Observations, penalties: Sequence[float] = PENALTIES) -> dic
         "rounds": len(obs.features),
         "observations": sum(len(c) for c in obs.chosen),
         "cv_top1": {str(k): round(v, 4) for k, v in cv.items()},
-        "fit_top1": round(ec.share(sum(top1_hits(weights, obs.features, obs.target)), len(obs.target)), 4),
+        "fit_top1": round(
+            ec.share(sum(top1_hits(weights, obs.features, obs.target)), len(obs.target)), 4
+        ),
     }
 
 

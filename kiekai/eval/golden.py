@@ -72,7 +72,18 @@ class GoldenGame:
 
 def _kiek(perception: str, bots: int, seed: int) -> GoldenGame:
     extra = ("--perception", "classifier") if perception == "pixels" else ("--perception", "labels")
-    args = ("play", "--bots", str(bots), "--humans", "0", "--seed", str(seed), "--rounds", "1", *extra)
+    args = (
+        "play",
+        "--bots",
+        str(bots),
+        "--humans",
+        "0",
+        "--seed",
+        str(seed),
+        "--rounds",
+        "1",
+        *extra,
+    )
     return GoldenGame(f"kiek-{perception}-{bots}bots-seed{seed}", args, perception)
 
 
@@ -147,7 +158,9 @@ def play(game: GoldenGame, workdir: Path, timeout: float = 600) -> Path:
         cwd=ec.REPO,
     )  # fmt: skip
     if done.returncode != 0:
-        raise RuntimeError(f"{game.name}: exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+        raise RuntimeError(
+            f"{game.name}: exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        )
     return log
 
 
@@ -183,7 +196,9 @@ def read_events(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def first_difference(golden: Sequence[tuple[Any, ...]], now: Sequence[tuple[Any, ...]]) -> str | None:
+def first_difference(
+    golden: Sequence[tuple[Any, ...]], now: Sequence[tuple[Any, ...]]
+) -> str | None:
     """Where two signatures first differ, in words (``None`` when they are the same)."""
     for i, (a, b) in enumerate(zip(golden, now, strict=False)):
         if a != b:
@@ -193,7 +208,9 @@ def first_difference(golden: Sequence[tuple[Any, ...]], now: Sequence[tuple[Any,
     return None
 
 
-def record(games: Sequence[GoldenGame] = GAMES, folder: Path = GOLDEN_DIR, echo: Any = print) -> None:
+def record(
+    games: Sequence[GoldenGame] = GAMES, folder: Path = GOLDEN_DIR, echo: Any = print
+) -> None:
     """Play every game into ``folder`` (the golden logs)."""
     import tempfile
 
@@ -201,7 +218,9 @@ def record(games: Sequence[GoldenGame] = GAMES, folder: Path = GOLDEN_DIR, echo:
     with tempfile.TemporaryDirectory() as tmp:
         for game in games:
             log = play(game, Path(tmp))
-            (folder / f"{game.name}.jsonl").write_text(log.read_text(encoding="utf-8"), encoding="utf-8")
+            (folder / f"{game.name}.jsonl").write_text(
+                log.read_text(encoding="utf-8"), encoding="utf-8"
+            )
             echo(f"recorded {game.name}: {len(read_events(log))} events")
 
 
@@ -210,7 +229,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(description="Record the golden logs (tests/golden/).")
-    parser.add_argument("--only", nargs="*", default=None, help="game names to record (default: all)")
+    parser.add_argument(
+        "--only", nargs="*", default=None, help="game names to record (default: all)"
+    )
     args = parser.parse_args(argv)
     games = [g for g in GAMES if args.only is None or g.name in args.only]
     record(games)

@@ -488,7 +488,9 @@ def build_parser() -> argparse.ArgumentParser:
     from kiekai.perception import KINDS
 
     p.add_argument(
-        "--perception", choices=list(KINDS), default="labels",
+        "--perception",
+        choices=list(KINDS),
+        default="labels",
         help="how the bots see the photos (classifier: pixels only, labels.csv ignored; the "
         "labels still score the results)",
     )

@@ -901,7 +901,9 @@ def ratings_table(ratings: dict[str, Any]) -> str:
         ]
         for name, g in ratings["groups"].items()
     ]
-    return ec.markdown_table(["whose words", "turns", "true of the three, none of the two", "naturalness (1-5)"], rows)
+    return ec.markdown_table(
+        ["whose words", "turns", "true of the three, none of the two", "naturalness (1-5)"], rows
+    )
 
 
 # --------------------------------------------------------------------------- report

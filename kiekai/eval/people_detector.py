@@ -67,7 +67,11 @@ def half_of(file_name: str) -> str:
     """``"fit"`` or ``"report"``: even or odd first 8 hex digits of the SHA-256 of the photo's
     file name (the last path part, e.g. ``n01440764.jpg``)."""
     name = PurePosixPath(file_name).name
-    return "fit" if int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:8], 16) % 2 == 0 else "report"
+    return (
+        "fit"
+        if int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:8], 16) % 2 == 0
+        else "report"
+    )
 
 
 def load_ratings(path: Path | str = RATINGS) -> dict[str, bool]:
@@ -87,7 +91,9 @@ def load_ratings(path: Path | str = RATINGS) -> dict[str, bool]:
     return {file: len(v) >= 2 and all(v) for file, v in votes.items()}
 
 
-def precision_recall(scores: np.ndarray, truth: np.ndarray, threshold: float) -> tuple[float, float]:
+def precision_recall(
+    scores: np.ndarray, truth: np.ndarray, threshold: float
+) -> tuple[float, float]:
     """Precision and recall of ``scores >= threshold`` (precision 1.0 when nothing is predicted;
     recall 0.0 without positives)."""
     predicted = scores >= threshold
@@ -97,7 +103,9 @@ def precision_recall(scores: np.ndarray, truth: np.ndarray, threshold: float) ->
     return precision, recall
 
 
-def choose_threshold(scores: np.ndarray, truth: np.ndarray, min_precision: float = MIN_PRECISION) -> tuple[float, bool]:
+def choose_threshold(
+    scores: np.ndarray, truth: np.ndarray, min_precision: float = MIN_PRECISION
+) -> tuple[float, bool]:
     """The threshold with the most recall at precision >= ``min_precision`` (the lowest such
     threshold), else the one with the highest F1; and whether the precision was reached."""
     best: tuple[tuple[float, float], float] | None = None
@@ -179,7 +187,9 @@ CANDIDATES = (
     Candidate("opencv (logistic)", OPENCV_INPUTS),
     Candidate("classifier (logistic)", CLASSIFIER_INPUTS),
     *SHIPPED,
-    Candidate("mtcnn+opencv+classifier (logistic)", MTCNN_INPUTS + OPENCV_INPUTS + CLASSIFIER_INPUTS),
+    Candidate(
+        "mtcnn+opencv+classifier (logistic)", MTCNN_INPUTS + OPENCV_INPUTS + CLASSIFIER_INPUTS
+    ),
     _raw("mp-pose", "mp-pose", "det_score"),
     _raw("mp-hands", "mp-hands", "max_score"),
     _raw("mp-face", "mp-face", "max_score"),
@@ -192,13 +202,21 @@ CANDIDATES = (
     Candidate("mtcnn+mp-face (logistic)", MTCNN_INPUTS + MP_FACE_INPUTS),
     Candidate("mtcnn+mp-pose (logistic)", MTCNN_INPUTS + MP_POSE_INPUTS),
     Candidate("mtcnn+mp-pose+mp-hands (logistic)", MTCNN_INPUTS + MP_POSE_INPUTS + MP_HANDS_INPUTS),
-    Candidate("mtcnn+mp-pose+mp-hands+mp-face (logistic)", MTCNN_INPUTS + MP_POSE_INPUTS + MP_HANDS_INPUTS + MP_FACE_INPUTS),
+    Candidate(
+        "mtcnn+mp-pose+mp-hands+mp-face (logistic)",
+        MTCNN_INPUTS + MP_POSE_INPUTS + MP_HANDS_INPUTS + MP_FACE_INPUTS,
+    ),
     Candidate("mtcnn+mediapipe (logistic)", MTCNN_INPUTS + MEDIAPIPE_INPUTS),
-    Candidate("mtcnn+mediapipe+opencv+classifier (logistic)", MTCNN_INPUTS + MEDIAPIPE_INPUTS + OPENCV_INPUTS + CLASSIFIER_INPUTS),
+    Candidate(
+        "mtcnn+mediapipe+opencv+classifier (logistic)",
+        MTCNN_INPUTS + MEDIAPIPE_INPUTS + OPENCV_INPUTS + CLASSIFIER_INPUTS,
+    ),
 )
 
 
-def design(candidate: Candidate, features: dict[str, np.ndarray], names: dict[str, tuple[str, ...]]) -> np.ndarray:
+def design(
+    candidate: Candidate, features: dict[str, np.ndarray], names: dict[str, tuple[str, ...]]
+) -> np.ndarray:
     """(N, inputs) raw transformed inputs of a candidate (not standardised)."""
     from kiekai.perception.people import TRANSFORMS
 
@@ -229,7 +247,9 @@ def fit_logistic(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
 
 
 def predict(params: dict[str, Any], x: np.ndarray) -> np.ndarray:
-    z = ((x - np.asarray(params["mean"])) / np.asarray(params["scale"])) @ np.asarray(params["coef"])
+    z = ((x - np.asarray(params["mean"])) / np.asarray(params["scale"])) @ np.asarray(
+        params["coef"]
+    )
     return 1.0 / (1.0 + np.exp(-(z + params["intercept"])))
 
 
@@ -264,8 +284,18 @@ def evaluate(candidate: Candidate, x: np.ndarray, y: np.ndarray, fit: np.ndarray
     return {
         "candidate": candidate.name,
         "threshold": threshold,
-        "fit": {"precision": fp, "recall": fr, "photos": int(fit.sum()), "people": int(y[fit].sum())},
-        "report": {"precision": rp, "recall": rr, "photos": int((~fit).sum()), "people": int(y[~fit].sum())},
+        "fit": {
+            "precision": fp,
+            "recall": fr,
+            "photos": int(fit.sum()),
+            "people": int(y[fit].sum()),
+        },
+        "report": {
+            "precision": rp,
+            "recall": rr,
+            "photos": int((~fit).sum()),
+            "people": int(y[~fit].sum()),
+        },
         "fit_precision_reached": met,
         "target_met": rp >= MIN_PRECISION and rr >= TARGET_RECALL,
         "params": params,
@@ -320,7 +350,9 @@ def run(
     notes: list[str] = []
     with tempfile.TemporaryDirectory(prefix="kiekai-people-eval-") as temp:
         root = Path(cache_root) if cache_root is not None else Path(temp)
-        wanted = list(dict.fromkeys(d for c in candidates for d in c.detectors if d != "classifier"))
+        wanted = list(
+            dict.fromkeys(d for c in candidates for d in c.detectors if d != "classifier")
+        )
         people = PeoplePerception(wanted, models=[], echo=notes.append, cache_root=root)
         features: dict[str, np.ndarray] = {}
         names: dict[str, tuple[str, ...]] = {}
@@ -349,9 +381,13 @@ def run(
         x = design(candidate, features, names)
         readable = ~np.isnan(x).any(axis=1)
         if not readable.all():
-            notes.append(f"{candidate.name}: {int((~readable).sum())} photos unreadable by its detectors, left out")
+            notes.append(
+                f"{candidate.name}: {int((~readable).sum())} photos unreadable by its detectors, left out"
+            )
         if not (y[fit & readable].any() and (~y[fit & readable]).any()):
-            notes.append(f"{candidate.name}: left out (the fit half needs photos with and without people)")
+            notes.append(
+                f"{candidate.name}: left out (the fit half needs photos with and without people)"
+            )
             continue
         row = evaluate(candidate, x[readable], y[readable], fit[readable])
         row["detectors"] = list(candidate.detectors)
@@ -375,7 +411,9 @@ def shipped_models(result: dict[str, Any]) -> dict[str, Any]:
     for candidate in SHIPPED:
         row = by_name.get(candidate.name)
         if row is None:
-            raise ec.EvalError(f"cannot write the model: {candidate.name} was not measured (see the notes)")
+            raise ec.EvalError(
+                f"cannot write the model: {candidate.name} was not measured (see the notes)"
+            )
         models.append(
             {
                 "name": candidate.name,
@@ -411,7 +449,8 @@ def render(result: dict[str, Any]) -> str:
             f"{r['report']['precision']:.3f}",
             f"{r['report']['recall']:.3f}",
             "yes" if r["target_met"] else "no",
-            "-" if r["report_at_0.5"] is None
+            "-"
+            if r["report_at_0.5"] is None
             else f"{r['report_at_0.5']['precision']:.3f} / {r['report_at_0.5']['recall']:.3f}",
             f"{r['ms_per_photo']:.0f}",
         )
@@ -423,9 +462,17 @@ def render(result: dict[str, Any]) -> str:
     )
     table = ec.markdown_table(
         [
-            "candidate", "threshold", "fit P", "fit R", "report P", "report R", "P>=0.9 & R>=0.8",
-            "report P / R at p=0.5", "ms/photo",
-        ], rows
+            "candidate",
+            "threshold",
+            "fit P",
+            "fit R",
+            "report P",
+            "report R",
+            "P>=0.9 & R>=0.8",
+            "report P / R at p=0.5",
+            "ms/photo",
+        ],
+        rows,
     )
     return head + "\n\n" + table
 
@@ -435,7 +482,9 @@ def add_rating_args(p: argparse.ArgumentParser) -> None:
     ``--limit`` and ``--json`` (this module's and :mod:`kiekai.eval.scenes`'s command lines)."""
     p.add_argument("--deck", type=Path, default=ec.DEFAULT_DECK, help="the rated deck folder")
     p.add_argument("--ratings", type=Path, default=RATINGS, help="photo-ratings.tsv")
-    p.add_argument("--limit", type=int, default=None, help="first N rated photos only (quick checks)")
+    p.add_argument(
+        "--limit", type=int, default=None, help="first N rated photos only (quick checks)"
+    )
     p.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
 
 
@@ -443,11 +492,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_rating_args(p)
     p.add_argument(
-        "--cache", action="store_true",
+        "--cache",
+        action="store_true",
         help="use kiekai's feature cache (default: a temporary one, so times are a first pass)",
     )
-    p.add_argument("--shipped-only", action="store_true", help="measure only the models --write-model writes")
-    p.add_argument("--write-model", type=Path, default=None, help="write the shipped models (data/people-model.json)")
+    p.add_argument(
+        "--shipped-only", action="store_true", help="measure only the models --write-model writes"
+    )
+    p.add_argument(
+        "--write-model",
+        type=Path,
+        default=None,
+        help="write the shipped models (data/people-model.json)",
+    )
     return p
 
 
@@ -462,7 +519,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             cache_root = cache_dir() / "embeddings"
         candidates = SHIPPED if args.shipped_only else CANDIDATES
-        result = run(args.deck, args.ratings, limit=args.limit, cache_root=cache_root, candidates=candidates)
+        result = run(
+            args.deck, args.ratings, limit=args.limit, cache_root=cache_root, candidates=candidates
+        )
         for note in result["notes"]:
             print(note, file=sys.stderr)
         print(render(result))

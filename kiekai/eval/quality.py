@@ -232,16 +232,20 @@ def measure(turns: Sequence[Turn], checker: TruthChecker | None = None) -> dict[
         out["truth_checkable"] = len(checkable)
         out["truth"] = round(sum(checkable) / len(checkable), 3) if checkable else None
         out["untrue"] = [
-            {"log": t.log, "turn": t.turn, "word": t.secret, "three": list(t.three), "two": list(t.two)}
+            {
+                "log": t.log,
+                "turn": t.turn,
+                "word": t.secret,
+                "three": list(t.three),
+                "two": list(t.two),
+            }
             for t, v in verdicts
             if v is False
         ]
     return out
 
 
-def measure_logs(
-    paths: Iterable[Path | str], labels: Path | str | None = None
-) -> dict[str, Any]:
+def measure_logs(paths: Iterable[Path | str], labels: Path | str | None = None) -> dict[str, Any]:
     """:func:`measure` over the turns of every log in ``paths``, checked against ``labels``
     (a labels.csv) when given, plus ``table_runs``: per log, the most turns running one card
     was among the five on the table (:func:`longest_table_runs`)."""

@@ -133,17 +133,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--active-levels", default="easy,normal,hard", help="comma-separated active bot levels"
     )
     p.add_argument(
-        "--selfplay-games", type=int, default=20,
+        "--selfplay-games",
+        type=int,
+        default=20,
         help="bot-only games per level, measured like the held-out check",
     )
     p.add_argument("--bots", type=int, default=3, help="players in the bot-only games")
     p.add_argument(
-        "--selfplay-sample", type=int, default=400,
+        "--selfplay-sample",
+        type=int,
+        default=400,
         help="deal each bot-only game from its own N photos of the deck, drawn by its seed "
         "(the held-out deck's size; 0: the whole deck)",
     )
     p.add_argument(
-        "--pixels", default="classifier",
+        "--pixels",
+        default="classifier",
         help="perception of the pixels-only runs (bot-only games, guesser on the rounds), "
         "labels.csv ignored and used only to score; '' for none",
     )
@@ -181,7 +186,9 @@ def _pixels_perception(kind: str, cards: Sequence[Any]) -> tuple[Any | None, lis
     from kiekai.perception import KINDS
 
     if kind not in KINDS:
-        print(f"no {kind} perception in this installation: pixels-only runs skipped", file=sys.stderr)
+        print(
+            f"no {kind} perception in this installation: pixels-only runs skipped", file=sys.stderr
+        )
         return None, []
     try:
         perception, usable = ec.load_perception_for(kind, cards)
@@ -273,7 +280,11 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     guesser_pixels = None
     if pixels is not None:
         guesser_pixels = eval_guesser.run(
-            args.rounds, args.deck, seed=args.seed, limit=args.limit, levels=(),
+            args.rounds,
+            args.deck,
+            seed=args.seed,
+            limit=args.limit,
+            levels=(),
             loaded=(cards, pixels, pixel_cards),
         )
     seconds["guesser"] = time.perf_counter() - t
@@ -307,13 +318,26 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         except ec.EvalError:
             played, played_cards = perception, usable
         active["selfplay"] = eval_active.run_selfplay(
-            args.deck, played_cards, played, levels, args.selfplay_games, args.bots, args.seed,
+            args.deck,
+            played_cards,
+            played,
+            levels,
+            args.selfplay_games,
+            args.bots,
+            args.seed,
             sample=sample,
         )
         if pixels is not None:
             active["selfplay_pixels"] = eval_active.run_selfplay(
-                args.deck, pixel_cards, pixels, levels, args.selfplay_games, args.bots,
-                args.seed, labels=Path(args.deck) / "labels.csv", sample=sample,
+                args.deck,
+                pixel_cards,
+                pixels,
+                levels,
+                args.selfplay_games,
+                args.bots,
+                args.seed,
+                labels=Path(args.deck) / "labels.csv",
+                sample=sample,
             )
     seconds["active"] = time.perf_counter() - t
 
@@ -398,7 +422,11 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
                     "all guessers same word / true (checkable)",
                     f"{q['zipf_median']:.2f} / {ec.pct(q['rare_share'])} / "
                     f"{ec.pct(q['privative_share'])} / {ec.pct(q['unanimous_share'])} / "
-                    + ("n/a" if q.get("truth") is None else f"{ec.pct(q['truth'])} of {q['truth_checkable']}"),
+                    + (
+                        "n/a"
+                        if q.get("truth") is None
+                        else f"{ec.pct(q['truth'])} of {q['truth_checkable']}"
+                    ),
                 ]
                 for key, name in (("selfplay", "labels"), ("selfplay_pixels", "pixels only"))
                 if active.get(key)

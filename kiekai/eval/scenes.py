@@ -81,18 +81,24 @@ def load_ratings(path: Path | str = RATINGS) -> dict[str, PhotoRatings]:
         reader = csv.DictReader(fh, delimiter="\t")
         needed = {"file", "setting", "water", "colour"}
         if not reader.fieldnames or not needed <= set(reader.fieldnames):
-            raise ec.EvalError(f"{path} needs the columns {', '.join(sorted(needed))} (tab-separated)")
+            raise ec.EvalError(
+                f"{path} needs the columns {', '.join(sorted(needed))} (tab-separated)"
+            )
         for number, row in enumerate(reader, start=2):
             setting = (row["setting"] or "").strip().lower()
             if setting not in SETTINGS:
-                raise ec.EvalError(f"{path}:{number}: setting {setting!r} is not one of {', '.join(SETTINGS)}")
+                raise ec.EvalError(
+                    f"{path}:{number}: setting {setting!r} is not one of {', '.join(SETTINGS)}"
+                )
             colour = (row["colour"] or "").strip().lower()
             colour = "grey" if colour == "gray" else colour
             water = (row["water"] or "").strip().lower() == "yes"
             rows.setdefault(row["file"].strip(), []).append((setting, water, colour))
     return {
         file: PhotoRatings(
-            tuple(s for s, _, _ in answers), tuple(w for _, w, _ in answers), tuple(c for _, _, c in answers)
+            tuple(s for s, _, _ in answers),
+            tuple(w for _, w, _ in answers),
+            tuple(c for _, _, c in answers),
         )
         for file, answers in rows.items()
     }
@@ -135,7 +141,9 @@ def choose_threshold(
         scores: float (N,) the perception's scores.
         truth: bool (N,).
     """
-    return _choose_threshold(np.asarray(scores, dtype=np.float64), np.asarray(truth, dtype=bool), min_precision)
+    return _choose_threshold(
+        np.asarray(scores, dtype=np.float64), np.asarray(truth, dtype=bool), min_precision
+    )
 
 
 def rate(count: int, total: int) -> dict[str, Any]:
@@ -153,7 +161,11 @@ def figures(scores: np.ndarray, truth: np.ndarray, threshold: float) -> dict[str
     precision = rate(hits, int(called.sum()))
     if not called.any():
         precision["share"] = precision_recall(np.asarray(scores), truth, threshold)[0]
-    return {"precision": precision, "recall": rate(hits, int(truth.sum())), "photos": int(len(truth))}
+    return {
+        "precision": precision,
+        "recall": rate(hits, int(truth.sum())),
+        "photos": int(len(truth)),
+    }
 
 
 def evaluate_scene(scores: np.ndarray, truth: np.ndarray, fit: np.ndarray) -> dict[str, Any]:
@@ -195,7 +207,9 @@ def top_colours(scores: np.ndarray) -> list[str]:
     return [BASIC_TERMS[int(i)] for i in np.argmax(np.asarray(scores), axis=1)]
 
 
-def evaluate_colour(predicted: Sequence[str], truth: Sequence[str | None], fit: np.ndarray) -> dict[str, Any]:
+def evaluate_colour(
+    predicted: Sequence[str], truth: Sequence[str | None], fit: np.ndarray
+) -> dict[str, Any]:
     """Agreement of the perception's subject colour with the raters' on each half.
 
     Args:
@@ -210,14 +224,18 @@ def evaluate_colour(predicted: Sequence[str], truth: Sequence[str | None], fit: 
     out: dict[str, Any] = {}
     confusions: dict[str, int] = {}
     for half, mask in (("fit", np.asarray(fit, bool)), ("report", ~np.asarray(fit, bool))):
-        pairs = [(p, t) for p, t, m in zip(predicted, truth, mask, strict=True) if m and t is not None]
+        pairs = [
+            (p, t) for p, t, m in zip(predicted, truth, mask, strict=True) if m and t is not None
+        ]
         out[half] = rate(sum(p == t for p, t in pairs), len(pairs))
         if half == "report":
             for p, t in pairs:
                 if p != t:
                     confusions[f"{t}->{p}"] = confusions.get(f"{t}->{p}", 0) + 1
     out["confusions"] = dict(sorted(confusions.items(), key=lambda kv: (-kv[1], kv[0])))
-    out["target_met"] = out["report"]["share"] >= TARGET_COLOUR and out["report"]["total"] >= MIN_COLOUR_PHOTOS
+    out["target_met"] = (
+        out["report"]["share"] >= TARGET_COLOUR and out["report"]["total"] >= MIN_COLOUR_PHOTOS
+    )
     return out
 
 
@@ -241,12 +259,16 @@ def evaluate_perception(
     """
     fit = np.asarray([half_of(f) == "fit" for f in files])
     scenes = {
-        word: evaluate_scene(scene_scores[:, j], np.asarray([scene_truth(r, word) for r in ratings]), fit)
+        word: evaluate_scene(
+            scene_scores[:, j], np.asarray([scene_truth(r, word) for r in ratings]), fit
+        )
         for j, word in enumerate(SCENE_WORDS)
     }
     colour = None
     if knows_colours:
-        colour = evaluate_colour(top_colours(colour_scores), [colour_truth(r) for r in ratings], fit)
+        colour = evaluate_colour(
+            top_colours(colour_scores), [colour_truth(r) for r in ratings], fit
+        )
     return {"scenes": scenes, "colour": colour}
 
 
@@ -255,9 +277,18 @@ def truth_counts(ratings: Mapping[str, PhotoRatings]) -> dict[str, dict[str, int
     on or called unclear, and photos with an agreed colour."""
     out: dict[str, dict[str, int]] = {}
     for file, r in ratings.items():
-        half = out.setdefault(half_of(file), {"photos": 0, **dict.fromkeys(SCENE_WORDS, 0),
-                                              "setting_split": 0, "setting_unclear": 0,
-                                              "colour_compared": 0, "colour_mixed": 0, "colour_split": 0})
+        half = out.setdefault(
+            half_of(file),
+            {
+                "photos": 0,
+                **dict.fromkeys(SCENE_WORDS, 0),
+                "setting_split": 0,
+                "setting_unclear": 0,
+                "colour_compared": 0,
+                "colour_mixed": 0,
+                "colour_split": 0,
+            },
+        )
         half["photos"] += 1
         for word in SCENE_WORDS:
             half[word] += scene_truth(r, word)
@@ -319,7 +350,11 @@ def run(
         colour_scores = np.asarray(perception.scores(usable, list(BASIC_TERMS)), dtype=np.float64)
         knows = bool(np.asarray(perception.knows(list(BASIC_TERMS))).any())
         result = evaluate_perception(
-            scene_scores, colour_scores, [truth[c.id] for c in usable], [c.id for c in usable], knows
+            scene_scores,
+            colour_scores,
+            [truth[c.id] for c in usable],
+            [c.id for c in usable],
+            knows,
         )
         result["name"] = getattr(perception, "name", kind)
         result["photos"] = len(usable)
@@ -344,21 +379,42 @@ def render(result: dict[str, Any]) -> str:
     scene_rows, colour_rows = [], []
     for block in result["perceptions"].values():
         for word, row in block["scenes"].items():
-            scene_rows.append((
-                block["name"], word, f"{row['threshold']:.3g}",
-                _share(row["fit"]["precision"]), _share(row["fit"]["recall"]),
-                _share(row["report"]["precision"]), _share(row["report"]["recall"]),
-                "yes" if row["target_met"] else "no",
-            ))
+            scene_rows.append(
+                (
+                    block["name"],
+                    word,
+                    f"{row['threshold']:.3g}",
+                    _share(row["fit"]["precision"]),
+                    _share(row["fit"]["recall"]),
+                    _share(row["report"]["precision"]),
+                    _share(row["report"]["recall"]),
+                    "yes" if row["target_met"] else "no",
+                )
+            )
         colour = block["colour"]
         if colour is None:
             colour_rows.append((block["name"], "-", "- (knows no colour word)", "no"))
         else:
-            colour_rows.append((block["name"], _share(colour["fit"]), _share(colour["report"]),
-                                "yes" if colour["target_met"] else "no"))
+            colour_rows.append(
+                (
+                    block["name"],
+                    _share(colour["fit"]),
+                    _share(colour["report"]),
+                    "yes" if colour["target_met"] else "no",
+                )
+            )
     head = f"{result['photos']} rated photos; truth: {result['truth']}; split: {result['split']}"
     scenes = ec.markdown_table(
-        ["perception", "word", "threshold", "fit P", "fit R", "report P", "report R", "P>=.85 & R>=.75"],
+        [
+            "perception",
+            "word",
+            "threshold",
+            "fit P",
+            "fit R",
+            "report P",
+            "report R",
+            "P>=.85 & R>=.75",
+        ],
         scene_rows,
     )
     colours = ec.markdown_table(
@@ -370,8 +426,13 @@ def render(result: dict[str, Any]) -> str:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_rating_args(p)
-    p.add_argument("--perception", dest="kinds", nargs="+", default=list(KINDS),
-                   help="perception kinds to measure (default: classifier labels+colour)")
+    p.add_argument(
+        "--perception",
+        dest="kinds",
+        nargs="+",
+        default=list(KINDS),
+        help="perception kinds to measure (default: classifier labels+colour)",
+    )
     return p
 
 

@@ -339,9 +339,7 @@ def _meaning(a: str, b: str) -> Evidence:
     )
 
     def rule(relation: str, detail: str, accept_from: str, source: str = "WordNet") -> Evidence:
-        return Evidence(
-            relation, detail, a, b, accept_from, source, features=feats, cosine=emb
-        )
+        return Evidence(relation, detail, a, b, accept_from, source, features=feats, cosine=emb)
 
     if link := links.common("synonym"):
         return rule(
@@ -437,9 +435,7 @@ def _name_meaning_relation(links: lexical.Links, morph: str | None, emb: float):
     rare = [v for k, v in links.best.items() if not v.common]
     if rare:
         link = max(rare, key=lambda v: v.p)
-        word, p = (
-            ("the secret", link.p_a) if link.p_a <= link.p_b else ("the guess", link.p_b)
-        )
+        word, p = ("the secret", link.p_a) if link.p_a <= link.p_b else ("the guess", link.p_b)
         kinds = {
             "synonym": "share a WordNet synset",
             "satellite": "share a WordNet adjective cluster",

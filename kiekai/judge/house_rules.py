@@ -79,9 +79,7 @@ class HouseRuling:
             )
         for field, value in (("secret", self.secret), ("guess", self.guess)):
             if not isinstance(value, str) or not normalise(value):
-                raise HouseRulesError(
-                    f"a house ruling needs a word as {field}, got {value!r}"
-                )
+                raise HouseRulesError(f"a house ruling needs a word as {field}, got {value!r}")
 
     @property
     def key(self) -> tuple[str, str]:
@@ -207,7 +205,9 @@ class HouseRules:
             text = read_regular_bytes(p, MAX_FILE_BYTES).decode("utf-8")
         except FileRefusedError as exc:
             if exc.reason.startswith("not a regular file"):
-                raise HouseRulesError(f"house rules {str(p)!r} is not a regular file; give a .tsv file") from None
+                raise HouseRulesError(
+                    f"house rules {str(p)!r} is not a regular file; give a .tsv file"
+                ) from None
             raise HouseRulesError(
                 f"house rules file {str(p)!r} is larger than {MAX_FILE_BYTES} bytes; "
                 "a table's rulings fit in far less: check the path"
@@ -245,9 +245,7 @@ def parse_lines(lines: Iterable[str], *, source: str = "house rules") -> list[Ho
             )
         level = (cells[3] if len(cells) == 4 and cells[3] else "standard").casefold()
         try:
-            rulings.append(
-                HouseRuling(cells[0], cells[1], parse_accepted(cells[2]), level)
-            )
+            rulings.append(HouseRuling(cells[0], cells[1], parse_accepted(cells[2]), level))
         except HouseRulesError as exc:
             raise HouseRulesError(f"{source}, line {number}: {exc}") from None
     return rulings

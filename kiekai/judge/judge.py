@@ -56,9 +56,7 @@ _LEFT_TO_LENIENT = {
 _COHYPONYM_RULE = "different things of the same kind are never the same category"
 
 #: The strict level's rule, named when it rejects what looser levels may accept.
-_STRICT_RULE = (
-    "strict accepts only forms of the same word (inflection, spelling, case, compounds)"
-)
+_STRICT_RULE = "strict accepts only forms of the same word (inflection, spelling, case, compounds)"
 
 #: How an everyday-lexicon kind decides: (relation, strictest accepting level).
 _LEXICON_KINDS = {
@@ -446,9 +444,7 @@ class Judge:
         """
         if not isinstance(candidate, str):
             raise TypeError(f"candidate must be text (str), got {type(candidate).__name__}")
-        if isinstance(used_words, (str, bytes, bytearray)) or not isinstance(
-            used_words, Iterable
-        ):
+        if isinstance(used_words, (str, bytes, bytearray)) or not isinstance(used_words, Iterable):
             raise TypeError(
                 f"used_words must be a list of words (str), got {type(used_words).__name__}"
             )

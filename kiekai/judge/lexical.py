@@ -246,14 +246,15 @@ def _made_of(closed: str, parts: tuple[str, ...]) -> bool:
         return False
     with WORDNET_LOCK:
         senses = [
-            s
-            for s in wn.synsets(closed)
-            if any(lem.name().lower() == closed for lem in s.lemmas())
+            s for s in wn.synsets(closed) if any(lem.name().lower() == closed for lem in s.lemmas())
         ]
         for s in senses:
             words = _gloss_lemmas(s)
             hypernym_words = {
-                w for h in s.hypernyms() for lem in h.lemmas() for w in lem.name().lower().split("_")
+                w
+                for h in s.hypernyms()
+                for lem in h.lemmas()
+                for w in lem.name().lower().split("_")
             }
             for p in long_parts:
                 forms = {p, *(f for pos in ("n", "v", "a") for f in wn._morphy(p, pos))}
@@ -408,7 +409,9 @@ def keeps_own_meaning(word: str, shorter: str) -> bool:
         return True
     wn = wordnet()
     own = {
-        s for s in wn.synsets(word, pos="n") if any(lem.name().lower() == word for lem in s.lemmas())
+        s
+        for s in wn.synsets(word, pos="n")
+        if any(lem.name().lower() == word for lem in s.lemmas())
     }
     if not own or own & set(wn.synsets(shorter, pos="n")):
         return False

@@ -115,9 +115,27 @@ TRUE_MARGIN: dict[str, float] = {
 #: 6 of the fifth round's bot turns), so they are a person's words, not the bots' jargon.
 SPEAKER_AVOIDS: frozenset[str] = frozenset(
     {
-        "non-living", "things", "thing", "stuff",
-        "big", "small", "tiny", "tall", "long", "heavy", "soft", "old", "dark", "bright",
-        "hot", "cold", "fast", "loud", "legs", "indoors", "outdoors",
+        "non-living",
+        "things",
+        "thing",
+        "stuff",
+        "big",
+        "small",
+        "tiny",
+        "tall",
+        "long",
+        "heavy",
+        "soft",
+        "old",
+        "dark",
+        "bright",
+        "hot",
+        "cold",
+        "fast",
+        "loud",
+        "legs",
+        "indoors",
+        "outdoors",
     }
 )
 #: Kinds of word the active bot writes only as :data:`SPEAKER_AVOIDS` are written: light
@@ -313,16 +331,16 @@ def candidates_for(vocabulary: Vocabulary) -> Candidates:
     ]
     words = tuple(vocabulary.words) + tuple(less(vocabulary.words[i]) for i in xs)
     kinds = tuple(vocabulary.kinds) + ("privative",) * len(xs)
-    base = np.concatenate([np.arange(len(vocabulary)), np.asarray(xs, dtype=np.intp)]).astype(np.intp)
+    base = np.concatenate([np.arange(len(vocabulary)), np.asarray(xs, dtype=np.intp)]).astype(
+        np.intp
+    )
     negated = np.zeros(len(words), dtype=bool)
     negated[len(vocabulary) :] = True
     full_prior = np.concatenate([prior, np.zeros(len(xs))])
     for j in range(len(vocabulary), len(words)):
         # X-less is the kind "privative": its X's frequency, not X's kind or specificity
         i = base[j]
-        full_prior[j] = (
-            ZIPF_WEIGHT * (float(vocabulary.zipf[i]) - 4.5) + KIND_PRIOR["privative"]
-        )
+        full_prior[j] = ZIPF_WEIGHT * (float(vocabulary.zipf[i]) - 4.5) + KIND_PRIOR["privative"]
     out = Candidates(vocabulary, words, kinds, base, negated, full_prior)
     _CANDIDATES[id(vocabulary)] = (vocabulary, out)
     return out
@@ -396,7 +414,11 @@ def perceive(
         float64 array (N, V) in (0, 1).
     """
     s = np.clip(np.asarray(scores, dtype=np.float64), EPS, 1.0 - EPS)
-    shift = persona.boundary if persona.boundary is not None and persona.boundary.shape[0] == s.shape[1] else None
+    shift = (
+        persona.boundary
+        if persona.boundary is not None and persona.boundary.shape[0] == s.shape[1]
+        else None
+    )
     if persona.noise <= 0 and shift is None:
         return s
     rows = []
@@ -452,7 +474,9 @@ def believed_true(
     :data:`TRUE_MARGIN`) and false of each of ``two`` (<= 0.5 - margin)."""
     margin = np.asarray([TRUE_MARGIN.get(k, 0.2) for k in kinds])
     s = np.asarray(scores, dtype=np.float64)
-    return (s[list(three)] >= UNDECIDED + margin).all(0) & (s[list(two)] <= UNDECIDED - margin).all(0)
+    return (s[list(three)] >= UNDECIDED + margin).all(0) & (s[list(two)] <= UNDECIDED - margin).all(
+        0
+    )
 
 
 def guess_scores(
@@ -682,7 +706,11 @@ def _card_closures(perception: Any, cards: Sequence[Card]) -> list[frozenset[str
     out = []
     for card in cards:
         synset = synset_of(card)
-        out.append(frozenset(a.name() for a in hypernym_closure(synset)) if synset is not None else frozenset())
+        out.append(
+            frozenset(a.name() for a in hypernym_closure(synset))
+            if synset is not None
+            else frozenset()
+        )
     return out
 
 
@@ -756,7 +784,9 @@ def _wordnet_masks(
     verdict = wordnet_verdicts(perception, cards, candidates.words[:v], options)
     # X-less: what WordNet says of X with the groups swapped
     xs = wordnet_verdicts(
-        perception, cards, [vocab.words[b] for b in candidates.base[v:]],
+        perception,
+        cards,
+        [vocab.words[b] for b in candidates.base[v:]],
         [(two, three) for three, two in options],
     )
     return certain, np.concatenate([verdict, xs], axis=1), labelled
@@ -764,6 +794,7 @@ def _wordnet_masks(
 
 #: Added to a word's log score when WordNet on the cards' labels rules it out.
 RULED_OUT = -30.0
+
 
 def wordnet_checked(candidates: Candidates) -> np.ndarray:
     """bool (W,): candidates whose truth WordNet decides on labelled cards: categories all of
@@ -791,7 +822,9 @@ def wordnet_checked(candidates: Candidates) -> np.ndarray:
 _CHECKED: dict[int, tuple[Candidates, np.ndarray]] = {}
 
 
-def _ruled_out(candidates: Candidates, masks: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+def _ruled_out(
+    candidates: Candidates, masks: tuple[np.ndarray, np.ndarray, np.ndarray]
+) -> np.ndarray:
     """bool (O, W): on a labelled option, a word WordNet decides (:func:`wordnet_checked`)
     that it does not certainly confirm, or any word WordNet finds false."""
     certain, verdict, labelled = masks
@@ -1057,7 +1090,10 @@ class KiekBot:
         people = self.listener.utilities(seen, (0, 1, 2), (3, 4), self._traits)
         plain = split_log_fit(seen, (0, 1, 2), (3, 4)) + self._own_prior
         value = tom * people + (1.0 - tom) * plain
-        value = value + _wordnet_penalty(self.perception, five, self.candidates, [([0, 1, 2], [3, 4])])[0]
+        value = (
+            value
+            + _wordnet_penalty(self.perception, five, self.candidates, [([0, 1, 2], [3, 4])])[0]
+        )
         allowed = self.persona.known & self._unused(view.used_words)
         # a word its perception cannot tell on any of the five is not a guess but a shot in
         # the dark: only when nothing else is left
@@ -1207,7 +1243,10 @@ class KiekBot:
         negated = self.candidates.negated[None, None, :]
         kinds = self.candidates.kinds
         avoided = np.asarray(
-            [w in SPEAKER_AVOIDS or k in SPEAKER_AVOIDS_KINDS for w, k in zip(words, kinds, strict=True)]
+            [
+                w in SPEAKER_AVOIDS or k in SPEAKER_AVOIDS_KINDS
+                for w, k in zip(words, kinds, strict=True)
+            ]
         )[None, None, :]
         tiers = (
             truthful & ~negated & ~avoided,

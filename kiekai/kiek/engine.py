@@ -711,7 +711,9 @@ class KiekEngine:
                 equals the judge's verdict and there is nothing to withdraw.
         """
         if not isinstance(guess, str):
-            raise TypeError(f"overrule takes the guess as written (str), got {type(guess).__name__}")
+            raise TypeError(
+                f"overrule takes the guess as written (str), got {type(guess).__name__}"
+            )
         self._require(Phase.CALL)
         if not 0 <= by < self.n_players:
             raise IllegalAction(f"seat {by} is not at the table")
@@ -844,7 +846,9 @@ class KiekEngine:
         bad = [s for s in callers if not 0 <= s < self.n_players]
         if bad:
             raise IllegalAction(f"seats {bad} are not at the table")
-        return self._score(callers=tuple(s for s in self.seats_from_left_of(self.active) if s in callers))
+        return self._score(
+            callers=tuple(s for s in self.seats_from_left_of(self.active) if s in callers)
+        )
 
     def keep(self, seat: int, card_id: str) -> None:
         """Chooser ``seat`` keeps card ``card_id`` on the table for the next turn.
@@ -872,7 +876,9 @@ class KiekEngine:
             dropped_turns = {c.id: self._turns_seen(c.id) + 1 for c in dropped}
             self.table_turns = {c.id: self._turns_seen(c.id) + 1 for c in kept}
             self._dropped_turns = dropped_turns
-            self._emit("discard", data={"cards": [c.id for c in dropped], "table": list(self._state.kept)})
+            self._emit(
+                "discard", data={"cards": [c.id for c in dropped], "table": list(self._state.kept)}
+            )
             self.turn += 1
             self._begin_turn()
 
@@ -1033,7 +1039,9 @@ class KiekEngine:
             },
         )
         if self.turn + 1 >= self.total_turns:
-            self._end("every player was active " + f"{self.rounds} time{'s' if self.rounds > 1 else ''}")
+            self._end(
+                "every player was active " + f"{self.rounds} time{'s' if self.rounds > 1 else ''}"
+            )
         else:
             self.phase = Phase.KEEP
         return result

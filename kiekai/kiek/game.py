@@ -181,11 +181,14 @@ def play_game(
             "rounds": rounds,
             "time_limit": time_limit,
             "players": [
-                {"seat": i, "name": p.name, "human": bool(p.is_human)} for i, p in enumerate(players)
+                {"seat": i, "name": p.name, "human": bool(p.is_human)}
+                for i, p in enumerate(players)
             ],
             **dict(header or {}),
             "card_names": shown_names,
-            "house_rules": str(house_rules.path) if house_rules is not None and house_rules.path else None,
+            "house_rules": str(house_rules.path)
+            if house_rules is not None and house_rules.path
+            else None,
             "versions": versions(),
         },
     )
@@ -220,7 +223,9 @@ def play_game(
             if player.is_human:
                 cast(HumanKiekPlayer, player).stop(reason)
         event = log.append(
-            Event(type="aborted", turn=engine.turn, data={"reason": reason, "scores": engine.scores})
+            Event(
+                type="aborted", turn=engine.turn, data={"reason": reason, "scores": engine.scores}
+            )
         )
         if on_event is not None:
             on_event(event)
@@ -301,7 +306,9 @@ class _Table:
             hourglass = Hourglass(clock, left)
             for attempt in range(HUMAN_RETRIES):
                 try:
-                    word = gplayer.guess(replace(engine.guess_view(guesser, left), hourglass=hourglass))
+                    word = gplayer.guess(
+                        replace(engine.guess_view(guesser, left), hourglass=hourglass)
+                    )
                 except TimeUp:
                     return None
                 if word is None or not word.strip() or hourglass.ran_out():
@@ -342,7 +349,9 @@ class _Table:
         proposed: dict[str, dict[bool, list[int]]] = {}
         for seat in seats:
             for word, accepted in dict(answers[seat][0]).items():
-                proposed.setdefault(ruling_key(str(word)), {}).setdefault(bool(accepted), []).append(seat)
+                proposed.setdefault(ruling_key(str(word)), {}).setdefault(
+                    bool(accepted), []
+                ).append(seat)
         for group in engine.distinct_guesses():
             ruled = proposed.get(ruling_key(group.word), {})
             if len(ruled) != 1:
@@ -377,7 +386,9 @@ class _Table:
         for seat in people:
             for word, used in dict(answers[seat]).items():
                 used = None if used is None else str(used)
-                proposed.setdefault(ruling_key(str(word)), {}).setdefault(used is not None, []).append((seat, used))
+                proposed.setdefault(ruling_key(str(word)), {}).setdefault(
+                    used is not None, []
+                ).append((seat, used))
         for group in engine.distinct_repeats():
             ruled = proposed.get(ruling_key(group.word), {})
             if len(ruled) != 1:
@@ -433,7 +444,9 @@ def _ask_at_once(
     threads = []
     for seat in seats:
         if players[seat].is_human:
-            thread = threading.Thread(target=run, args=(seat,), name=f"kiek-seat-{seat}", daemon=True)
+            thread = threading.Thread(
+                target=run, args=(seat,), name=f"kiek-seat-{seat}", daemon=True
+            )
             thread.start()
             threads.append(thread)
     for seat in seats:
@@ -706,7 +719,9 @@ class EventPrinter:
         self._say(f"Kept on the table: {table}")
 
     def _on_aborted(self, event: Event) -> None:
-        self._say(f"[red]Game stopped at turn {event.turn + 1}: {safe_text(event.data.get('reason', ''))}[/red]")
+        self._say(
+            f"[red]Game stopped at turn {event.turn + 1}: {safe_text(event.data.get('reason', ''))}[/red]"
+        )
 
     def _on_game_over(self, event: Event) -> None:
         data = event.data
@@ -726,10 +741,14 @@ class EventPrinter:
             )
         self.console.print(table)
         winner = data.get("winner")
-        note = " (tie broken in favour of the player who played last)" if data.get(
-            "tie_broken_by_last_active"
-        ) else ""
-        self._say(f"[bold]{self._who(winner)} {'win' if self._name(winner) == 'You' else 'wins'}{note}.[/bold]")
+        note = (
+            " (tie broken in favour of the player who played last)"
+            if data.get("tie_broken_by_last_active")
+            else ""
+        )
+        self._say(
+            f"[bold]{self._who(winner)} {'win' if self._name(winner) == 'You' else 'wins'}{note}.[/bold]"
+        )
 
 
 #: Bad lines after which :func:`replay` stops: a file with this many is no longer a game log
@@ -834,8 +853,7 @@ def replay(
         )
     if not finished:
         console.print(
-            f"The log ends at turn {last.turn + 1}, before the game did "
-            "(the program was stopped).",
+            f"The log ends at turn {last.turn + 1}, before the game did (the program was stopped).",
             highlight=False,
         )
     return ReplayResult(events=count, problems=problems, cut_short=cut_short, finished=finished)

@@ -244,7 +244,9 @@ def read_weights(path: Path | str = LISTENER_FILE) -> dict[str, Any]:
     except FileNotFoundError:
         raise ListenerError(f"the listener's weights file {path} is missing; {fix}") from None
     except (OSError, ValueError) as exc:
-        raise ListenerError(f"cannot read the listener's weights file {path} ({exc}); {fix}") from None
+        raise ListenerError(
+            f"cannot read the listener's weights file {path} ({exc}); {fix}"
+        ) from None
     if not isinstance(data, dict) or tuple(data.get("features", ())) != FEATURES:
         raise ListenerError(
             f"the listener's weights file {path} was written for other features; {fix}"

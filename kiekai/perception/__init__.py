@@ -280,7 +280,9 @@ def load_perception(
     try:
         from kiekai.perception.clip import ClipPerception
 
-        clip = ClipPerception(cards, model_name=clip_model, checkpoint=checkpoint, progress=progress)
+        clip = ClipPerception(
+            cards, model_name=clip_model, checkpoint=checkpoint, progress=progress
+        )
     except (ModelUnavailable, ImportError) as exc:  # ImportError: open_clip/torch not installed
         if kind == "clip":
             raise

@@ -54,7 +54,17 @@ COLOUR_TABLE_WEIGHT = 0.5
 PIXEL_COLOUR_SHRINK = 0.6
 #: The 11 basic colour terms (Berlin & Kay 1969), as the table's ``colour`` column names them.
 BASIC_COLOURS: tuple[str, ...] = (
-    "black", "white", "red", "green", "yellow", "blue", "brown", "orange", "pink", "purple", "grey",
+    "black",
+    "white",
+    "red",
+    "green",
+    "yellow",
+    "blue",
+    "brown",
+    "orange",
+    "pink",
+    "purple",
+    "grey",
 )
 #: ``word -> (column, value meaning yes)``: the yes/no columns and the words they score;
 #: ``indoors``/``outdoors`` read the ``setting`` column, ``small``/``big`` the ``size`` column.
@@ -84,9 +94,29 @@ WORD_COLUMNS: dict[str, tuple[str, str]] = {
 # (the singular nouns *fur*, *wing* and *wheel* stay with WordNet: a person writes *furry*,
 # *wings*, *wheels* for three such photos, and a table-driven *wing* outranked *bird*)
 COLUMNS: tuple[str, ...] = (
-    "wnid", "setting", "water", "nature", "alive", "wild", "pet", "food", "metal", "wooden",
-    "plastic", "glass", "soft", "furry", "wings", "wheels", "round", "size", "colour", "old",
-    "dangerous", "people", "colourful",
+    "wnid",
+    "setting",
+    "water",
+    "nature",
+    "alive",
+    "wild",
+    "pet",
+    "food",
+    "metal",
+    "wooden",
+    "plastic",
+    "glass",
+    "soft",
+    "furry",
+    "wings",
+    "wheels",
+    "round",
+    "size",
+    "colour",
+    "old",
+    "dangerous",
+    "people",
+    "colourful",
 )
 _ALLOWED: dict[str, frozenset[str]] = {
     **{c: frozenset({"y", "n", "?"}) for c in COLUMNS[1:]},
@@ -143,7 +173,11 @@ def load_attributes(path: Path | str = ATTRIBUTES_FILE) -> ClassAttributes:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise AttributesError(f"cannot read the class-attributes table {path}: {exc}") from None
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line and not line.startswith("#")]
+    lines = [
+        (n, line)
+        for n, line in enumerate(text.splitlines(), 1)
+        if line and not line.startswith("#")
+    ]
     if not lines or tuple(lines[0][1].split("\t")) != COLUMNS:
         raise AttributesError(f"{path}: the header must be the columns {', '.join(COLUMNS)}")
     words = tuple(WORD_COLUMNS) + BASIC_COLOURS
@@ -301,7 +335,9 @@ def class_colour(p: np.ndarray, attributes: ClassAttributes) -> np.ndarray:
     values = attributes.values[:, [attributes.words.index(t) for t in BASIC_TERMS]]
     onehot = np.where(attributes.colour_known[:, None], (values > 0.5).astype(np.float64), 0.0)
     p = np.asarray(p, dtype=np.float64)
-    return np.concatenate([p @ onehot, (p @ attributes.colour_known.astype(np.float64))[:, None]], axis=1)
+    return np.concatenate(
+        [p @ onehot, (p @ attributes.colour_known.astype(np.float64))[:, None]], axis=1
+    )
 
 
 def labels_distribution(labels: object, attributes: ClassAttributes) -> ClassDistribution:

@@ -137,7 +137,10 @@ class ClassifierPerception:
 
         missing = list(pending.values())
         with tqdm(
-            total=len(missing), desc="Classifier: reading photos", unit="photo", disable=not progress
+            total=len(missing),
+            desc="Classifier: reading photos",
+            unit="photo",
+            disable=not progress,
         ) as bar:
             for start in range(0, len(missing), BATCH_SIZE):
                 batch, pixels = [], []

@@ -164,18 +164,26 @@ class ClipPerception:
                 disable=not progress,
             ) as bar:
                 for start in range(0, len(missing), BATCH_SIZE):
-                    decoded = list(decode_photos(missing[start : start + BATCH_SIZE], DECODE_MAX_SIDE))
+                    decoded = list(
+                        decode_photos(missing[start : start + BATCH_SIZE], DECODE_MAX_SIDE)
+                    )
                     for photo in decoded:
                         if photo.image is None:
                             self.failed[photo.card.sha256] = photo.reason or "cannot be decoded"
                             (on_skip or warn_skipped)(photo.name, photo.reason or "")
-                            self._image_memory[photo.card.sha256] = np.zeros(self._dim(), np.float32)
+                            self._image_memory[photo.card.sha256] = np.zeros(
+                                self._dim(), np.float32
+                            )
                     batch = [photo.card for photo in decoded if photo.image is not None]
                     bar.update(len(decoded) - len(batch))
                     if not batch:
                         continue
                     pixels = torch.stack(
-                        [self.preprocess(photo.image) for photo in decoded if photo.image is not None]
+                        [
+                            self.preprocess(photo.image)
+                            for photo in decoded
+                            if photo.image is not None
+                        ]
                     )
                     with torch.inference_mode():
                         features = self.model.encode_image(pixels, normalize=True)

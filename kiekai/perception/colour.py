@@ -321,19 +321,28 @@ def subject_features(rgb: np.ndarray) -> np.ndarray:
     n = int(seg.max()) + 1
     flat = seg.ravel()
     count = np.bincount(flat, minlength=n).astype(np.float64)
-    mean = np.stack(
-        [np.bincount(flat, weights=lab[..., k].ravel(), minlength=n) for k in range(3)], axis=1
-    ) / np.maximum(count, 1.0)[:, None]
+    mean = (
+        np.stack(
+            [np.bincount(flat, weights=lab[..., k].ravel(), minlength=n) for k in range(3)], axis=1
+        )
+        / np.maximum(count, 1.0)[:, None]
+    )
     f = SUBJECT_FRAME
     frame = np.zeros((h, w), dtype=bool)
     frame[:f], frame[-f:], frame[:, :f], frame[:, -f:] = True, True, True, True
     on_frame = np.bincount(seg[frame], minlength=n).astype(np.float64)
-    background = 1.0 - np.exp(-((on_frame / np.sqrt(np.maximum(count, 1.0))) ** 2) / (2 * BOUNDARY_SIGMA**2))
+    background = 1.0 - np.exp(
+        -((on_frame / np.sqrt(np.maximum(count, 1.0))) ** 2) / (2 * BOUNDARY_SIGMA**2)
+    )
     frame_segments = np.flatnonzero(on_frame > 0)
-    distance = np.sqrt(((mean[:, None, :] - mean[None, frame_segments, :]) ** 2).sum(-1)).min(axis=1)
+    distance = np.sqrt(((mean[:, None, :] - mean[None, frame_segments, :]) ** 2).sum(-1)).min(
+        axis=1
+    )
     contrast = 1.0 - np.exp(-(distance**2) / (2 * CONTRAST_SIGMA**2))
     yy, xx = np.mgrid[0:h, 0:w]
-    centre = np.exp(-(((yy + 0.5) / h - 0.5) ** 2 + ((xx + 0.5) / w - 0.5) ** 2) / (2 * CENTRE_SIGMA**2))
+    centre = np.exp(
+        -(((yy + 0.5) / h - 0.5) ** 2 + ((xx + 0.5) / w - 0.5) ** 2) / (2 * CENTRE_SIGMA**2)
+    )
     central = np.bincount(flat, weights=centre.ravel(), minlength=n) / np.maximum(count, 1.0)
     weight = ((1.0 - background) * contrast * central)[seg]
     if weight.sum() <= 1e-9:  # no superpixel stands out: the centre weighting
@@ -386,7 +395,9 @@ def scores_from_features(features: np.ndarray) -> dict[str, np.ndarray]:
 CLASS_COLOUR_INPUTS = len(BASIC_TERMS) + 1
 
 
-def design_columns(features: np.ndarray, class_colour: np.ndarray | None = None) -> dict[str, np.ndarray]:
+def design_columns(
+    features: np.ndarray, class_colour: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
     """Every named model input (:class:`ColourModel`) from the cached features.
 
     Args:
@@ -401,7 +412,11 @@ def design_columns(features: np.ndarray, class_colour: np.ndarray | None = None)
     x = np.asarray(features, dtype=np.float64)
     n = len(BASIC_TERMS)
     out: dict[str, np.ndarray] = {}
-    blocks = {"share": x[:, :n], "border": x[:, n : 2 * n], "subject": x[:, PHOTO_FEATURES : PHOTO_FEATURES + n]}
+    blocks = {
+        "share": x[:, :n],
+        "border": x[:, n : 2 * n],
+        "subject": x[:, PHOTO_FEATURES : PHOTO_FEATURES + n],
+    }
     for block, values in blocks.items():
         for i, term in enumerate(BASIC_TERMS):
             out[f"{block}_{term}"] = values[:, i]
@@ -459,13 +474,21 @@ class ColourModel:
             scale=np.asarray(data["scale"], dtype=np.float64),
             coef=np.asarray(data["coef"], dtype=np.float64),
             intercept=np.asarray(data["intercept"], dtype=np.float64),
-            info={k: v for k, v in data.items() if k not in {"name", "terms", "inputs", "mean", "scale", "coef", "intercept"}},
+            info={
+                k: v
+                for k, v in data.items()
+                if k not in {"name", "terms", "inputs", "mean", "scale", "coef", "intercept"}
+            },
         )
         f = len(inputs)
         if not f or model.mean.shape != (f,) or model.scale.shape != (f,):
             raise ValueError("inputs, mean and scale must have the same non-zero length")
-        if model.coef.shape != (len(BASIC_TERMS), f) or model.intercept.shape != (len(BASIC_TERMS),):
-            raise ValueError(f"coef must be {len(BASIC_TERMS)} x {f} and intercept {len(BASIC_TERMS)} long")
+        if model.coef.shape != (len(BASIC_TERMS), f) or model.intercept.shape != (
+            len(BASIC_TERMS),
+        ):
+            raise ValueError(
+                f"coef must be {len(BASIC_TERMS)} x {f} and intercept {len(BASIC_TERMS)} long"
+            )
         known = set(design_columns(np.zeros((1, FEATURES)), np.zeros((1, CLASS_COLOUR_INPUTS))))
         unknown = [i for i in inputs if i not in known]
         if unknown:
@@ -491,7 +514,9 @@ class ColourModel:
         x = np.stack([columns[name] for name in self.inputs], axis=1)
         return (x - self.mean) / self.scale
 
-    def probabilities(self, features: np.ndarray, class_colour: np.ndarray | None = None) -> np.ndarray:
+    def probabilities(
+        self, features: np.ndarray, class_colour: np.ndarray | None = None
+    ) -> np.ndarray:
         """float64 (N, 11) in [0, 1]: per term, the probability that the raters name it."""
         z = self.design(features, class_colour) @ self.coef.T + self.intercept
         return _logistic(z)
@@ -520,7 +545,9 @@ def load_colour_models(path: Path | str | None = None) -> dict[str, ColourModel]
         ) from None
     by_name = {m.name: m for m in models}
     if "pixels" not in by_name:
-        raise ColourModelError(f"{path} has no 'pixels' model. Fix: refit it with `python scripts/fit_colour.py`")
+        raise ColourModelError(
+            f"{path} has no 'pixels' model. Fix: refit it with `python scripts/fit_colour.py`"
+        )
     return by_name
 
 
@@ -648,7 +675,9 @@ class ColourPerception:
             out[:, j] = readings[reading]
         return out
 
-    def term_scores(self, cards: Sequence[Card], class_colour: np.ndarray, model: np.ndarray) -> np.ndarray | None:
+    def term_scores(
+        self, cards: Sequence[Card], class_colour: np.ndarray, model: np.ndarray
+    ) -> np.ndarray | None:
         """The basic terms scored with class-colour inputs (the attributes perception).
 
         Args:
@@ -669,5 +698,7 @@ class ColourPerception:
         out = np.zeros((len(cards), len(BASIC_TERMS)))
         for name in names:
             rows = np.asarray(model) == name
-            out[rows] = self.models[name].probabilities(features[rows], np.asarray(class_colour)[rows])
+            out[rows] = self.models[name].probabilities(
+                features[rows], np.asarray(class_colour)[rows]
+            )
         return out

@@ -32,7 +32,9 @@ if TYPE_CHECKING:
 UNDECIDED = 0.5
 
 
-def _merge_skipped(groups: Sequence[list[tuple[Card, str]]], cards: Sequence[Card]) -> list[tuple[Card, str]]:
+def _merge_skipped(
+    groups: Sequence[list[tuple[Card, str]]], cards: Sequence[Card]
+) -> list[tuple[Card, str]]:
     """One ``(card, reason)`` per skipped card (the first reason), in the order of ``cards``."""
     reasons: dict[str, str] = {}
     for group in groups:

@@ -144,7 +144,9 @@ class LabelsPerception:
         """
         out = np.zeros((len(cards), len(words)), dtype=np.float32)
         lowered = [w.strip().lower() for w in words]
-        in_vocab = [(j, self.vocabulary.index(w)) for j, w in enumerate(lowered) if w in self.vocabulary]
+        in_vocab = [
+            (j, self.vocabulary.index(w)) for j, w in enumerate(lowered) if w in self.vocabulary
+        ]
         other = [j for j, w in enumerate(lowered) if w not in self.vocabulary]
         cols = np.asarray([j for j, _ in in_vocab], dtype=np.intp)
         vidx = np.asarray([v for _, v in in_vocab], dtype=np.intp)
@@ -379,7 +381,10 @@ class TextEmbeddings:
         from kiekai.models import sentence_model
 
         vectors = sentence_model().encode(
-            todo, batch_size=128, convert_to_numpy=True, normalize_embeddings=True,
+            todo,
+            batch_size=128,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
             show_progress_bar=False,
         )
         for text, vector in zip(todo, np.asarray(vectors, dtype=np.float32), strict=True):
@@ -401,7 +406,9 @@ class TextEmbeddings:
     def matrix(self, texts: Sequence[str]) -> np.ndarray:
         """float32 (len(texts), 384) unit vectors, embedding the new ones in one batch."""
         self.add(texts)
-        return np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
+        return (
+            np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
+        )
 
 
 _SHARED: list[TextEmbeddings] = []

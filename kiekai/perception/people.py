@@ -79,8 +79,18 @@ MODEL_PATH = paths.data_file("people-model.json")
 #: Words true of a photo that shows at least one person.
 PEOPLE_WORDS = frozenset(
     {
-        "people", "person", "persons", "human", "humans", "human being", "human beings",
-        "humanity", "someone", "somebody", "folk", "folks",
+        "people",
+        "person",
+        "persons",
+        "human",
+        "humans",
+        "human being",
+        "human beings",
+        "humanity",
+        "someone",
+        "somebody",
+        "folk",
+        "folks",
     }
 )
 #: Face words, scored as people (see the module docstring).
@@ -88,8 +98,24 @@ FACE_WORDS = frozenset({"face", "faces"})
 #: Words naming a kind of person: at most undecided when a person is shown.
 SOMEONE_WORDS = frozenset(
     {
-        "man", "men", "woman", "women", "boy", "boys", "girl", "girls", "child", "children",
-        "kid", "kids", "lady", "ladies", "guy", "guys", "adult", "adults",
+        "man",
+        "men",
+        "woman",
+        "women",
+        "boy",
+        "boys",
+        "girl",
+        "girls",
+        "child",
+        "children",
+        "kid",
+        "kids",
+        "lady",
+        "ladies",
+        "guy",
+        "guys",
+        "adult",
+        "adults",
     }
 )
 #: Share of a person photo that a :data:`SOMEONE_WORDS` word is taken to be true of.
@@ -147,7 +173,9 @@ class MtcnnFaces:
             return np.zeros(3, dtype=np.float32)
         probs = np.asarray(probs, dtype=np.float64).ravel()
         boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
-        areas = np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+        areas = np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(
+            boxes[:, 3] - boxes[:, 1], 0, None
+        )
         width, height = image.size
         return np.asarray(
             [probs.max(), (probs >= 0.9).sum(), areas.max() / max(1, width * height)],
@@ -268,7 +296,9 @@ def _detections(found: Any) -> tuple[np.ndarray, np.ndarray]:
     if not isinstance(found, (list, tuple)):
         found = [found]
     scores = np.asarray([max(d.score) if len(d.score) else 0.0 for d in found], dtype=np.float64)
-    areas = np.asarray([_box_share(d.location_data.relative_bounding_box) for d in found], dtype=np.float64)
+    areas = np.asarray(
+        [_box_share(d.location_data.relative_bounding_box) for d in found], dtype=np.float64
+    )
     return scores, areas
 
 
@@ -323,7 +353,9 @@ class MediaPipeHands(_MediaPipe):
         hands = len(result.multi_hand_landmarks or [])
         if not len(scores):
             return np.asarray([0.0, 0.0, hands, 0.0], dtype=np.float32)
-        return np.asarray([scores.max(), (scores >= 0.5).sum(), hands, areas.max()], dtype=np.float32)
+        return np.asarray(
+            [scores.max(), (scores >= 0.5).sum(), hands, areas.max()], dtype=np.float32
+        )
 
 
 class MediaPipeFaces(_MediaPipe):
@@ -380,9 +412,11 @@ DETECTORS: dict[str, Callable[[], Detector]] = {
     **MEDIAPIPE_DETECTORS,
 }
 #: Package of each detector (for messages, without loading it).
-DETECTOR_PACKAGES = {"mtcnn": "facenet-pytorch", "hog": "opencv-python-headless"} | {
-    name: "opencv-python-headless" for name in HAAR_CASCADES
-} | dict.fromkeys(MEDIAPIPE_DETECTORS, "mediapipe")
+DETECTOR_PACKAGES = (
+    {"mtcnn": "facenet-pytorch", "hog": "opencv-python-headless"}
+    | {name: "opencv-python-headless" for name in HAAR_CASCADES}
+    | dict.fromkeys(MEDIAPIPE_DETECTORS, "mediapipe")
+)
 
 
 # -- features -> probability ----------------------------------------------------------------------
@@ -431,7 +465,11 @@ class PeopleModel:
             coef=tuple(float(x) for x in data["coef"]),
             intercept=float(data["intercept"]),
             threshold=float(data.get("threshold", 0.5)),
-            info={k: v for k, v in data.items() if k not in {"inputs", "mean", "scale", "coef", "intercept"}},
+            info={
+                k: v
+                for k, v in data.items()
+                if k not in {"inputs", "mean", "scale", "coef", "intercept"}
+            },
         )
         if not n or not (len(model.mean) == len(model.scale) == len(model.coef) == n):
             raise ValueError("inputs, mean, scale and coef must have the same non-zero length")
@@ -450,7 +488,9 @@ class PeopleModel:
             "threshold": self.threshold,
         }
 
-    def design(self, features: dict[str, np.ndarray], names: dict[str, tuple[str, ...]]) -> np.ndarray:
+    def design(
+        self, features: dict[str, np.ndarray], names: dict[str, tuple[str, ...]]
+    ) -> np.ndarray:
         """The transformed, standardised inputs (N, len(inputs)) from per-detector feature
         arrays ``features[detector]`` (N, F) whose columns are ``names[detector]``."""
         columns = []
@@ -460,7 +500,9 @@ class PeopleModel:
         x = np.stack(columns, axis=1)
         return (x - np.asarray(self.mean)) / np.asarray(self.scale)
 
-    def probability(self, features: dict[str, np.ndarray], names: dict[str, tuple[str, ...]]) -> np.ndarray:
+    def probability(
+        self, features: dict[str, np.ndarray], names: dict[str, tuple[str, ...]]
+    ) -> np.ndarray:
         """float64 (N,): the logistic's probability that each photo shows a person."""
         z = self.design(features, names) @ np.asarray(self.coef) + self.intercept
         return 1.0 / (1.0 + np.exp(-z))
@@ -542,13 +584,17 @@ class PeoplePerception:
                 self.detectors[item] = DETECTORS[item]()
             except (ModelUnavailable, ImportError) as exc:
                 self.unavailable[item] = str(exc)
-        self.usable_models = [m for m in self.models if all(d in self.detectors for d in m.detectors)]
+        self.usable_models = [
+            m for m in self.models if all(d in self.detectors for d in m.detectors)
+        ]
         for name, why in self.unavailable.items():
             if self.usable_models:
                 rest = ", ".join("+".join(m.detectors) for m in self.usable_models)
                 going_on = f"going on without it (people scored by {rest})"
             else:
-                going_on = "going on without it; no people model is left: person words are undecided (0.5)"
+                going_on = (
+                    "going on without it; no people model is left: person words are undecided (0.5)"
+                )
             self._note(
                 f"perception people: the {name} detector ({DETECTOR_PACKAGES.get(name, '?')}) "
                 f"is unavailable: {why} Perception is {going_on}."
@@ -597,7 +643,9 @@ class PeoplePerception:
         from tqdm.auto import tqdm
 
         todo = list(pending.values())
-        with tqdm(total=len(todo), desc="People: reading photos", unit="photo", disable=not self.progress) as bar:
+        with tqdm(
+            total=len(todo), desc="People: reading photos", unit="photo", disable=not self.progress
+        ) as bar:
             for photo, (_, wanted) in zip(
                 decode_photos([card for card, _ in todo], DECODE_MAX_SIDE), todo, strict=True
             ):
@@ -609,8 +657,12 @@ class PeoplePerception:
                 for name in wanted:
                     start = time.perf_counter()
                     try:
-                        vector = np.asarray(self.detectors[name].features(photo.image), dtype=np.float32)
-                        if vector.shape != (len(self.detectors[name].feature_names),) or not np.all(np.isfinite(vector)):
+                        vector = np.asarray(
+                            self.detectors[name].features(photo.image), dtype=np.float32
+                        )
+                        if vector.shape != (len(self.detectors[name].feature_names),) or not np.all(
+                            np.isfinite(vector)
+                        ):
                             raise ValueError(f"gave {vector.shape} features, not finite numbers")
                     except Exception as exc:  # a detector that cannot read this photo skips it
                         self.failed[name][key] = f"{type(exc).__name__}: {exc}".strip()
@@ -626,7 +678,9 @@ class PeoplePerception:
         """float32 (N, F): detector ``name``'s features per card, NaN rows for the cards it
         could not read (or that do not decode)."""
         self._compute(cards, [name])
-        out = np.full((len(cards), len(self.detectors[name].feature_names)), np.nan, dtype=np.float32)
+        out = np.full(
+            (len(cards), len(self.detectors[name].feature_names)), np.nan, dtype=np.float32
+        )
         for i, card in enumerate(cards):
             row = self._memory[name].get(card.sha256)
             if row is not None:
@@ -649,7 +703,11 @@ class PeoplePerception:
             detector (or 0.5).
         """
         self.probability(cards)
-        return [(card, self.undecodable[card.sha256]) for card in cards if card.sha256 in self.undecodable]
+        return [
+            (card, self.undecodable[card.sha256])
+            for card in cards
+            if card.sha256 in self.undecodable
+        ]
 
     def probability(self, cards: Sequence[Card]) -> np.ndarray:
         """float64 (N,): the probability each photo shows a person, from the first usable model

@@ -485,7 +485,9 @@ class TerminalKiekPlayer:
         glass = view.hourglass or Hourglass(self.clock, view.time_limit)
         active = self._name(view.active_seat)
         with self.reader.lock:
-            self.console.rule(f"[bold]{safe_text(self.name)}: guess {self._whose(view.active_seat)} word[/bold]")
+            self.console.rule(
+                f"[bold]{safe_text(self.name)}: guess {self._whose(view.active_seat)} word[/bold]"
+            )
             self._say(
                 f"{safe_text(active)} put cards 1-3 against cards 4-5. What one word is true of "
                 f"the three and not of the two? A match scores {view.stake} point"
@@ -566,8 +568,7 @@ class TerminalKiekPlayer:
                     rulings[group.word] = used[0]
                     continue
                 self._say(
-                    "  "
-                    + "; ".join(f"{i}. {safe_text(u)}" for i, u in enumerate(used, start=1))
+                    "  " + "; ".join(f"{i}. {safe_text(u)}" for i, u in enumerate(used, start=1))
                 )
                 rulings[group.word] = self._ask_used_word(group.word, used)
             return rulings
@@ -659,15 +660,15 @@ class TerminalKiekPlayer:
                 "keeps are discarded."
             )
             if view.kept:
-                self._say(
-                    "Already kept: " + ", ".join(self._card_name(c) for c in view.kept) + "."
-                )
+                self._say("Already kept: " + ", ".join(self._card_name(c) for c in view.kept) + ".")
             else:
                 self._say("Nothing kept yet: you choose first.")
             cards = list(view.cards)
             groups = [("on offer", 1, len(cards))]
             if view.hand:  # shown (not chosen from) so the person can keep cards that suit it
-                groups.append(("your hand (not on offer)", len(cards) + 1, len(cards) + len(view.hand)))
+                groups.append(
+                    ("your hand (not on offer)", len(cards) + 1, len(cards) + len(view.hand))
+                )
             self._show_cards(cards + list(view.hand), -1, "keep", groups=groups)
             numbers = list(range(1, len(cards) + 1))
             (number,) = self._ask_numbers(

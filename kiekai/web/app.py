@@ -235,7 +235,9 @@ def create_app(table: WebTable) -> FastAPI:
             return JSONResponse({"error": bad_link}, status_code=403)
         if action not in _ACTIONS:
             return JSONResponse(
-                {"error": f"unknown action {action[:40]!r}; the page posts one of {', '.join(_ACTIONS)}"},
+                {
+                    "error": f"unknown action {action[:40]!r}; the page posts one of {', '.join(_ACTIONS)}"
+                },
                 status_code=404,
             )
         try:
@@ -254,7 +256,9 @@ def create_app(table: WebTable) -> FastAPI:
         data = encoded_photo(card)
         if data is None:  # a photo that cannot be decoded now is a 404, not a 500
             raise HTTPException(404, "this photo cannot be shown")
-        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
+        return Response(
+            data, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"}
+        )
 
     def encoded_photo(card) -> bytes | None:
         """The card's JPEG for browsers, encoded once however many pages ask at the same
@@ -306,12 +310,18 @@ async def read_form(request: Request) -> dict[str, list[str]]:
         raise Refused(415, "send the answer as a form (application/x-www-form-urlencoded)")
     length = request.headers.get("content-length", "")
     if length and (not length.isdigit() or int(length) > MAX_BODY):
-        raise Refused(413, f"the answer is larger than {MAX_BODY} bytes; a word and card numbers fit in far less")
+        raise Refused(
+            413,
+            f"the answer is larger than {MAX_BODY} bytes; a word and card numbers fit in far less",
+        )
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise Refused(413, f"the answer is larger than {MAX_BODY} bytes; a word and card numbers fit in far less")
+            raise Refused(
+                413,
+                f"the answer is larger than {MAX_BODY} bytes; a word and card numbers fit in far less",
+            )
     try:
         text = body.decode("utf-8")
         pairs = parse_qsl(text, keep_blank_values=True, max_num_fields=MAX_FIELDS, errors="strict")
@@ -342,7 +352,11 @@ def _indices(form: dict[str, list[str]], count: int, size: int, what: str) -> li
         numbers = [int(v) for v in raw]
     except ValueError:
         raise Refused(400, "card numbers must be whole numbers") from None
-    if len(numbers) != count or len(set(numbers)) != count or not all(0 <= n < size for n in numbers):
+    if (
+        len(numbers) != count
+        or len(set(numbers)) != count
+        or not all(0 <= n < size for n in numbers)
+    ):
         raise Refused(422, f"choose {count} different {what}")
     return numbers
 
@@ -366,7 +380,10 @@ def answer(table: WebTable, seat: WebSeat, action: str, form: dict[str, list[str
         pending = seat.pending
         request_id = _one(form, "request")
         if pending is None or pending.id != request_id or pending.answered:
-            raise Refused(409, "that question is no longer asked (the page was out of date); it has been refreshed")
+            raise Refused(
+                409,
+                "that question is no longer asked (the page was out of date); it has been refreshed",
+            )
         if action == "shown":
             if pending.hourglass is not None:
                 pending.hourglass.start()
@@ -422,7 +439,9 @@ def _answer_play(table: WebTable, pending: Pending, form: dict[str, list[str]]) 
     pending.answer = ActivePlay(tuple(pending.played), three, two, word)  # type: ignore[arg-type]
 
 
-def _answer_guess(table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]) -> None:
+def _answer_guess(
+    table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]
+) -> None:
     word = _one(form, "word", "").strip()
     why = table.check_word(word)
     if why:
@@ -443,7 +462,9 @@ def _find_word(groups, form: dict[str, list[str]]):
     return found[0]
 
 
-def _answer_reveal(table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]) -> None:
+def _answer_reveal(
+    table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]
+) -> None:
     what = _one(form, "do")
     view = pending.view
     if what == "call":
@@ -461,7 +482,9 @@ def _answer_reveal(table: WebTable, seat: WebSeat, pending: Pending, form: dict[
         raise Refused(400, "do must be call, overrule or done")
 
 
-def _answer_repeats(table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]) -> None:
+def _answer_repeats(
+    table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]
+) -> None:
     """After a ne bis in idem call: overrule the judge's repeat verdict on a word (a word
     the judge says repeats: no repeat; a word it says is new: ``used`` names the used word
     it repeats), take a ruling back, or say done."""
@@ -497,7 +520,11 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
 
         def card(card_id: str, index: int = 0) -> dict[str, Any]:
             c = table.cards[card_id]
-            return {"sha": c.sha256, "name": table.card_names.get(card_id, "a photo"), "index": index}
+            return {
+                "sha": c.sha256,
+                "name": table.card_names.get(card_id, "a photo"),
+                "index": index,
+            }
 
         scores = snap.get("scores", [0] * len(names))
         players = [
@@ -541,7 +568,9 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
             "waiting_for": [names[i] for i in snap.get("waiting_for", [])],
             "decision": None,
             "lobby_seats": [
-                {"name": s.name, "joined": s.joined, "you": s is seat} for s in table.seats if s.human
+                {"name": s.name, "joined": s.joined, "you": s is seat}
+                for s in table.seats
+                if s.human
             ],
             "bots_in_lobby": [s.name for s in table.seats if not s.human],
             "log_path": table.log_path,
@@ -581,9 +610,12 @@ def _turn_context(record, names, card, snap) -> dict[str, Any]:
         call = {
             "callers": [names[s] for s in record.call.get("callers", [])],
             "right": bool(record.call.get("right")),
-            "credited": names[record.call["credited"]] if record.call.get("credited") is not None else None,
+            "credited": names[record.call["credited"]]
+            if record.call.get("credited") is not None
+            else None,
             "repeats": [
-                {"who": names[int(s)], "word": w} for s, w in dict(record.call.get("repeats", {})).items()
+                {"who": names[int(s)], "word": w}
+                for s, w in dict(record.call.get("repeats", {})).items()
             ],
         }
     return {
@@ -595,20 +627,31 @@ def _turn_context(record, names, card, snap) -> dict[str, Any]:
         "two": [card(c) for c in record.two],
         "forfeited": record.forfeited,
         "wrote_word": record.wrote_word,
-        "words": [{"who": names[i], "word": w, "active": i == record.active} for i, w in enumerate(words)],
+        "words": [
+            {"who": names[i], "word": w, "active": i == record.active} for i, w in enumerate(words)
+        ],
         "verdicts": verdicts,
         "rulings": [
-            {"by": names[int(r.get("by") or 0)],
-             "who": ", ".join(names[int(s)] for s in (r.get("guessers") or [r.get("guesser", 0)])),
-             "guess": r.get("guess", ""), "accepted": bool(r.get("accepted")),
-             "withdrawn": bool(r.get("withdrawn"))}
+            {
+                "by": names[int(r.get("by") or 0)],
+                "who": ", ".join(
+                    names[int(s)] for s in (r.get("guessers") or [r.get("guesser", 0)])
+                ),
+                "guess": r.get("guess", ""),
+                "accepted": bool(r.get("accepted")),
+                "withdrawn": bool(r.get("withdrawn")),
+            }
             for r in record.rulings
         ],
         "repeat_rulings": [
-            {"by": names[int(r.get("by") or 0)],
-             "who": ", ".join(names[int(s)] for s in r.get("writers") or []),
-             "word": r.get("word", ""), "used": r.get("used", ""),
-             "repeats": bool(r.get("repeats")), "withdrawn": bool(r.get("withdrawn"))}
+            {
+                "by": names[int(r.get("by") or 0)],
+                "who": ", ".join(names[int(s)] for s in r.get("writers") or []),
+                "word": r.get("word", ""),
+                "used": r.get("used", ""),
+                "repeats": bool(r.get("repeats")),
+                "withdrawn": bool(r.get("withdrawn")),
+            }
             for r in record.repeat_rulings
         ],  # fmt: skip
         "call": call,
@@ -691,7 +734,9 @@ def _decision_context(table, seat, pending: Pending, card, names) -> dict[str, A
         d["secret"] = secret
         d["active"] = names[view.active_seat]
         d["rows"] = rows
-        d["silent"] = [names[s] for s, w in sorted(view.words.items()) if not w and s != view.active_seat]
+        d["silent"] = [
+            names[s] for s, w in sorted(view.words.items()) if not w and s != view.active_seat
+        ]
         d["used"] = list(view.used_words)
         d["call"] = pending.call
         d["done"] = pending.answered

@@ -189,7 +189,9 @@ def run_web_game(
     except KeyboardInterrupt:
         table.stop("stopped with Ctrl-C before the game began")
         server.stop()
-        raise GameAborted("stopped with Ctrl-C before the game began", log.path if log else None) from None
+        raise GameAborted(
+            "stopped with Ctrl-C before the game began", log.path if log else None
+        ) from None
     players: list[KiekPlayer] = []
     with table.cond:
         for seat in table.seats:

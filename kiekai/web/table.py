@@ -329,7 +329,9 @@ class WebTable:
         data = event.data
         if event.type == "turn":
             self.turns.append(
-                TurnRecord(turn=event.turn, active=int(event.player or 0), stake=int(data.get("stake", 1)))
+                TurnRecord(
+                    turn=event.turn, active=int(event.player or 0), stake=int(data.get("stake", 1))
+                )
             )
             self.rulings = {}
             self.repeat_rulings = {}
@@ -446,7 +448,9 @@ class WebTable:
                     if glass.started and glass.ran_out():
                         pending.defaulted = True
                         raise TimeUp()
-                    wait = glass.left() if glass.started else self.show_grace - (now - pending.posted)
+                    wait = (
+                        glass.left() if glass.started else self.show_grace - (now - pending.posted)
+                    )
                     self.cond.wait(min(0.5, max(0.01, wait)))
                 return pending.answer
             finally:
@@ -462,8 +466,10 @@ class WebTable:
                         raise TableClosed(self.stop_reason or "the game stopped")
                     now = self.clock.now()
                     gone = person.streams == 0 and (
-                        person.gone_since is None and now - pending.posted >= self.gone_grace
-                        or person.gone_since is not None and now - person.gone_since >= self.gone_grace
+                        person.gone_since is None
+                        and now - pending.posted >= self.gone_grace
+                        or person.gone_since is not None
+                        and now - person.gone_since >= self.gone_grace
                     )
                     if gone or now - pending.posted >= self.untimed_wait:
                         pending.defaulted = True
