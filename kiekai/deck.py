@@ -42,6 +42,7 @@ from PIL import Image, ImageOps
 
 from kiekai.display import printable
 from kiekai.files import FileRefusedError, read_regular_bytes
+from kiekai.kiek.rules import HAND_SIZE, TABLE_SIZE, cards_needed
 
 #: File-name suffixes (compared case-insensitively) that are read as photos.
 PHOTO_SUFFIXES: frozenset[str] = frozenset({".jpg", ".jpeg", ".png", ".webp", ".gif"})
@@ -62,9 +63,6 @@ MAX_PIXELS: int = 1024 * 1024 * 1024 // 4 // 3
 #: and no playable photo is anywhere near this size.
 MAX_FILE_BYTES: int = 200 * 1024 * 1024
 
-#: Cards dealt to each player, and cards placed face up (rulebook, "Preparations").
-CARDS_PER_PLAYER: int = 4
-CARDS_FACE_UP: int = 3
 
 LABELS_FILE = "labels.csv"
 _WNID_RE = re.compile(r"^n\d{8}$")
@@ -90,7 +88,7 @@ class DeckTooSmallError(DeckError):
         self.available = available
         self.players = players
         super().__init__(
-            f"needs {CARDS_PER_PLAYER} cards a player + {CARDS_FACE_UP} = {needed} for "
+            f"needs {HAND_SIZE} cards a player + {TABLE_SIZE} = {needed} for "
             f"{players} player{'' if players == 1 else 's'}, this deck has {available} usable photos; add photos to the "
             f"deck folder or play with fewer players"
         )
@@ -200,17 +198,6 @@ class Deck:
             cache = {c.id: c for c in self.cards}
             self.__dict__["_by_id"] = cache
         return cache
-
-
-def cards_needed(players: int) -> int:
-    """Cards a game of Kiek deals: 4 a player + 3 face up (rulebook, "Preparations").
-
-    Raises:
-        ValueError: ``players`` is below 1.
-    """
-    if players < 1:
-        raise ValueError(f"players must be at least 1, got {players}")
-    return CARDS_PER_PLAYER * players + CARDS_FACE_UP
 
 
 def check_deck_size(deck_or_count: Deck | Sequence[Card] | int, players: int) -> int:

@@ -23,6 +23,7 @@ from rich.console import Console
 from kiekai.commands import path_value
 from kiekai.display import safe_text
 from kiekai.files import FileRefusedError
+from kiekai.kiek.rules import TURN_SECONDS
 
 #: Most rounds ``--rounds`` accepts. The rulebook plays 3 and allows more ("It is possible to
 #: keep on playing"), each using up words (ne bis in idem): a round of n players writes up to
@@ -149,7 +150,7 @@ def register(app: typer.Typer) -> None:
         turn_seconds: Annotated[
             float,
             typer.Option(help="Seconds per turn: 120 by the rulebook (a house variant otherwise)."),
-        ] = 120.0,
+        ] = TURN_SECONDS,
         web: Annotated[
             bool,
             typer.Option("--web", help="Play at a table in the browser instead of the terminal."),
@@ -275,7 +276,7 @@ def _play(
     clip_model: str | None,
     clip_checkpoint: Path | None,
     house_rules: Path | None = None,
-    turn_seconds: float = 120.0,
+    turn_seconds: float = TURN_SECONDS,
     web: bool = False,
     seats: int | None = None,
     host: str = "127.0.0.1",

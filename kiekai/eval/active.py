@@ -46,11 +46,9 @@ from pathlib import Path
 from typing import Any
 
 from kiekai.eval import common as ec
+from kiekai.kiek.rules import BASE_ROUNDS, HAND_SIZE, TABLE_SIZE, cards_needed
 
 LEVELS = ("easy", "normal", "hard")
-CARDS_PER_PLAYER = 4
-FACE_UP = 3
-ROUNDS_PER_GAME = 3
 
 #: An active player: ActiveView -> ActivePlay.
 Active = Callable[[Any], Any]
@@ -67,24 +65,24 @@ def deal_turns(cards: Sequence[Any], players: int, turns: int, rng: random.Rando
     Raises:
         EvalError: fewer than ``4 * players + 3`` cards (rulebook, "Preparations").
     """
-    needed = CARDS_PER_PLAYER * players + FACE_UP
+    needed = cards_needed(players)
     if len(cards) < needed:
         raise ec.EvalError(
             f"the deck has {len(cards)} usable labelled photos; {players} players need {needed}"
         )
     pile = list(cards)
     rng.shuffle(pile)
-    hands = [[pile.pop() for _ in range(CARDS_PER_PLAYER)] for _ in range(players)]
-    table = [pile.pop() for _ in range(FACE_UP)]
+    hands = [[pile.pop() for _ in range(HAND_SIZE)] for _ in range(players)]
+    table = [pile.pop() for _ in range(TABLE_SIZE)]
     discards: list[Any] = []
     seat = rng.randrange(players)
     for _turn in range(turns):
         if len(hands[seat]) < 2:
-            if len(pile) < CARDS_PER_PLAYER:
+            if len(pile) < HAND_SIZE:
                 rng.shuffle(discards)
                 pile = discards + pile
                 discards = []
-            hands[seat] += [pile.pop() for _ in range(min(CARDS_PER_PLAYER, len(pile)))]
+            hands[seat] += [pile.pop() for _ in range(min(HAND_SIZE, len(pile)))]
         played, kept = yield seat, tuple(table), tuple(hands[seat])
         played_cards = [c for c in hands[seat] if c.id in played]
         hands[seat] = [c for c in hands[seat] if c.id not in played]
@@ -235,7 +233,7 @@ def play_games(
     records: list[dict[str, Any]] = []
     for g in range(games):
         rng = random.Random(seed * 1000 + g)
-        turns = players * ROUNDS_PER_GAME
+        turns = players * BASE_ROUNDS
         dealer = deal_turns(cards, players, turns, rng)
         used: list[str] = []
         step = next(dealer)
@@ -313,7 +311,7 @@ def play_games(
             used += [w for w in guesses.values() if w]
             # the seeded dealer keeps 3 of the five (the rulebook's choosers are not measured)
             five = sorted(five_ids)
-            kept = set(rng.sample(five, FACE_UP))
+            kept = set(rng.sample(five, TABLE_SIZE))
             try:
                 step = dealer.send((tuple(play.played), kept))
             except StopIteration:

@@ -51,29 +51,20 @@ from kiekai.kiek.players import (
     RevealView,
     WordVerdict,
 )
-
-#: Seconds a turn may take ("A turn may never take more than two minutes", rulebook "A Turn").
-TURN_SECONDS = 120.0
-#: Cards dealt to each player (rulebook "Preparations").
-HAND_SIZE = 4
-#: Cards face up in the middle of the table (rulebook "Preparations").
-TABLE_SIZE = 3
-#: Cards the active player plays from hand each turn (rulebook "A Turn").
-PLAYED_PER_TURN = 2
-#: Sizes of the two groups of the split (rulebook "A Turn": "one of three and one of two").
-GROUP_OF_THREE, GROUP_OF_TWO = 3, 2
-#: Players who each keep one card for the next turn (rulebook "The Next Turn").
-CHOOSERS = 3
-#: Rounds of the game proper (rulebook "End of the Game"); later rounds are extra rounds.
-BASE_ROUNDS = 3
-#: Highest stake: points per match from the third round on (rulebook "The Next Turn",
-#: "End of the Game": extra rounds score three points).
-MAX_STAKE = 3
-#: Points for a correct "ne bis in idem" call (rulebook "Ne Bis in Idem": "scores one point";
-#: a flat point, not multiplied by the stake: settled in docs/rules.md).
-CALL_POINTS = 1
-#: Players at the table (settled reading: 3 to 8; see docs/rules.md).
-MIN_PLAYERS, MAX_PLAYERS = 3, 8
+from kiekai.kiek.rules import (  # the rule constants, re-exported for the engine's users
+    BASE_ROUNDS,
+    CALL_POINTS,
+    CHOOSERS,
+    GROUP_OF_THREE,
+    GROUP_OF_TWO,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PLAYED_PER_TURN,
+    TABLE_SIZE,
+    TURN_SECONDS,
+    stake_of_round,
+)
 
 
 class Phase(StrEnum):
@@ -290,7 +281,7 @@ class KiekEngine:
         Rulebook "The Next Turn" (stakes raised after everyone was active once, three
         points the third time around) and "End of the Game" (extra rounds score three).
         """
-        return min(turn // self.n_players + 1, MAX_STAKE)
+        return stake_of_round(turn // self.n_players + 1)
 
     @property
     def stake(self) -> int:

@@ -18,6 +18,7 @@ from typing import Protocol, runtime_checkable
 from kiekai.clock import Clock
 from kiekai.deck import Card
 from kiekai.judge.verdict import Verdict
+from kiekai.kiek.rules import TURN_SECONDS
 
 
 class TimeUp(Exception):
@@ -97,7 +98,7 @@ class ActiveView:
     table: tuple[Card, ...]
     hand: tuple[Card, ...]
     used_words: tuple[str, ...]
-    time_limit: float = 120.0
+    time_limit: float = TURN_SECONDS
     hourglass: Hourglass | None = field(default=None, compare=False, repr=False)
 
 
@@ -142,7 +143,7 @@ class GuessView:
     three: tuple[Card, ...]
     two: tuple[Card, ...]
     used_words: tuple[str, ...]
-    time_limit: float = 120.0
+    time_limit: float = TURN_SECONDS
     hourglass: Hourglass | None = field(default=None, compare=False, repr=False)
 
 

@@ -27,6 +27,7 @@ from kiekai.events import Event, EventLog
 from kiekai.judge.protocol import JudgeLike
 from kiekai.kiek.game import GameAborted, GameOutcome, play_game
 from kiekai.kiek.players import KiekPlayer
+from kiekai.kiek.rules import TURN_SECONDS
 from kiekai.web.table import WebTable
 
 #: Seconds the server stays up after the game so every page gets the final scores.
@@ -168,7 +169,7 @@ def run_web_game(
     rounds: int = 3,
     log: EventLog | None = None,
     header: Mapping[str, Any] | None = None,
-    time_limit: float = 120.0,
+    time_limit: float = TURN_SECONDS,
     house_rules: Any = None,
     ruling_level: str = "standard",
     on_event: Callable[[Event], None] | None = None,
