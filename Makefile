@@ -26,11 +26,13 @@ play: $(BIN)/kiekai
 test: $(BIN)/kiekai
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 lint: $(BIN)/kiekai
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 eval: $(BIN)/kiekai
 	$(BIN)/python scripts/make_evaluation.py

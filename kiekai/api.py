@@ -781,8 +781,9 @@ class _JudgeService:
         if verdict is None:
             judge = self.judge_for(level)
             await self._ensure_encoder((secret, guess))
-            verdict = await self.call((0, 0), judge.match, secret, guess)
-            self.cache.put(key, verdict)
+            fresh: Verdict = await self.call((0, 0), judge.match, secret, guess)
+            self.cache.put(key, fresh)
+            return fresh
         return verdict
 
     async def match_many(

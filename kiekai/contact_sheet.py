@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
@@ -187,7 +188,7 @@ def _tile_image(card: Card | str | os.PathLike[str], tile: int) -> Image.Image:
         font = _font(size)
         # below the number disc of _draw_number (its diameter and padding)
         top = max(28, tile // 4) + 2 * max(3, tile // 40)
-        line_height = font.getbbox("Ag")[3] + 2
+        line_height = cast(int, font.getbbox("Ag")[3]) + 2  # Pillow's boxes are whole pixels
         max_lines = max(1, (tile - top - margin) // line_height - 1)
         # the reason without technical detail in brackets, control characters shown as escapes
         reason = printable((decoded.reason or "").split(" (")[0])

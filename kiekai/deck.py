@@ -36,6 +36,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Generic, TypeVar, overload
 
 import numpy as np
 from PIL import Image, ImageOps
@@ -551,8 +552,12 @@ def open_rgb(
     return rgb
 
 
+#: the type of :attr:`DecodedPhoto.card`: :class:`Card` when only cards were asked for
+_CardOrPath = TypeVar("_CardOrPath", bound="Card | Path", covariant=True)
+
+
 @dataclass(frozen=True)
-class DecodedPhoto:
+class DecodedPhoto(Generic[_CardOrPath]):
     """One photo as :func:`decode_photos` gives it: the image, or why there is none.
 
     Attributes:
@@ -563,7 +568,7 @@ class DecodedPhoto:
             directory"``); ``None`` when the photo decoded.
     """
 
-    card: Card | Path
+    card: _CardOrPath
     image: Image.Image | None
     reason: str | None = None
 
@@ -580,13 +585,33 @@ def _short_reason(path: Path, exc: Exception) -> str:
     return str(exc).removeprefix(f"{path}: ")
 
 
+@overload
+def decode_photos(
+    cards: Iterable[Card],
+    max_side: int | None = None,
+    *,
+    on_skip: OnSkip | None = None,
+    max_pixels: int = MAX_PIXELS,
+) -> Iterator[DecodedPhoto[Card]]: ...
+
+
+@overload
 def decode_photos(
     cards: Iterable[Card | str | os.PathLike[str]],
     max_side: int | None = None,
     *,
     on_skip: OnSkip | None = None,
     max_pixels: int = MAX_PIXELS,
-) -> Iterator[DecodedPhoto]:
+) -> Iterator[DecodedPhoto[Card | Path]]: ...
+
+
+def decode_photos(
+    cards: Iterable[Card | str | os.PathLike[str]],
+    max_side: int | None = None,
+    *,
+    on_skip: OnSkip | None = None,
+    max_pixels: int = MAX_PIXELS,
+) -> Iterator[DecodedPhoto[Card | Path]]:
     """Decode photos one by one with :func:`open_rgb`, never stopping at one that fails.
 
     The one way to get the pixels of many cards (contact sheets, CLIP embeddings, any

@@ -165,7 +165,8 @@ class Vocabulary:
     synsets: tuple[tuple[str, ...], ...]
     zipf: np.ndarray
     kinds: tuple[str, ...] = ()
-    concreteness: np.ndarray | None = None
+    # None (the default) is replaced by all NaN in __post_init__, so readers get an array
+    concreteness: np.ndarray = None  # type: ignore[assignment]
     misread: tuple[tuple[str, ...], ...] = ()
     _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     _derived: dict = field(default_factory=dict, repr=False, compare=False)

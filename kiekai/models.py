@@ -261,6 +261,7 @@ def hub_offline() -> Iterator[None]:
     """
     names = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
     saved_env = {name: os.environ.get(name) for name in names}
+    hub_constants: Any  # the module, or None without huggingface_hub
     try:
         import huggingface_hub.constants as hub_constants
     except ImportError:  # pragma: no cover - huggingface_hub comes with sentence-transformers

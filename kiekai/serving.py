@@ -42,7 +42,7 @@ import asyncio
 import socket
 import threading
 import time
-from typing import Any
+from typing import Any, Literal
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -145,8 +145,8 @@ def uvicorn_config(
     access_log: bool = True,
     request_timeout_s: float = REQUEST_TIMEOUT_S,
     keep_alive_timeout_s: int = KEEP_ALIVE_TIMEOUT_S,
-    lifespan: str = "auto",
-    graceful_shutdown_s: float = GRACEFUL_SHUTDOWN_S,
+    lifespan: Literal["auto", "on", "off"] = "auto",
+    graceful_shutdown_s: int = GRACEFUL_SHUTDOWN_S,
 ):
     """The ``uvicorn.Config`` kiekai's servers run (``kiekai serve``, the web table, and
     the benchmark's bare comparison server, so all run under the same settings).

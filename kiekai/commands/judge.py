@@ -25,6 +25,7 @@ import stat
 import sys
 import unicodedata
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
@@ -32,7 +33,7 @@ import typer
 BATCH_COLUMNS = ("secret", "guess", "accepted", "score", "relation", "reason")
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     """Print one ``error:`` line to stderr and exit with status 2 (bad input).
 
     The message is shown through :func:`kiekai.display.printable` (as every command's

@@ -94,8 +94,8 @@ def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
         else:
             lines.append("  game not finished")
         return "\n".join(lines)
-    game = table.game
-    history = game.history
+    variant_game = table.game
+    history = variant_game.history
     if history:
         per_round = len(history) <= 8
         header = ["player"] + (
@@ -104,13 +104,13 @@ def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
             else ["rounds won"]
         )
         header.append("minus points")
-        rows = []
-        for seat in range(game.players):
+        round_rows: list[list[object]] = []
+        for seat in range(variant_game.players):
             places = [h[seat] for h in history]
             middle = places if per_round else [sum(p == 1 for p in places)]
-            rows.append([names[seat], *middle, game.tallies[seat]])
-        lines += ["  " + r for r in table_lines(header, rows)]
-    leaders = ", ".join(names[s] for s in game.match_winners()) if history else ""
+            round_rows.append([names[seat], *middle, variant_game.tallies[seat]])
+        lines += ["  " + r for r in table_lines(header, round_rows)]
+    leaders = ", ".join(names[s] for s in variant_game.match_winners()) if history else ""
     if history and table.done:
         lines.append("  winner: " + leaders + " (fewest minus points)")
     elif history:

@@ -15,7 +15,7 @@ import shlex
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 from rich.console import Console
@@ -24,6 +24,9 @@ from kiekai.commands import path_value
 from kiekai.display import safe_text
 from kiekai.files import FileRefusedError
 from kiekai.kiek.rules import TURN_SECONDS
+
+if TYPE_CHECKING:
+    from kiekai.perception.base import Perception
 
 #: Most rounds ``--rounds`` accepts. The rulebook plays 3 and allows more ("It is possible to
 #: keep on playing"), each using up words (ne bis in idem): a round of n players writes up to
@@ -409,7 +412,7 @@ def _play(
 
         return KiekBot(
             name,
-            perception=bot_perception,
+            perception=cast("Perception", bot_perception),  # loaded: there are bots
             judge=judge,
             level=level,
             # bots at seats humans.. keep their seeds of earlier versions; a person's seat

@@ -40,7 +40,7 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -191,7 +191,7 @@ def synset_index(words: Sequence[str], taxonomy: ec.Taxonomy) -> dict[Any, list[
 def play_games(
     cards: Sequence[Any],
     active: Active,
-    panel: dict[str, Guess],
+    panel: Mapping[str, Guess],
     taxonomy: ec.Taxonomy,
     accepts: Callable[[str, str], bool],
     is_repeat: Callable[[str, Sequence[str]], bool],

@@ -28,11 +28,11 @@ import platform
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from kiekai.paths import shared_dir
 
@@ -77,6 +77,16 @@ def run_main(body: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+@overload
+def display_path(
+    path: Path | str, *, repo: Path | None = None, shared: Path | None = None
+) -> str: ...
+
+
+@overload
+def display_path(path: None, *, repo: Path | None = None, shared: Path | None = None) -> None: ...
 
 
 def display_path(
@@ -298,7 +308,7 @@ class Taxonomy:
     """
 
     def __init__(
-        self, wn: Any | None = None, declared: dict[str, Sequence[str]] | None = None
+        self, wn: Any | None = None, declared: Mapping[str, Sequence[str]] | None = None
     ) -> None:
         self.wn = wn if wn is not None else wordnet()
         self._ancestors: dict[Any, frozenset[Any]] = {}

@@ -273,7 +273,7 @@ def run(
             out["cv"].append({"variant": name, "source": source, "C": c, "agreement": score})
             if source not in best or score > best[source][0]:
                 best[source] = (score, name, c, cv_p[0])
-    for source, (score, name, c, cv_p) in best.items():
+    for source, (score, name, c, cv_first) in best.items():
         inputs = variants[name][1]
         x = _design(data, source, inputs)
         params = fit_ovr(x[fit], y[fit], c)
@@ -286,7 +286,7 @@ def run(
             "report_agreement": agreement(p[~fit], y[~fit]),
             "fit_photos": int(fit.sum()),
             "report_photos": int((~fit).sum()),
-            "fit_cv_precision_at_0.85": precision_at(cv_p, y[fit]),
+            "fit_cv_precision_at_0.85": precision_at(cv_first, y[fit]),
             "report_precision_at_0.85": precision_at(p[~fit], y[~fit]),
             "params": params,
             "inputs": list(inputs),

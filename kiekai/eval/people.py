@@ -1131,6 +1131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             resamples=args.bootstrap,
             bootstrap_seed=args.bootstrap_seed,
         )
+        recorded: dict[str, Any] | None
         if args.key is not None:
             recorded = score_bot_to_person(
                 args.key, args.guesses, args.strictness,

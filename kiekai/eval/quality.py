@@ -30,7 +30,7 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 #: Zipf frequency below which a word counts as rare (about once in 3 million words).
 RARE_ZIPF = 3.5
@@ -197,11 +197,13 @@ class TruthChecker:
         a2 = [self.ancestors(c) for c in two]
         if any(a is None for a in a3 + a2):
             return None
-        if not any(s in a for s in senses for a in a3 + a2):
+        k3 = cast(list[frozenset[Any]], a3)  # no None left (checked above)
+        k2 = cast(list[frozenset[Any]], a2)
+        if not any(s in a for s in senses for a in k3 + k2):
             return None
-        if not any(all(s in a for a in a3) for s in senses):
+        if not any(all(s in a for a in k3) for s in senses):
             return False
-        return not any(s in a for s in senses for a in a2)
+        return not any(s in a for s in senses for a in k2)
 
 
 def measure(turns: Sequence[Turn], checker: TruthChecker | None = None) -> dict[str, Any]:

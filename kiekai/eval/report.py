@@ -32,7 +32,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kiekai.eval import active as eval_active
 from kiekai.eval import common as ec
@@ -433,7 +433,8 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
                 for lvl, q in ((lv, r["quality"]) for lv, r in active[key]["levels"].items())
             ]
             + [
-                people_headline(p["name"], g, people["config"]["levels"])
+                # only reached with people rounds: people is not None here
+                people_headline(p["name"], g, cast(dict[str, Any], people)["config"]["levels"])
                 for p in (people or {}).get("person_to_bot", {}).values()
                 if (g := p["parts"].get("report"))
             ]

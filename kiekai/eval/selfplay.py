@@ -109,7 +109,9 @@ def play_games(
     from kiekai.kiek.game import play_game
 
     if make_bot is None:
-        from kiekai.kiek.bots import KiekBot as make_bot  # noqa: N813 - a constructor
+        from kiekai.kiek.bots import KiekBot
+
+        make_bot = KiekBot
     log_dir.mkdir(parents=True, exist_ok=True)
     logs: list[Path] = []
     scores: list[list[int]] = []

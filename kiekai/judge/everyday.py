@@ -157,6 +157,13 @@ class _Declared:
     where: str = ""  # "file:line", for error messages and review
 
 
+def _given(rel: _Declared | None, kind: str) -> _Declared:
+    """The declared relation a ``kind`` relation is made from (it always comes with one)."""
+    if rel is None:
+        raise ValueError(f"an everyday '{kind}' relation needs its declared relation")
+    return rel
+
+
 class EverydayLexicon:
     """The everyday lexicon, read from ``data/everyday-*.txt``.
 
@@ -471,16 +478,15 @@ class EverydayLexicon:
         elif kind == "near":
             text = f"'{dx}' and '{dy}' are near in meaning, not the same thing"
         elif kind == "hyponym":
-            broad, narrow = (dx, dy) if rel.broader == x else (dy, dx)
+            broad, narrow = (dx, dy) if _given(rel, kind).broader == x else (dy, dx)
             text = f"a '{narrow}' is a kind of '{broad}'"
         elif kind == "derived":
             text = f"'{dx}' and '{dy}' are derived from one another and name the same thing"
         elif kind == "derived-near":
             text = f"'{dx}' and '{dy}' are derived from one another, the meaning shifted"
         elif kind == "different":
-            what = (
-                f"different kinds of {rel.group}" if rel.group else "different things of one kind"
-            )
+            group = _given(rel, kind).group
+            what = f"different kinds of {group}" if group else "different things of one kind"
             text = f"'{dx}' and '{dy}' are {what}"
         else:
             text = f"'{dx}' and '{dy}' are opposites"
@@ -493,7 +499,7 @@ class EverydayLexicon:
             text += f" ({', '.join(notes)})"
         broader = ""
         if kind == "hyponym":
-            broader = dx if rel.broader == x else dy
+            broader = dx if _given(rel, kind).broader == x else dy
         return EverydayRelation(
             kind=kind,
             a=a_in,

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import overload
 
 import numpy as np
 
@@ -214,6 +215,10 @@ def clear_caches() -> None:
     _cached_meaning.cache_clear()
 
 
+@overload
+def _with_raw(ev: Evidence, secret: str, guess: str) -> Evidence: ...
+@overload
+def _with_raw(ev: None, secret: str, guess: str) -> None: ...
 def _with_raw(ev: Evidence | None, secret: str, guess: str) -> Evidence | None:
     if ev is None:
         return None

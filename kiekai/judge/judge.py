@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from kiekai.judge import lexical
 from kiekai.judge.features import NEVER, Evidence, meaning_evidence, surface_evidence
@@ -74,11 +74,24 @@ class EverydayRelationLike(Protocol):
     """What the judge reads from an everyday-lexicon answer
     (:class:`kiekai.judge.everyday.EverydayRelation`)."""
 
-    kind: str  # same | near | hyponym | derived | derived-near | different | opposite
-    evidence: str  # one clause naming the lexicon and its version
-    entry_a: str
-    entry_b: str
-    broader: str
+    # read-only properties, so that a frozen dataclass satisfies the protocol
+
+    @property
+    def kind(self) -> str:  # same | near | hyponym | derived | derived-near | different | opposite
+        ...
+
+    @property
+    def evidence(self) -> str:  # one clause naming the lexicon and its version
+        ...
+
+    @property
+    def entry_a(self) -> str: ...
+
+    @property
+    def entry_b(self) -> str: ...
+
+    @property
+    def broader(self) -> str: ...
 
 
 class LexiconLike(Protocol):
@@ -88,6 +101,10 @@ class LexiconLike(Protocol):
 
     def relation(self, a: str, b: str) -> EverydayRelationLike | None:
         """How a table treats the normalised lemmas ``a`` and ``b``, or None."""
+        ...
+
+    def __hash__(self) -> int:
+        """Lexicons are hashable (a cache key of :func:`lexicon_evidence`)."""
         ...
 
 
@@ -364,7 +381,10 @@ class Judge:
         # The fitted model. A looser table accepts whatever a stricter one does (levels
         # are nested), so the score is the highest probability among this level and the
         # stricter ones.
-        p = max(m.probability(ev.features) for m in self._nested)
+        features = ev.features
+        if features is None:
+            raise ValueError(f"the evidence for {pair} has neither a ruling nor features")
+        p = max(m.probability(features) for m in self._nested)
         accepted = p >= self._level.threshold
         if not accepted and all(m.is_constant for m in self._nested):
             return _Decision(False, round(p, 4), ev.relation, f"{body}, but {_STRICT_RULE}")
@@ -465,7 +485,7 @@ class Judge:
             d = self._decide(u, candidate, rulings)
             if best is None or (d.accepted, d.score) > (best[0].accepted, best[0].score):
                 best = (d, u)
-        d, u = best
+        d, u = cast(tuple[_Decision, str], best)  # used is not empty
         lvl = self.strictness.value
         word = candidate.strip()
         if d.accepted:

@@ -19,6 +19,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from kiekai.judge.normalize import (
     MAX_WORD_CHARS,
@@ -490,7 +491,7 @@ def inflection_pos(word: str, lemma: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=65536)
-def sense_weights(norm: str) -> tuple[tuple[object, float], ...]:
+def sense_weights(norm: str) -> tuple[tuple[Any, float], ...]:
     """WordNet synsets of ``norm`` with P(sense | word), most likely first.
 
     P comes from the SemCor counts (``Lemma.count()``) with add-0.5 smoothing over all
@@ -500,7 +501,7 @@ def sense_weights(norm: str) -> tuple[tuple[object, float], ...]:
     the word.
     """
     wn = wordnet()
-    counts: dict[object, float] = {}
+    counts: dict[Any, float] = {}
     for lemma_form in sorted(lemmas(norm)):
         key = lemma_form.replace(" ", "_")
         # an inflected form has only the senses of the parts of speech it inflects:
@@ -524,9 +525,9 @@ def sense_weights(norm: str) -> tuple[tuple[object, float], ...]:
 
 
 @lru_cache(maxsize=65536)
-def _hypernym_depths(synset) -> dict[object, int]:
+def _hypernym_depths(synset) -> dict[Any, int]:
     """Every hypernym (and instance hypernym) of ``synset`` up to 6 steps, with its distance."""
-    depths: dict[object, int] = {}
+    depths: dict[Any, int] = {}
     frontier = [synset]
     for d in range(1, 7):
         nxt = []
@@ -827,7 +828,7 @@ def alias_named(synset) -> frozenset:
         return frozenset()
     wn = wordnet()
     head = re.split(r"[;,(]| or | and | that | which | who ", m.group(1))[0]
-    out = set()
+    out: set[Any] = set()  # nltk Synsets
     for tok in re.findall(r"[a-z]+", head.lower()):
         if tok not in _GLOSS_STOPWORDS:
             out.update(s for s in wn.synsets(tok, pos=synset.pos()) if s != synset)

@@ -148,6 +148,7 @@ class _Object:
     one), so both kinds can share sets and dictionaries."""
 
     __slots__ = ("_name",)
+    _name: str
 
     def __hash__(self) -> int:
         return hash(self._name)
@@ -586,7 +587,7 @@ class WordNetIndex:
             FALLBACKS["synsets"] += 1
             return self._nltk().synsets(lemma, pos, lang, check_exceptions)
         lemma = lemma.lower()
-        out = []
+        out: list[Any] = []
         for p in POS_LIST if pos is None else pos:
             for form in self._morphy(lemma, p, check_exceptions):
                 out.extend(self._synset(i) for i in self._forms(form)[0].get(p, ()))
@@ -737,8 +738,8 @@ def source_identity(folder: Path) -> dict[str, Any]:
             files[name] = None
     lemma_table = lemminflect_table()
     try:
-        stat = lemma_table.stat() if lemma_table else None
-        lemminflect = [stat.st_size, stat.st_mtime_ns] if stat else None
+        table_stat = lemma_table.stat() if lemma_table else None
+        lemminflect = [table_stat.st_size, table_stat.st_mtime_ns] if table_stat else None
     except OSError:
         lemminflect = None
     return {
@@ -810,7 +811,7 @@ def build_index(
             counts.setdefault(parts[0], int(parts[-1]))
     lexnames = reader.open("lexnames").read()
 
-    synsets = []
+    synsets: list[Any] = []  # NLTK Synsets
     ids: dict[tuple[str, int], int] = {}
     for synset in reader.all_synsets():
         file_pos = "a" if synset.pos() == "s" else synset.pos()
@@ -1009,7 +1010,9 @@ def open_index(
     if not build and not rebuild:
         return None
     if nltk_reader is None:
-        from kiekai.models import wordnet as nltk_reader
+        from kiekai.models import wordnet
+
+        nltk_reader = wordnet
     try:
         with build_lock(path):
             if path.is_file() and not rebuild:  # another process built it meanwhile

@@ -52,7 +52,7 @@ import hashlib
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -474,8 +474,10 @@ def believed_true(
     :data:`TRUE_MARGIN`) and false of each of ``two`` (<= 0.5 - margin)."""
     margin = np.asarray([TRUE_MARGIN.get(k, 0.2) for k in kinds])
     s = np.asarray(scores, dtype=np.float64)
-    return (s[list(three)] >= UNDECIDED + margin).all(0) & (s[list(two)] <= UNDECIDED - margin).all(
-        0
+    # bool (W,): scores is (cards, W), so each .all(0) is an array
+    return cast(
+        np.ndarray,
+        (s[list(three)] >= UNDECIDED + margin).all(0) & (s[list(two)] <= UNDECIDED - margin).all(0),
     )
 
 
@@ -776,6 +778,8 @@ def _wordnet_masks(
     vocab = candidates.vocabulary
     found = certain_truth(perception, cards, vocab, options)
     swapped = certain_truth(perception, cards, vocab, [(two, three) for three, two in options])
+    if found is None or swapped is None:  # the perception names synsets: only beyond 62 cards
+        raise ValueError(f"certain_truth takes at most 62 cards, not {len(cards)}")
     certain = np.zeros((len(options), len(candidates)), dtype=bool)
     is_cat = np.asarray([k == "category" for k in vocab.kinds])
     v = len(vocab)
@@ -902,11 +906,11 @@ def certain_truth(
         positions = index.get(name)
         if not positions:
             continue
-        cover = sum(1 << i for i, closure in enumerate(closures) if name in closure)
+        card_bits = sum(1 << i for i, closure in enumerate(closures) if name in closure)
         for v in positions:
             if grounded or name in checkable_senses(vocabulary.words[v], vocabulary.synsets[v]):
                 sense_word.append(v)
-                sense_cover.append(cover)
+                sense_cover.append(card_bits)
     out = np.zeros((len(options), len(vocabulary)), dtype=bool)
     if not sense_word:
         return out

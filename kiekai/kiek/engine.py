@@ -36,6 +36,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import cast
 
 from kiekai.deck import Card
 from kiekai.events import Event, EventLog
@@ -557,8 +558,9 @@ class KiekEngine:
             five = [c.id for c in self.table] + list(played)
             for three in itertools.combinations(five, GROUP_OF_THREE):
                 two = tuple(c for c in five if c not in three)
-                out.append((played, three, two))  # type: ignore[arg-type]
-        return out
+                out.append((played, three, two))
+        # combinations give tuples of PLAYED_PER_TURN (2) and GROUP_OF_THREE (3) ids
+        return cast(list[tuple[tuple[str, str], tuple[str, str, str], tuple[str, str]]], out)
 
     # ------------------------------------------------------------------ actions
 
@@ -919,14 +921,14 @@ class KiekEngine:
         for seat in self.seats_from_left_of(active):
             if seat not in judged_repeats:
                 continue
-            ruling = self._state.repeat_rulings.get(ruling_key(words[seat]))
-            if ruling is not None:
-                ruled_repeats[seat] = ruling[0]
-                if ruling[0]:
-                    repeats[seat] = ruling[1]
+            repeat_ruling = self._state.repeat_rulings.get(ruling_key(words[seat]))
+            if repeat_ruling is not None:
+                ruled_repeats[seat] = repeat_ruling[0]
+                if repeat_ruling[0]:
+                    repeats[seat] = repeat_ruling[1]
                     repeat_reasons[seat] = (
                         f"The table overruled the judge: {words[seat]!r} repeats the used "
-                        f"word {ruling[1]!r}."
+                        f"word {repeat_ruling[1]!r}."
                     )
                 continue
             verdict = judged_repeats[seat]

@@ -261,8 +261,13 @@ class KiekPlayer(Protocol):
         is_human: True for people (the first human is the first active player).
     """
 
-    name: str
-    is_human: bool
+    # read-only properties, so that a wrapper may give them as properties
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def is_human(self) -> bool: ...
 
     def play_turn(self, view: ActiveView) -> ActivePlay:
         """As active player: choose 2 cards, the split and the word."""

@@ -294,7 +294,7 @@ class ReflexBot:
             the first match it sees.
         """
         values = reachable_values(dice)
-        open_cards = [(s, circle[s]) for s in sorted(open_slots) if circle[s] is not None]
+        open_cards = [(s, v) for s in sorted(open_slots) if (v := circle[s]) is not None]
         matches = [(s, v) for s, v in open_cards if v in values]
         if not matches:
             return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from kiekai.events import Event, EventLog
 from kiekai.kismet.rules import (
@@ -694,7 +694,7 @@ class VariantGame(_Logged):
         self.knocked.add(player)
         roller = self.roller
         own = self.matching(player)
-        why, values = "", ()
+        why, values = "", cast(tuple[int, ...], ())
         if self.phase == "pass" and self.overlooked:
             valid = True
         elif self.matching(roller):
@@ -776,6 +776,11 @@ def placements(minus_points: Sequence[int]) -> list[int]:
     return [1 + sum(1 for m in minus_points if m < mine) for mine in minus_points]
 
 
+def _player(e: Event) -> int:
+    """The seat of a player's action in a log (these events always name their player)."""
+    return int(cast(int, e.player))
+
+
 def replay(events: Iterable[Event], rules: Rules = DEFAULT_RULES) -> BaseGame | VariantGame:
     """Rebuild a game from its event log alone (e.g. :func:`kiekai.events.read_log`).
 
@@ -812,22 +817,22 @@ def replay(events: Iterable[Event], rules: Rules = DEFAULT_RULES) -> BaseGame | 
                             f"round {e.turn}: the seed gives other dice than {d['dice']}"
                         )
                 elif e.type == "cover":
-                    game.cover(int(e.player), int(d["slot"]), t)
+                    game.cover(_player(e), int(d["slot"]), t)
                 elif e.type in ("reveal", "clear", "refill", "game_over") and game.phase == "cover":
                     game.end_round(t)
             elif e.type == "round_start":
                 game.start_round(t)
             elif e.type == "pre_lay":
-                game.pre_lay(int(e.player), d["values"], t)
+                game.pre_lay(_player(e), d["values"], t)
             elif e.type == "roll":
-                if list(game.roll(int(e.player), t)) != list(d["dice"]):
+                if list(game.roll(_player(e), t)) != list(d["dice"]):
                     raise ValueError(f"turn {e.turn}: the seed gives other dice than {d['dice']}")
             elif e.type == "lay":
-                game.lay(int(e.player), int(d["value"]), t)
+                game.lay(_player(e), int(d["value"]), t)
             elif e.type == "pass":
-                game.pass_turn(int(e.player), t, bool(d.get("timed_out", False)))
+                game.pass_turn(_player(e), t, bool(d.get("timed_out", False)))
             elif e.type == "knock":
-                game.knock(int(e.player), t, d.get("card") if d.get("result") == "lay" else None)
+                game.knock(_player(e), t, d.get("card") if d.get("result") == "lay" else None)
     except IllegalAction as exc:
         raise ValueError(f"the log does not replay: {exc}") from exc
     return game

@@ -28,6 +28,7 @@ import heapq
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from kiekai.clock import Clock, VirtualClock
 from kiekai.events import Event, EventLog
@@ -49,7 +50,7 @@ class _Job:
     seat: int
     seq: int
     tag: str = field(compare=False)
-    fn: Callable[[], None] = field(compare=False)
+    fn: Callable[[], object] = field(compare=False)
     cancelled: bool = field(default=False, compare=False)
 
 
@@ -71,7 +72,7 @@ class Scheduler:
         #: clock reading (s) when :meth:`pause` was called, ``None`` while running.
         self.paused_at: float | None = None
 
-    def at(self, due: float, fn: Callable[[], None], tag: str = "", seat: int = -1) -> _Job:
+    def at(self, due: float, fn: Callable[[], object], tag: str = "", seat: int = -1) -> _Job:
         """Schedule ``fn`` to run at time ``due`` (seconds); returns a handle for :meth:`cancel`."""
         job = _Job(due, seat, next(self._seq), tag, fn)
         heapq.heappush(self._heap, job)
@@ -573,7 +574,7 @@ class VariantTable(_Table):
             for i, value in enumerate(plan.lay):
                 at, delay = (t, plan.delay) if i == 0 else (last, plan.extra_delay)
                 self._bot_job(
-                    seat, "lay", at, delay, lambda v=value: self._bot_lay(seat, v), "turn:lay"
+                    seat, "lay", at, delay, partial(self._bot_lay, seat, value), "turn:lay"
                 )
                 last, last_delay = at + delay, 0.0
             self._bot_job(
@@ -617,9 +618,11 @@ class VariantTable(_Table):
                 g.fronts[seat], g.fronts[g.roller], g.dice, g.overlooked, may_slip=slip
             )
             if delay is not None:
-                self._bot_job(
-                    seat, "knock", t, delay, lambda s=seat: self._knock(s) is not None, tag
-                )
+
+                def knock(s: int = seat) -> bool:
+                    return self._knock(s) is not None
+
+                self._bot_job(seat, "knock", t, delay, knock, tag)
 
     def _bot_lay(self, seat: int, value: int) -> bool:
         try:
@@ -1075,10 +1078,10 @@ def printout(
         elif event.type == "roll" and "fronts" in d:
             width = max(len(names.get(p, f"seat {p}")) for p in range(len(d["fronts"])))
             for p, front in enumerate(d["fronts"]):
-                cards = " ".join(f"{v:>2}" for v in front) or "(none)"
+                shown = " ".join(f"{v:>2}" for v in front) or "(none)"
                 minus = sum(rules.points(v) for v in front)
                 who = names.get(p, f"seat {p}")
-                yield f"{pad}{who:<{width}} in front: {cards}  ({minus} minus points)"
+                yield f"{pad}{who:<{width}} in front: {shown}  ({minus} minus points)"
         elif event.type == "round_over":
             for row in round_result_lines(event, names):
                 yield f"{pad}{row}"

@@ -281,13 +281,13 @@ class AttributePerception:
             plain = [jk for jk, ok in zip(plain, known, strict=True) if ok]
             if plain:
                 rows = np.flatnonzero(outside)
-                picked = [cards[i] for i in rows]
+                picked = [cards[i] for i in rows.tolist()]
                 other = np.asarray(
                     self.rest.scores(picked, [words[j] for j, _ in plain]), dtype=np.float64
                 )
                 share = (1.0 - mass[rows, 0])[:, None]
                 inside = np.stack([p[rows] @ table[:, k] for _, k in plain], axis=1)
-                out[np.ix_(rows, [j for j, _ in plain])] = inside + share * other
+                out[np.ix_(rows, np.asarray([j for j, _ in plain]))] = inside + share * other
         colour_cols = [(j, k) for j, k in mine if self.attributes.words[k] in BASIC_COLOURS]
         fitted = getattr(self.colours, "term_scores", None)
         if colour_cols and fitted is not None:

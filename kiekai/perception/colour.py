@@ -290,7 +290,7 @@ def colour_features(rgb: np.ndarray) -> np.ndarray:
     d2 = ((yy + 0.5) / h - 0.5) ** 2 + ((xx + 0.5) / w - 0.5) ** 2
     weight = np.exp(-d2 / (2 * CENTRE_SIGMA**2))
     n_terms = len(BASIC_TERMS)
-    share = np.bincount(terms.ravel(), weights=weight.ravel(), minlength=n_terms)
+    share: np.ndarray = np.bincount(terms.ravel(), weights=weight.ravel(), minlength=n_terms)
     share /= share.sum()
     bh, bw = max(1, round(h * BORDER)), max(1, round(w * BORDER))
     frame = np.ones((h, w), dtype=bool)
@@ -347,7 +347,9 @@ def subject_features(rgb: np.ndarray) -> np.ndarray:
     weight = ((1.0 - background) * contrast * central)[seg]
     if weight.sum() <= 1e-9:  # no superpixel stands out: the centre weighting
         weight = centre
-    share = np.bincount(terms.ravel(), weights=weight.ravel(), minlength=len(BASIC_TERMS))
+    share: np.ndarray = np.bincount(
+        terms.ravel(), weights=weight.ravel(), minlength=len(BASIC_TERMS)
+    )
     share /= share.sum()
     pw = weight + 1e-6 * centre
     pw = pw / pw.sum()

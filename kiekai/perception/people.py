@@ -58,6 +58,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -157,7 +158,7 @@ class MtcnnFaces:
 
     name = "mtcnn"
     package = "facenet-pytorch"
-    feature_names = ("max_prob", "faces", "largest_area")
+    feature_names: tuple[str, ...] = ("max_prob", "faces", "largest_area")
 
     def __init__(self) -> None:
         from kiekai.models import load_face_detector
@@ -205,7 +206,7 @@ class HaarCascade:
     """
 
     package = "opencv-python-headless"
-    feature_names = ("neighbours", "detections")
+    feature_names: tuple[str, ...] = ("neighbours", "detections")
 
     def __init__(self, name: str = "haar-frontal") -> None:
         from kiekai.models import load_opencv_cascade
@@ -241,7 +242,7 @@ class HogPeople:
 
     name = "hog"
     package = "opencv-python-headless"
-    feature_names = ("max_score", "windows")
+    feature_names: tuple[str, ...] = ("max_score", "windows")
 
     def __init__(self) -> None:
         from kiekai.models import load_hog_people
@@ -316,7 +317,7 @@ class MediaPipePose(_MediaPipe):
     """
 
     name = "mp-pose"
-    feature_names = ("det_score", "landmarks", "visibility", "box_area")
+    feature_names: tuple[str, ...] = ("det_score", "landmarks", "visibility", "box_area")
 
     def features(self, image: Any) -> np.ndarray:
         result = self._process(image)
@@ -345,7 +346,7 @@ class MediaPipeHands(_MediaPipe):
     """
 
     name = "mp-hands"
-    feature_names = ("max_score", "palms", "hands", "largest_area")
+    feature_names: tuple[str, ...] = ("max_score", "palms", "hands", "largest_area")
 
     def features(self, image: Any) -> np.ndarray:
         result = self._process(image)
@@ -368,7 +369,7 @@ class MediaPipeFaces(_MediaPipe):
     """
 
     name = "mp-face"
-    feature_names = ("max_score", "faces", "largest_area")
+    feature_names: tuple[str, ...] = ("max_score", "faces", "largest_area")
     dict_input = False
 
     def features(self, image: Any) -> np.ndarray:
@@ -387,7 +388,7 @@ class MediaPipeSelfie(_MediaPipe):
     """
 
     name = "mp-selfie"
-    feature_names = ("share", "mean")
+    feature_names: tuple[str, ...] = ("share", "mean")
     dict_input = False
 
     def features(self, image: Any) -> np.ndarray:
@@ -408,7 +409,7 @@ MEDIAPIPE_DETECTORS: dict[str, Callable[[], Detector]] = {
 DETECTORS: dict[str, Callable[[], Detector]] = {
     "mtcnn": MtcnnFaces,
     "hog": HogPeople,
-    **{name: (lambda name=name: HaarCascade(name)) for name in HAAR_CASCADES},
+    **{name: partial(HaarCascade, name) for name in HAAR_CASCADES},
     **MEDIAPIPE_DETECTORS,
 }
 #: Package of each detector (for messages, without loading it).

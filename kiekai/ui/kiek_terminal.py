@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from rich.console import Console
 from rich.live import Live
@@ -57,6 +57,9 @@ from kiekai.kiek.players import (
     RevealView,
     TimeUp,
 )
+
+if TYPE_CHECKING:
+    from kiekai.judge.protocol import JudgeLike
 
 #: Seconds between countdown redraws on a terminal.
 COUNTDOWN_STEP = 1.0
@@ -382,7 +385,7 @@ class TerminalKiekPlayer:
         self,
         name: str,
         *,
-        judge: object,
+        judge: JudgeLike,
         console: Console | None = None,
         reader: LineReader | None = None,
         clock: Clock | None = None,

@@ -29,6 +29,7 @@ import asyncio
 import math
 import signal
 from collections.abc import Mapping
+from typing import Any, cast
 
 from rich.text import Text
 from textual import events
@@ -138,7 +139,7 @@ class KismetApp(App[None]):
         #: clock reading (s) when the app was made: event times are shown relative to it.
         self.origin = table.clock.now()
         #: signal → handler to give back when the app closes (see :meth:`_catch_signals`).
-        self._signals: dict[int, object] = {}
+        self._signals: dict[int, Any] = {}  # what signal.getsignal gave
         #: True while the terminal is smaller than :data:`MIN_SIZE` (the game is paused).
         self.too_small = False
         #: the whole seconds of the person's turn limit last drawn (variant), or None
@@ -296,7 +297,8 @@ class KismetApp(App[None]):
         elif self.variant:
             self._variant_key(key)
         elif key in CARD_KEYS and len(key) == 1:
-            self.table.human_cover(self.human, CARD_KEYS.index(key), stamp)
+            # not the variant: the base game's table
+            cast(BaseTable, self.table).human_cover(self.human, CARD_KEYS.index(key), stamp)
         elif key == "space":
             self.table.message = "knocking belongs to the variant (kiekai kismet --variant)"
         else:
@@ -598,8 +600,8 @@ class KismetApp(App[None]):
                     text.append("  ·", "dim")
             minus = g.minus_points(p)
             text.append(f"  {len(g.laid[p]):>4}  {minus:>5}  {g.tallies[p]:>5}")
-            if over:
-                text.append(f"  {g.placements[p]:>5}")
+            if over:  # placements is set
+                text.append(f"  {cast(list[int], g.placements)[p]:>5}")
             text.append("\n")
         return text
 
@@ -621,7 +623,8 @@ class KismetApp(App[None]):
                 "Enter confirms"
             )
         if g.phase == "round_over":
-            return f"Round over: {self.names[g.winner]} laid all cards. Next round soon…"
+            # a round is over when its winner has laid all cards
+            return f"Round over: {self.names[cast(int, g.winner)]} laid all cards. Next round soon…"
         if g.phase in ("await_roll", "pass") and g.next_roller == seat:
             if g.phase == "pass" and g.roller is not None:
                 return (

@@ -580,7 +580,7 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
         if pending is not None and (not pending.answered or pending.kind in SHARED_KINDS):
             context["decision"] = _decision_context(table, seat, pending, card, names)
         key = f"{table.state}:{snap.get('turn')}:{snap.get('phase')}"
-        if context["decision"] is not None:
+        if pending is not None and context["decision"] is not None:  # a decision needs pending
             d = context["decision"]
             # not the refusal: the page shows it from the answer and keeps what was typed
             # since (a re-render would drop keys typed while it fetched the new state)

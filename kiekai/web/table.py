@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from io import StringIO
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
@@ -46,6 +46,9 @@ from kiekai.kiek.players import (
     RevealView,
     TimeUp,
 )
+
+if TYPE_CHECKING:
+    from kiekai.judge.protocol import JudgeLike
 
 #: Seconds after a timed question is posted before the hourglass is turned anyway when no
 #: browser of the seat reported the cards on screen (a closed or very slow browser).
@@ -188,7 +191,7 @@ class WebTable:
         human_seats: Sequence[int],
         cards: Sequence[Card],
         card_names: Mapping[str, str],
-        judge: object,
+        judge: JudgeLike,
         *,
         clock: Clock | None = None,
         show_grace: float = SHOW_GRACE,
