@@ -40,7 +40,7 @@ import shutil
 import socket
 import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -1159,6 +1159,61 @@ def _load_classifier_cached(
 # ---------------------------------------------------------------------------------------------
 
 
+def _pinned_package_files(
+    module: str,
+    package: str,
+    subdir: str,
+    files: Mapping[str, str],
+    *,
+    what: str,
+    label: str,
+    plural: bool,
+    fix: str,
+) -> tuple[Path, str]:
+    """Find the installed ``package`` (import name ``module``) without importing it and check
+    the SHA-256 of each of its ``files`` (name under ``subdir`` -> pinned hex digest, from
+    ``models/registry.json``).
+
+    Returns:
+        ``(folder, "PACKAGE VERSION")``: the folder holding the files, and what installed them.
+
+    Raises:
+        ModelUnavailable: the package is not installed (the message starts with ``what``), a
+            file is missing or does not match its pin (the message names it after ``label``);
+            every message ends with ``fix``.
+    """
+    import importlib.metadata
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailable(
+            f"{what} is unavailable: the package {package} is not installed. {fix}"
+        )
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    if subdir:
+        folder = folder / subdir
+    for name, pinned in files.items():
+        file = folder / name
+        if not file.is_file():
+            raise ModelUnavailable(
+                f"{label} {file} {'are' if plural else 'is'} missing from the package {package}. {fix}"
+            )
+        if _hash_status(file, pinned) != "ok":
+            raise ModelUnavailable(
+                f"{label} {file} ({package}) {'do' if plural else 'does'} not match the pinned "
+                f"SHA-256 {pinned}: the file is corrupt or another model. {fix}"
+            )
+    try:
+        version = importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown version"
+    return folder, f"{package} {version}"
+
+
 def _mtcnn_fix() -> str:
     cfg = registry()["people"]["mtcnn"]
     return (
@@ -1188,37 +1243,12 @@ def resolve_face_detector() -> Resolved:
         ModelUnavailable: the package is not installed, a weight file is missing, or one does
             not match its pinned SHA-256; the message names the package and the fix.
     """
-    import importlib.metadata
-    import importlib.util
-
     cfg = registry()["people"]["mtcnn"]
-    try:
-        spec = importlib.util.find_spec(cfg["package_module"])
-    except (ImportError, ValueError):
-        spec = None
-    if spec is None or not spec.submodule_search_locations:
-        raise ModelUnavailable(
-            f"The MTCNN face detector is unavailable: the package {cfg['package']} is not "
-            f"installed. {_mtcnn_fix()}"
-        )
-    folder = Path(next(iter(spec.submodule_search_locations))) / cfg["package_subdir"]
-    for name, pinned in cfg["files"].items():
-        file = folder / name
-        if not file.is_file():
-            raise ModelUnavailable(
-                f"The MTCNN face detector's weights {file} are missing from the package "
-                f"{cfg['package']}. {_mtcnn_fix()}"
-            )
-        if _hash_status(file, pinned) != "ok":
-            raise ModelUnavailable(
-                f"The MTCNN weights {file} ({cfg['package']}) do not match the pinned SHA-256 "
-                f"{pinned}: the file is corrupt or another model. {_mtcnn_fix()}"
-            )
-    try:
-        version = importlib.metadata.version(cfg["package"])
-    except importlib.metadata.PackageNotFoundError:
-        version = "unknown version"
-    return Resolved("mtcnn", "package", folder, "ok", f"{cfg['package']} {version}")
+    folder, detail = _pinned_package_files(
+        cfg["package_module"], cfg["package"], cfg["package_subdir"], cfg["files"],
+        what="The MTCNN face detector", label="The MTCNN weights", plural=True, fix=_mtcnn_fix(),
+    )  # fmt: skip
+    return Resolved("mtcnn", "package", folder, "ok", detail)
 
 
 def load_face_detector() -> tuple[Any, str]:
@@ -1383,41 +1413,17 @@ def resolve_mediapipe(detector: str) -> Resolved:
         ModelUnavailable: the package is not installed, a file is missing (so the solution
             would try to download it) or does not match its pin; the message names the fix.
     """
-    import importlib.metadata
-    import importlib.util
-
     cfg = registry()["people"]["mediapipe"]
     if detector not in cfg["detectors"]:
         raise ModelUnavailable(
             f"The MediaPipe detector {detector} is not pinned in {REGISTRY_PATH}."
         )
-    try:
-        spec = importlib.util.find_spec(cfg["package_module"])
-    except (ImportError, ValueError):
-        spec = None
-    if spec is None or not spec.submodule_search_locations:
-        raise ModelUnavailable(
-            f"The MediaPipe detector {detector} is unavailable: the package {cfg['package']} is "
-            f"not installed. {_mediapipe_fix()}"
-        )
-    folder = Path(next(iter(spec.submodule_search_locations)))
-    for name, pinned in cfg["detectors"][detector].items():
-        file = folder / name
-        if not file.is_file():
-            raise ModelUnavailable(
-                f"The MediaPipe file {file} is missing from the package {cfg['package']} (another "
-                f"version?). {_mediapipe_fix()}"
-            )
-        if _hash_status(file, pinned) != "ok":
-            raise ModelUnavailable(
-                f"The MediaPipe file {file} ({cfg['package']}) does not match the pinned SHA-256 "
-                f"{pinned}: the file is corrupt or another model. {_mediapipe_fix()}"
-            )
-    try:
-        version = importlib.metadata.version(cfg["package"])
-    except importlib.metadata.PackageNotFoundError:
-        version = "unknown version"
-    return Resolved(detector, "package", folder, "ok", f"{cfg['package']} {version}")
+    folder, detail = _pinned_package_files(
+        cfg["package_module"], cfg["package"], "", cfg["detectors"][detector],
+        what=f"The MediaPipe detector {detector}", label="The MediaPipe file", plural=False,
+        fix=_mediapipe_fix(),
+    )  # fmt: skip
+    return Resolved(detector, "package", folder, "ok", detail)
 
 
 #: Lowest detection score the MediaPipe graphs keep (their defaults are 0.5): the detectors'
