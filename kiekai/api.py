@@ -17,8 +17,8 @@ Design:
   task; a larger one first encodes its words outside the judge's tables in batches of
   :data:`ENCODE_CHUNK`, then is judged in chunks timed to about :data:`CHUNK_TARGET_S`,
   which run round-robin with other large requests and behind every urgent task, so a
-  small request waits for at most the chunk running now (issue 11: it once waited 24 s
-  behind ten large repeats). A large request not done in :data:`REQUEST_DEADLINE_S`
+  small request waits for at most the chunk running now, not behind whole large
+  requests. A large request not done in :data:`REQUEST_DEADLINE_S`
   gets a 503 (``judge-busy``).
 - The sentence model (torch and all-MiniLM-L6-v2, about 1 GB of memory) is loaded when
   the first word outside the judge's tables arrives, on a thread of its own, while

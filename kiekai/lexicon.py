@@ -325,8 +325,8 @@ def load_vocabulary(path: str | Path | None = None) -> Vocabulary:
 def all_categories() -> Vocabulary:
     """The vocabulary the labels perception indexes by default: :func:`load_vocabulary`.
 
-    (Earlier versions appended some 13,000 broad WordNet categories here, ``vertebrate``,
-    ``instrumentality``; the bots no longer write such words.)"""
+    (The broad WordNet categories, some 13,000 words such as ``vertebrate`` and
+    ``instrumentality``, are not in it: the bots do not write such words.)"""
     return load_vocabulary()
 
 

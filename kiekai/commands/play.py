@@ -415,8 +415,8 @@ def _play(
             perception=cast("Perception", bot_perception),  # loaded: there are bots
             judge=judge,
             level=level,
-            # bots at seats humans.. keep their seeds of earlier versions; a person's seat
-            # taken over by a bot (web) gets its own
+            # bots at seats humans.. are seeded by their bot number (the same bots whatever
+            # the number of people); a person's seat taken over by a bot (web) gets its own
             seed=seed * 100 + (seat - humans + 1 if seat >= humans else 50 + seat),
         )
 

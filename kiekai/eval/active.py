@@ -704,7 +704,7 @@ def run_selfplay(
     }
 
 
-#: The held-out targets (issue 9, "Done when") the self-play table is read against.
+#: The held-out targets the self-play table is read against (docs/bots.md, "Measured").
 TARGETS = {
     "zipf_median": ">= 4.5",
     "rare_share": "<= 10%",

@@ -518,7 +518,7 @@ class Taxonomy:
 
     def synset_match(self, secret: str, guess: str) -> bool:
         """The simple synset-match judge: the same word after case/space folding, or two
-        words sharing a noun synset. (The reference judge the issue's ~75% baseline uses.)"""
+        words sharing a noun synset. (The reference judge of the ~75% baseline in docs/EVALUATION.md.)"""
         a = " ".join((secret or "").lower().split())
         b = " ".join((guess or "").lower().split())
         if not a or not b:

@@ -317,9 +317,7 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                     "baseline_top1",
                     "most specific separating WordNet ancestor, same judge",
                 ),
-                row(
-                    "baseline, synset-match judge", "baseline_synset", "the issue's ~75% reference"
-                ),
+                row("baseline, synset-match judge", "baseline_synset", "the ~75% reference"),
                 row(
                     "target itself true by WordNet", "target_valid", "ceiling of the validity check"
                 ),

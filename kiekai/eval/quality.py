@@ -122,7 +122,7 @@ def read_turns(path: Path | str) -> list[Turn]:
 def longest_table_runs(turns: Sequence[Turn]) -> dict[str, int]:
     """``card -> the most turns running it was among the five on the table`` in one game's
     turns (:func:`read_turns`, in turn order; a missing turn number breaks a run). The
-    issue's target: no card more than 4 turns running (a table does not freeze on one photo).
+    target: no card more than 4 turns running (a table does not freeze on one photo).
     """
     best: dict[str, int] = {}
     run: dict[str, int] = {}

@@ -1,6 +1,6 @@
 """The everyday lexicon: which words people treat as the same thing, near, or different.
 
-Evidence of everyday equivalence for the judge (issue 10, item 1). WordNet files many pairs
+Evidence of everyday equivalence for the judge. WordNet files many pairs
 that people treat as one thing in different synsets (photo / picture, trash / garbage,
 candy / sweets) and puts pairs people keep apart in one synset or one step apart; MiniLM
 cannot separate the two groups. This module reads a small hand-written lexicon of the words

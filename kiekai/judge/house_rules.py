@@ -25,7 +25,7 @@ File format (UTF-8, one ruling a line, ``#`` starts a comment line, blank lines 
   file is append-only in play: the newest ruling wins).
 
 The same rulings serve ``match`` and ``is_repeat`` (ne bis in idem applies the same
-equivalence as a guess, issue 10).
+equivalence as a guess: rulebook, "Ne Bis in Idem").
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Rulebook (``rules/kiek.txt``): "Imperfect Guesses" lets each table set how stric
 is (synonyms such as "Humans"/"persons" allowed, "person"/"faces" too far, "White" no
 match for "Black") and says each group of players decides for itself; "Ne Bis in Idem"
 forbids writing a category already used. Both questions use one equivalence, decided per
-:class:`Strictness` by the first evidence that applies (issue 10: "a decision that
-follows its evidence"):
+:class:`Strictness` by the first evidence that applies (a decision that follows its
+evidence):
 
 1. the input check (empty, not one word, control or invisible characters): rejected;
 2. the table's **house rules** (:class:`kiekai.judge.house_rules.HouseRules`), as ruled;
@@ -52,7 +52,7 @@ _LEFT_TO_LENIENT = {
 }
 
 #: Why sister kinds are rejected (rulebook "Imperfect Guesses": "White" is no match for
-#: "Black"; issue 10: co-hyponyms are rejected at every level).
+#: "Black": co-hyponyms are rejected at every level).
 _COHYPONYM_RULE = "different things of the same kind are never the same category"
 
 #: The strict level's rule, named when it rejects what looser levels may accept.
@@ -452,7 +452,7 @@ class Judge:
     ) -> Verdict:
         """Ne bis in idem: whether ``candidate`` repeats a category in ``used_words``.
 
-        The same equivalence as :meth:`match` at this level (issue 10): each used word is
+        The same equivalence as :meth:`match` at this level (rulebook, "Ne Bis in Idem"): each used word is
         judged as the secret with ``candidate`` as the guess, house rules included;
         ``accepted`` means "is a repeat", ``matched`` names the used word it repeats (the
         accepted one with the highest score) and the reason gives that pair's evidence.

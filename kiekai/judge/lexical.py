@@ -39,7 +39,7 @@ REAL_WORD_ZIPF = 3.0
 #: Suffixes that derive a new word from a stem (sun -> sunny, gold -> golden,
 #: symmetry -> symmetrical). Source: standard English derivational morphology. The plural
 #: -s/-es is an inflection, not a derivation: a word that only looks like another plus -s
-#: without being its plural (physics / physic) is not derived from it either (issue 11).
+#: without being its plural (physics / physic) is not derived from it either.
 DERIVATIONAL_SUFFIXES = (
     "y", "ny", "ly", "ish", "ness", "en", "ed", "ing", "er", "ers", "ful", "al", "ic",
     "ical", "ion", "ation", "ity", "ous", "ive", "ment", "ery", "time", "ier", "iest", "d",
@@ -87,8 +87,8 @@ def one_word_check(text: str) -> tuple[bool, str]:
     "people-less", "T.V."). A real word split into pieces that are not words ("ca t",
     "hor-se", "d og") is not, and neither is text holding control or invisible characters
     (TAB, NUL, ESC, zero-width space: :func:`kiekai.judge.normalize.hidden_character`),
-    which are refused rather than read as spaces (issue 11: they must never join two
-    pieces into a word).
+    which are refused rather than read as spaces (they must never join two pieces into a
+    word).
 
     Returns:
         ``(True, "")`` when accepted, else ``(False, reason)`` where reason is one
@@ -185,8 +185,8 @@ def part_is_word(part: str) -> bool:
 @lru_cache(maxsize=65536)
 def written_form_known(norm: str) -> bool:
     """Whether a normalised text with spaces, hyphens, dots or apostrophes inside is a
-    known way of writing one lexical item (issue 11: "compounds are real, but only when
-    the parts are words and the result is a known compound").
+    known way of writing one lexical item (compounds are real, but only when the parts are
+    words and the result is a known compound).
 
     Known, in order:
 
@@ -363,8 +363,8 @@ def lemmas(norm: str) -> frozenset[str]:
 
 #: Words ending in -s whose everyday meaning is their own, not the plural of the word
 #: without the -s (manners are not several manners; goods are not several goods; physics
-#: is not several physics). Written from general English usage (issue 11: "only real
-#: inflections count as forms; a word that is itself a lemma keeps its own meaning").
+#: is not several physics). Written from general English usage: only real inflections
+#: count as forms, and a word that is itself a lemma keeps its own meaning.
 #: :func:`keeps_own_meaning` also finds such words in WordNet's counts; this list names
 #: those the counts miss.
 LEXICALISED_PLURALS = frozenset(
@@ -390,8 +390,8 @@ def _semcor_noun_count(word: str) -> int:
 @lru_cache(maxsize=65536)
 def keeps_own_meaning(word: str, shorter: str) -> bool:
     """Whether ``word``, which looks like ``shorter`` plus an -s ending, is a word of its
-    own rather than an inflection of ``shorter`` (issue 11: physics is not physic,
-    species not specie, goods not good, manners not manner).
+    own rather than an inflection of ``shorter`` (physics is not physic, species not
+    specie, goods not good, manners not manner).
 
     True when ``word`` ends in s, ``shorter`` is ``word`` without its -s/-es/-ies ending
     (a regular inflection; irregular forms such as people / person are always real), and
@@ -579,10 +579,9 @@ def _derived_names(synset) -> frozenset[str]:
 
 #: Smallest P(sense | word) (SemCor counts, :func:`sense_weights`) of a *common* sense:
 #: at least one use in ten. A WordNet link between two words decides a verdict by rule
-#: only when it joins a common sense of each (issue 10: "a shared synset in a common sense
-#: of both words is accepted at standard; a rare shared sense (night/dark) is not");
-#: links through rarer senses are left to the fitted model. Set from the issue's
-#: examples, not fitted: night.n.01 is 3 % of the uses of "dark" (rare), the shared
+#: only when it joins a common sense of each (a shared synset in a common sense of both
+#: words is accepted at standard; a rare shared sense, night / dark, is not); links
+#: through rarer senses are left to the fitted model. Set from such examples, not fitted: night.n.01 is 3 % of the uses of "dark" (rare), the shared
 #: synset of monochrome / black-and-white is 20 % and 14 % of theirs (common).
 COMMON_SENSE_MIN_P = 0.10
 
@@ -873,7 +872,7 @@ def _strip_suffix(longer: str, shorter: str, suffixes: tuple[str, ...]) -> str |
 
 
 #: Suffixes that soften an adjective or noun into "somewhat X" (red -> reddish,
-#: blue -> bluish): degree words, accepted only by lenient tables (issue "lenient").
+#: blue -> bluish): degree words, accepted only by lenient tables (docs/judge.md).
 DEGREE_SUFFIXES = ("ish",)
 
 

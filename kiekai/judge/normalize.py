@@ -139,8 +139,8 @@ def compound_key(normalised: str) -> str:
 #: TAB, ESC, ...), format characters (Cf: zero-width space and joiners, soft hyphen,
 #: direction overrides, byte-order mark), private use (Co), lone surrogates (Cs),
 #: unassigned code points (Cn) and line/paragraph separators (Zl, Zp). Inside a word they
-#: are invisible or break it in two, so a guess holding one is refused (issue 11: never
-#: used to join "do<TAB>g" into "dog").
+#: are invisible or break it in two, so a guess holding one is refused (never used to
+#: join "do<TAB>g" into "dog").
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 
 

@@ -23,8 +23,8 @@ from kiekai.judge.verdict import Verdict
 class JudgeLike(Protocol):
     """What the Kiek engine and front ends need from a judge.
 
-    ``is_repeat`` must apply the same equivalence as ``match`` at the same level (issue 10:
-    ne bis in idem is "the same category", not a looser or stricter test).
+    ``is_repeat`` must apply the same equivalence as ``match`` at the same level (rulebook,
+    "Ne Bis in Idem": "the same category", not a looser or stricter test).
     """
 
     def check_word(self, text: str) -> Verdict:

@@ -339,7 +339,7 @@ def cosine(a: str, b: str) -> float:
 #: to a Zipf frequency of 2.55 (the 50,000th word, "impertinent": about 350 times per
 #: billion words). The table takes 74 MB on disk and 45-190 s to build on 2 cores
 #: (measured on a quiet and on a busy machine); 19 minutes were seen on a machine
-#: shared by many jobs (issue 11).
+#: shared by many jobs.
 TABLE_TOP_N = 50_000
 
 #: Version of the table's file layout; part of the key, so a layout change rebuilds.

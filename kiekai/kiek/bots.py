@@ -201,7 +201,7 @@ class Level:
 
     Levels differ by how well a bot sees and how well it models the other players, never by
     a taste for kinds of words: people at one table agree on the obvious turns, and that is
-    what scores (issue "bots play with people").
+    what scores (docs/bots.md, "Measured against people").
     """
 
     name: str
@@ -660,7 +660,7 @@ def baseline_guess(three: Sequence[Card], two: Sequence[Card]) -> str | None:
     """The plain baseline: the word for the most specific WordNet ancestor shared by the
     three cards' synsets and by neither of the two (deepest by :func:`kiekai.lexicon.depth`,
     its first lemma with spaces). ``None`` when a card has no resolvable synset or no such
-    ancestor exists. (Issue 5 names this baseline.)"""
+    ancestor exists. (The baseline guesser of docs/EVALUATION.md.)"""
     from kiekai.lexicon import depth, hypernym_closure, synset_for_label, synset_for_wnid
 
     def synset(card: Card):

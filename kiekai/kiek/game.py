@@ -403,7 +403,7 @@ class _Table:
                 _tell(self.players[by], f"Not allowed: {exc}.")
                 continue
             # the pair ruled on: the used word the table named, or the judge's when the
-            # table rules "no repeat" (saved as a ruling like a match: issue 10)
+            # table rules "no repeat" (saved as a ruling like a match: docs/judge.md)
             pair = used if used is not None else group.verdict.matched
             if pair:
                 self.save_ruling(HouseRuling(pair, group.word, repeats, self.ruling_level), by)
