@@ -18,7 +18,7 @@
    on the benchmarked photos (labels used for scoring only).
 
 Figures depend on the machine and its load; ratios from the same run are what to compare.
-The pieces live in :mod:`kiekai.perception.benchmark` (reuse them to time other bots).
+The pieces live in :mod:`kiekai.eval.benchmark` (reuse them to time other bots).
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from kiekai.deck import load_deck, open_rgb
+    from kiekai.eval.benchmark import copy_unlabelled, raw_forward_rate, time_bot_game
     from kiekai.perception import classifier as classifier_module
-    from kiekai.perception.benchmark import copy_unlabelled, raw_forward_rate, time_bot_game
     from kiekai.perception.classifier import ClassifierPerception
     from kiekai.perception.colour import ColourPerception
     from kiekai.perception.compose import CompositePerception
