@@ -26,8 +26,7 @@ def replayed(shared_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
     logs = {}
     for game in golden.GAMES:
         log = workdir / f"{game.name}.jsonl"
-        args = golden.command(game, log, workdir)[3:]  # drop "python -m kiekai"
-        result = runner.invoke(app, args)
+        result = runner.invoke(app, golden.cli_args(game, log, workdir))
         assert result.exit_code == 0, f"{game.name}: {result.output[-2000:]}"
         logs[game.name] = log
     return logs

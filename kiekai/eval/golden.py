@@ -130,16 +130,21 @@ def make_deck(folder: Path, kind: str, source: Path | None = None) -> Path:
     return folder
 
 
-def command(game: GoldenGame, log: Path, workdir: Path) -> list[str]:
-    """The full command line that plays ``game`` into ``log`` (decks and an empty
-    house-rules file are made under ``workdir``)."""
-    cmd = [sys.executable, "-m", "kiekai", *game.args, "--log", str(log)]
+def cli_args(game: GoldenGame, log: Path, workdir: Path) -> list[str]:
+    """The ``kiekai`` arguments (after the program name) that play ``game`` into ``log``;
+    its deck and an empty house-rules file are made under ``workdir``."""
+    args = [*game.args, "--log", str(log)]
     if game.deck:
         deck = make_deck(workdir / f"deck-{game.deck}", game.deck)
         rules = workdir / "house-rules.tsv"
         rules.touch()
-        cmd += ["--deck", str(deck), "--house-rules", str(rules)]
-    return cmd
+        args += ["--deck", str(deck), "--house-rules", str(rules)]
+    return args
+
+
+def command(game: GoldenGame, log: Path, workdir: Path) -> list[str]:
+    """The full command line (this Python, ``-m kiekai``) of :func:`cli_args`."""
+    return [sys.executable, "-m", "kiekai", *cli_args(game, log, workdir)]
 
 
 def play(game: GoldenGame, workdir: Path, timeout: float = 600) -> Path:
