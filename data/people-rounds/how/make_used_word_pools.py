@@ -20,6 +20,7 @@ single-deal person turns 6k..6k+5 (drawn by random.Random(2025 + ROUND)), mixed 
 """
 
 import argparse
+import functools
 import importlib.util
 import json
 import os
@@ -36,6 +37,7 @@ PY = "/tmp/pr/bin/python"
 PERSON_DEALS = [Path(f"/work/people/deals-{p}") for p in "kmqr"]
 
 
+@functools.cache
 def tool():
     os.environ.setdefault("PEOPLE_DECK", "/work/shared/decks/imagenet-dev")
     spec = importlib.util.spec_from_file_location("people_rounds", TOOL)

@@ -137,8 +137,6 @@ class FileSeat:
             self._refuse(answer, why)
 
     def guess(self, view: GuessView) -> str:
-        if view.hourglass is not None and not view.hourglass.started:
-            pass
         nn = f"{view.turn + 1:02d}"
         self.tool.sheet(
             [
