@@ -33,7 +33,7 @@ import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, TextIO, TypeVar
+from typing import Annotated, Any, ClassVar, TextIO, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -71,6 +71,32 @@ class Event:
     turn: int = -1
     player: int | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
+    #: the typed model of ``data`` (:class:`EventData` registered for ``type``), or ``None``
+    #: for an event built from a bare dict and not checked (:func:`check_event` adds it)
+    payload: EventData | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, payload: EventData, *, turn: int = -1, player: int | None = None) -> Event:
+        """The event of a typed ``payload``: its type is the one ``payload``'s class was
+        registered for (:func:`event_data`), its ``data`` is ``payload.model_dump()`` by
+        alias, of the fields the writer set (a field left at its default is not written, so
+        a log holds what the engine said and reads back to the same model).
+
+        Raises:
+            TypeError: ``payload``'s class is not a registered event model.
+            ValueError: ``payload`` holds a field its model does not name (a misspelt or
+                renamed field), unless its model takes free fields (:attr:`EventData.open`).
+        """
+        kind = EVENT_TYPES.get(type(payload))
+        if kind is None:
+            raise TypeError(f"{type(payload).__name__} is not a registered event model")
+        extra = sorted(payload.model_extra or {})
+        if extra and not payload.open:
+            raise ValueError(
+                f"{kind[1]!r} event: {type(payload).__name__} has no field {extra[0]!r}"
+            )
+        data = payload.model_dump(by_alias=True, exclude_unset=True)
+        return cls(type=kind[1], turn=turn, player=player, data=data, payload=payload)
 
     def to_json(self) -> str:
         """Return the event as one line of JSON (no trailing newline), always UTF-8-encodable.
@@ -193,6 +219,10 @@ class EventData(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="allow", populate_by_name=True)
 
+    #: Whether a writer may put fields the model does not name into this event (a log
+    #: header's free settings); for every other model :meth:`Event.of` refuses them.
+    open: ClassVar[bool] = False
+
 
 #: A seat index (0-based).
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
@@ -205,10 +235,12 @@ PerSeat = Annotated[list[int], Field(max_length=MAX_SEATS)]
 #: Card ids (deck-relative photo paths).
 CardIds = list[str]
 
-M = TypeVar("M", bound=type[BaseModel])
+M = TypeVar("M", bound=type["EventData"])
 
 #: game -> event type -> model of its ``data``; filled by :func:`event_data`.
-EVENT_DATA: dict[str, dict[str, type[BaseModel]]] = {}
+EVENT_DATA: dict[str, dict[str, type[EventData]]] = {}
+#: model of an event's ``data`` -> (game, event type); the other way round of :data:`EVENT_DATA`.
+EVENT_TYPES: dict[type[EventData], tuple[str, str]] = {}
 
 
 def event_data(game: str, event_type: str) -> Callable[[M], M]:
@@ -223,6 +255,7 @@ def event_data(game: str, event_type: str) -> Callable[[M], M]:
         if event_type in types and types[event_type] is not model:
             raise ValueError(f"{game} event {event_type!r} already has a data model")
         types[event_type] = model
+        EVENT_TYPES[model] = (game, event_type)
         return model
 
     return register
@@ -240,6 +273,8 @@ class KiekPlayerEntry(EventData):
 class KiekHeader(EventData):
     """First line of a Kiek log (:func:`kiekai.kiek.game.play_game`): the game, its seed, seats
     and settings, and the versions that wrote it."""
+
+    open: ClassVar[bool] = True
 
     game: str
     format: int | None = None
@@ -456,7 +491,8 @@ def check_event(event: Event, game: str) -> Event:
 
     Returns:
         The event with ``data`` as the model gives it back (fields left out get their
-        defaults, so a reader can rely on every named field being there with its type).
+        defaults, so a reader can rely on every named field being there with its type) and
+        the model itself as ``payload`` (what the printer and the other readers dispatch on).
 
     Raises:
         ValueError: the type is not one of ``game``'s, or ``data`` does not fit its model
@@ -471,7 +507,23 @@ def check_event(event: Event, game: str) -> Event:
         data = model.model_validate(dict(event.data))
     except ValidationError as exc:
         raise ValueError(_describe(exc, prefix="data.")) from None
-    return Event(event.type, event.turn, event.player, data.model_dump(by_alias=True))
+    return Event(event.type, event.turn, event.player, data.model_dump(by_alias=True), payload=data)
+
+
+def typed(event: Event, game: str) -> EventData | None:
+    """The typed data of ``event``: its :attr:`~Event.payload`, or, for an event built from
+    a bare dict, ``data`` checked against the model of its type in ``game``.
+
+    Returns:
+        the model, or ``None`` when the type is not one of ``game``'s or ``data`` does not
+        fit its model (a reader then has nothing it can show).
+    """
+    if event.payload is not None:
+        return event.payload
+    try:
+        return check_event(event, game).payload
+    except (ValueError, KeyError):
+        return None
 
 
 # --------------------------------------------------------------------------- writing and reading

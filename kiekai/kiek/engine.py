@@ -39,7 +39,26 @@ from enum import StrEnum
 from typing import cast
 
 from kiekai.deck import Card
-from kiekai.events import Event, EventLog
+from kiekai.events import (
+    Event,
+    EventData,
+    EventLog,
+    KiekCall,
+    KiekDiscard,
+    KiekGameOver,
+    KiekGuess,
+    KiekKeep,
+    KiekOverrule,
+    KiekOverruleRepeat,
+    KiekPlay,
+    KiekRedeal,
+    KiekReveal,
+    KiekScore,
+    KiekSetup,
+    KiekTimeUp,
+    KiekTurn,
+    KiekVerdict,
+)
 from kiekai.judge.normalize import normalise
 from kiekai.judge.protocol import JudgeLike
 from kiekai.judge.verdict import Verdict
@@ -242,20 +261,19 @@ class KiekEngine:
         self._state = _TurnState()
 
         self._emit(
-            "setup",
-            data={
-                "seed": seed,
-                "n_players": n_players,
-                "rounds": rounds,
-                "first_active": self.first_active,
-                "first_active_by": "given" if first_active is not None else "seed",
-                "hands": [[card.id for card in hand] for hand in self.hands],
-                "table": [card.id for card in self.table],
-                "aside": len(self.aside),
-                "deck_size": len(cards),
-                "labels": {card.id: card.label for card in cards if card.label},
-                "time_limit": self.time_limit,
-            },
+            KiekSetup(
+                seed=seed,
+                n_players=n_players,
+                rounds=rounds,
+                first_active=self.first_active,
+                first_active_by="given" if first_active is not None else "seed",
+                hands=[[card.id for card in hand] for hand in self.hands],
+                table=[card.id for card in self.table],
+                aside=len(self.aside),
+                deck_size=len(cards),
+                labels={card.id: card.label for card in cards if card.label},
+                time_limit=self.time_limit,
+            )
         )
         self._begin_turn()
 
@@ -616,20 +634,19 @@ class KiekEngine:
         self._state.played, self._state.three, self._state.two = played, three, two
         self._state.secret = word
         self._emit(
-            "play",
+            KiekPlay(
+                played=list(played),
+                three=list(three),
+                two=list(two),
+                stake=self.stake,
+                forfeited=forfeited,
+                wrote_word=bool(word),
+            ),
             player=self.active,
-            data={
-                "played": list(played),
-                "three": list(three),
-                "two": list(two),
-                "stake": self.stake,
-                "forfeited": forfeited,
-                "wrote_word": bool(word),
-            },
         )
         if not word:
             # Nothing to guess: the turn is over with no points.
-            self._emit("reveal", player=self.active, data={"words": self._words_list()})
+            self._emit(KiekReveal(words=self._words_list()), player=self.active)
             self._score(callers=())
         else:
             self.phase = Phase.GUESS
@@ -650,12 +667,10 @@ class KiekEngine:
         self.check_guess(seat, word)
         word = word.strip()
         self._state.guesses[seat] = word
-        self._emit("guess", player=seat, data={"word": word})
+        self._emit(KiekGuess(word=word), player=seat)
         if len(self._state.guesses) == len(self.guessers):
             self._emit(
-                "reveal",
-                player=self.active,
-                data={"words": self._words_list(), "secret": self._state.secret},
+                KiekReveal(words=self._words_list(), secret=self._state.secret), player=self.active
             )
             self.phase = Phase.CALL
 
@@ -729,17 +744,16 @@ class KiekEngine:
         else:
             self._state.rulings[key] = (accepted, by)
         self._emit(
-            "overrule",
+            KiekOverrule(
+                guesser=group.seats[0],
+                guessers=list(group.seats),
+                secret=self._state.secret,
+                guess=group.word,
+                judge_accepted=judged,
+                accepted=accepted,
+                withdrawn=accepted == judged,
+            ),
             player=by,
-            data={
-                "guesser": group.seats[0],
-                "guessers": list(group.seats),
-                "secret": self._state.secret,
-                "guess": group.word,
-                "judge_accepted": judged,
-                "accepted": accepted,
-                "withdrawn": accepted == judged,
-            },
         )
 
     def overrule_repeat(self, word: str, used: str | None, by: int) -> None:
@@ -802,17 +816,16 @@ class KiekEngine:
             pair = used if used is not None else (group.verdict.matched or "")
             self._state.repeat_rulings[key] = (repeats, pair, by)
         self._emit(
-            "overrule-repeat",
+            KiekOverruleRepeat(
+                word=group.word,
+                writers=list(group.seats),
+                used=pair,
+                judge_repeats=judged,
+                judge_used=group.verdict.matched,
+                repeats=repeats,
+                withdrawn=repeats == judged,
+            ),
             player=by,
-            data={
-                "word": group.word,
-                "writers": list(group.seats),
-                "used": pair,
-                "judge_repeats": judged,
-                "judge_used": group.verdict.matched,
-                "repeats": repeats,
-                "withdrawn": repeats == judged,
-            },
         )
 
     def call(self, callers: Iterable[int]) -> TurnResult:
@@ -860,7 +873,7 @@ class KiekEngine:
         if card_id not in on_offer:
             raise IllegalAction(f"card {card_id!r} is not on offer; choose one of {on_offer}")
         self._state.kept.append(card_id)
-        self._emit("keep", player=seat, data={"card": card_id, "for": self.next_active})
+        self._emit(KiekKeep(card=card_id, for_=self.next_active), player=seat)
         if len(self._state.kept) == CHOOSERS:
             kept = [self.cards[c] for c in self._state.kept]
             dropped = [c for c in self.table if c.id not in self._state.kept]
@@ -869,9 +882,7 @@ class KiekEngine:
             dropped_turns = {c.id: self._turns_seen(c.id) + 1 for c in dropped}
             self.table_turns = {c.id: self._turns_seen(c.id) + 1 for c in kept}
             self._dropped_turns = dropped_turns
-            self._emit(
-                "discard", data={"cards": [c.id for c in dropped], "table": list(self._state.kept)}
-            )
+            self._emit(KiekDiscard(cards=[c.id for c in dropped], table=list(self._state.kept)))
             self.turn += 1
             self._begin_turn()
 
@@ -881,7 +892,7 @@ class KiekEngine:
         Called by the runner, which enforces the two-minute turn; the engine's state is
         not changed (the runner then submits an empty word).
         """
-        self._emit("time-up", player=seat, data={"what": what, "time_limit": self.time_limit})
+        self._emit(KiekTimeUp(what=what, time_limit=self.time_limit), player=seat)
 
     # ------------------------------------------------------------------ internals
 
@@ -895,8 +906,9 @@ class KiekEngine:
         if self.phase is not phase:
             raise IllegalAction(f"the game is in the {self.phase.value} phase, not {phase.value}")
 
-    def _emit(self, type_: str, *, player: int | None = None, data: dict | None = None) -> Event:
-        event = self.log.append(Event(type=type_, turn=self.turn, player=player, data=data or {}))
+    def _emit(self, payload: EventData, *, player: int | None = None) -> Event:
+        """Log the event of ``payload`` for this turn and pass it to :attr:`on_event`."""
+        event = self.log.append(Event.of(payload, turn=self.turn, player=player))
         if self.on_event is not None:
             self.on_event(event)
         return event
@@ -945,16 +957,15 @@ class KiekEngine:
                 points[credited] += CALL_POINTS
         if callers:
             self._emit(
-                "call",
-                data={
-                    "callers": list(callers),
-                    "right": call_right,
-                    "credited": credited,
-                    "repeats": {str(s): w for s, w in repeats.items()},
-                    "reasons": {str(s): r for s, r in repeat_reasons.items()},
-                    "ruled": {str(s): r for s, r in ruled_repeats.items()},
-                    "points": CALL_POINTS if credited is not None else 0,
-                },
+                KiekCall(
+                    callers=list(callers),
+                    right=call_right,
+                    credited=credited,
+                    repeats={str(s): w for s, w in repeats.items()},
+                    reasons={str(s): r for s, r in repeat_reasons.items()},
+                    ruled={str(s): r for s, r in ruled_repeats.items()},
+                    points=CALL_POINTS if credited is not None else 0,
+                )
             )
         matches: dict[int, Verdict] = {}
         secret = self._state.secret
@@ -984,17 +995,16 @@ class KiekEngine:
                     points[seat] += stake
                     points[active] += stake
                 self._emit(
-                    "verdict",
+                    KiekVerdict(
+                        secret=secret,
+                        guess=guess,
+                        accepted=verdict.accepted,
+                        relation=verdict.relation,
+                        reason=verdict.reason,
+                        scored=stake if scored else 0,
+                        overruled=overruled,
+                    ),
                     player=seat,
-                    data={
-                        "secret": secret,
-                        "guess": guess,
-                        "accepted": verdict.accepted,
-                        "relation": verdict.relation,
-                        "reason": verdict.reason,
-                        "scored": stake if scored else 0,
-                        "overruled": overruled,
-                    },
                 )
         for seat in range(self.n_players):
             self.scores[seat] += points[seat]
@@ -1021,15 +1031,14 @@ class KiekEngine:
         elif active in penalised:
             note = "the active player's word repeats a used word: no match scores"
         self._emit(
-            "score",
+            KiekScore(
+                stake=stake,
+                points=points,
+                totals=list(self.scores),
+                penalised=sorted(penalised),
+                note=note,
+            ),
             player=active,
-            data={
-                "stake": stake,
-                "points": points,
-                "totals": list(self.scores),
-                "penalised": sorted(penalised),
-                "note": note,
-            },
         )
         if self.turn + 1 >= self.total_turns:
             self._end(
@@ -1054,15 +1063,14 @@ class KiekEngine:
             if self.phase is Phase.OVER:
                 return
         self._emit(
-            "turn",
+            KiekTurn(
+                round=self.round + 1,
+                stake=self.stake,
+                extra_round=self.round >= BASE_ROUNDS,
+                table=[c.id for c in self.table],
+                hand_size=len(self.hands[self.active]),
+            ),
             player=self.active,
-            data={
-                "round": self.round + 1,
-                "stake": self.stake,
-                "extra_round": self.round >= BASE_ROUNDS,
-                "table": [c.id for c in self.table],
-                "hand_size": len(self.hands[self.active]),
-            },
         )
 
     def _redeal(self) -> None:
@@ -1083,10 +1091,7 @@ class KiekEngine:
         each = min(HAND_SIZE, len(pool) // self.n_players)
         each -= each % PLAYED_PER_TURN
         if each < PLAYED_PER_TURN:
-            self._emit(
-                "redeal",
-                data={"discards": len(pool), "each": 0, "hands": []},
-            )
+            self._emit(KiekRedeal(discards=len(pool), each=0, hands=[]))
             self._end(
                 f"only {len(pool)} discarded cards to deal: fewer than "
                 f"{PLAYED_PER_TURN} for each of {self.n_players} players"
@@ -1102,13 +1107,12 @@ class KiekEngine:
             position += each
         self.discards = pool[position:]
         self._emit(
-            "redeal",
-            data={
-                "discards": len(pool),
-                "each": each,
-                "hands": [[c.id for c in hand] for hand in self.hands],
-                "left_discarded": len(self.discards),
-            },
+            KiekRedeal(
+                discards=len(pool),
+                each=each,
+                hands=[[c.id for c in hand] for hand in self.hands],
+                left_discarded=len(self.discards),
+            )
         )
 
     def _end(self, reason: str) -> None:
@@ -1118,14 +1122,13 @@ class KiekEngine:
         top = self.scores[ranking[0]]
         tied = [s for s in ranking if self.scores[s] == top]
         self._emit(
-            "game-over",
-            data={
-                "reason": reason,
-                "turns_played": len(self.results),
-                "scores": list(self.scores),
-                "ranking": ranking,
-                "winner": ranking[0],
-                "tie_broken_by_last_active": len(tied) > 1,
-                "last_active_turn": list(self.last_active_turn),
-            },
+            KiekGameOver(
+                reason=reason,
+                turns_played=len(self.results),
+                scores=list(self.scores),
+                ranking=ranking,
+                winner=ranking[0],
+                tie_broken_by_last_active=len(tied) > 1,
+                last_active_turn=list(self.last_active_turn),
+            )
         )

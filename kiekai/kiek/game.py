@@ -28,7 +28,7 @@ from rich.table import Table
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
 from kiekai.display import safe_text
-from kiekai.events import Event, EventLog, LogProblem, read_log
+from kiekai.events import Event, EventLog, KiekAborted, KiekHeader, LogProblem, read_log
 from kiekai.judge.house_rules import HouseRules, HouseRulesError, HouseRuling
 from kiekai.kiek.engine import (
     TURN_SECONDS,
@@ -172,25 +172,26 @@ def play_game(
     log = log if log is not None else EventLog(None)
     names = [p.name for p in players]
     shown_names = dict(card_names) if card_names is not None else default_card_names(cards)
-    header_event = Event(
-        type="header",
-        data={
-            "game": "kiek",
-            "format": LOG_FORMAT,
-            "seed": seed,
-            "rounds": rounds,
-            "time_limit": time_limit,
-            "players": [
-                {"seat": i, "name": p.name, "human": bool(p.is_human)}
-                for i, p in enumerate(players)
-            ],
-            **dict(header or {}),
-            "card_names": shown_names,
-            "house_rules": str(house_rules.path)
-            if house_rules is not None and house_rules.path
-            else None,
-            "versions": versions(),
-        },
+    header_event = Event.of(
+        KiekHeader.model_validate(
+            {
+                "game": "kiek",
+                "format": LOG_FORMAT,
+                "seed": seed,
+                "rounds": rounds,
+                "time_limit": time_limit,
+                "players": [
+                    {"seat": i, "name": p.name, "human": bool(p.is_human)}
+                    for i, p in enumerate(players)
+                ],
+                **dict(header or {}),
+                "card_names": shown_names,
+                "house_rules": str(house_rules.path)
+                if house_rules is not None and house_rules.path
+                else None,
+                "versions": versions(),
+            }
+        )
     )
     log.append(header_event)
     if on_event is not None:
@@ -223,9 +224,7 @@ def play_game(
             if player.is_human:
                 cast(HumanKiekPlayer, player).stop(reason)
         event = log.append(
-            Event(
-                type="aborted", turn=engine.turn, data={"reason": reason, "scores": engine.scores}
-            )
+            Event.of(KiekAborted(reason=reason, scores=list(engine.scores)), turn=engine.turn)
         )
         if on_event is not None:
             on_event(event)
