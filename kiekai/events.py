@@ -21,7 +21,7 @@ Adding an event type is one change here: a pydantic model of its ``data``, regis
         accepted: bool
 
 From then on :func:`read_log` checks it (and ``kiekai replay`` no longer reports it as
-unknown); to print it, :class:`kiekai.kiek.game.EventPrinter` needs an ``_on_overrule`` method.
+unknown); to show it, :class:`kiekai.kiek.describe.Describer` needs a method for it.
 """
 
 from __future__ import annotations
@@ -271,7 +271,7 @@ class KiekPlayerEntry(EventData):
 
 @event_data("kiek", "header")
 class KiekHeader(EventData):
-    """First line of a Kiek log (:func:`kiekai.kiek.game.play_game`): the game, its seed, seats
+    """First line of a Kiek log (:func:`kiekai.kiek.runner.play_game`): the game, its seed, seats
     and settings, and the versions that wrote it."""
 
     open: ClassVar[bool] = True
