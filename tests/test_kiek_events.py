@@ -101,3 +101,40 @@ def test_the_describer_uses_the_headers_names_and_the_setups_labels() -> None:
     rows = [line for line in lines if line.kind == "row"]
     assert rows[0].cells == ("Place", "Player", "Points", "Last active turn")
     assert len(rows) == 4 and all(len(r.cells) == 4 for r in rows)
+
+
+def test_the_web_log_panel_shows_the_describers_lines_not_a_scraped_printout() -> None:
+    """The web table keeps the describer's lines (styles and all) for its log panel, the
+    final table included as rows, and records each turn from the typed events."""
+    from kiekai.web.table import WebTable
+
+    events = _game()
+    names = [p.name for p in events[0].payload.players]  # type: ignore[union-attr]
+    table = WebTable(names, [0], make_cards(30), {}, TableJudge())
+    for event in events:
+        table.on_event(event)
+    describer = Describer()
+    expected = [line for e in events for line in describer.describe(e)][-len(table.log_lines) :]
+    assert list(table.log_lines) == expected
+    assert any(line.kind == "row" and line.cells[0] == "1" for line in table.log_lines)
+    assert table.final is not None and table.final.winner in range(3)
+    assert all(record.scored for record in table.turns)
+    verdicts = [v for record in table.turns for v in record.verdicts.values()]
+    assert verdicts and all(isinstance(v, KiekVerdict) for v in verdicts)
+
+
+def test_the_engine_snapshot_is_a_frozen_copy_of_the_table() -> None:
+    """:meth:`KiekEngine.snapshot` gives plain values that do not move with the engine."""
+    import dataclasses
+
+    from kiekai.kiek.engine import KiekEngine
+
+    engine = KiekEngine(make_cards(30), 3, judge=TableJudge(), seed=1)
+    snap = engine.snapshot()
+    assert snap.phase == "play" and snap.turn == 0 and snap.waiting_for == (engine.active,)
+    assert snap.hands == tuple(tuple(c.id for c in h) for h in engine.hands)
+    assert snap.table == tuple(c.id for c in engine.table) and snap.scores == (0, 0, 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.turn = 3  # type: ignore[misc]
+    engine.play(None)
+    assert snap.phase == "play" and engine.snapshot().phase == "keep"

@@ -150,6 +150,43 @@ class TurnResult:
     points: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class TableSnapshot:
+    """The whole table at one moment, as an observer sees it (:meth:`KiekEngine.snapshot`):
+    plain values only, so a front end can keep it while the engine moves on.
+
+    Attributes:
+        turn: 0-based turn index.
+        round: 1-based round of the turn.
+        rounds: rounds the game plays.
+        total_turns: turns of the whole game.
+        stake: points per match this turn.
+        active: seat of the active player.
+        phase: the :class:`Phase` value (``"play"``, ``"guess"``, ``"call"``, ``"keep"``,
+            ``"over"``).
+        table: ids of the face-up cards.
+        hands: card ids in each seat's hand (a front end shows a person their own only).
+        scores: points by seat.
+        used_words: words used in earlier turns, in order.
+        time_limit: seconds per turn.
+        waiting_for: seats whose action the engine waits for (:meth:`KiekEngine.to_move`).
+    """
+
+    turn: int
+    round: int
+    rounds: int
+    total_turns: int
+    stake: int
+    active: int
+    phase: str
+    table: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    scores: tuple[int, ...]
+    used_words: tuple[str, ...]
+    time_limit: float
+    waiting_for: tuple[int, ...]
+
+
 @dataclass
 class _TurnState:
     """The mutable scratch of the turn in progress."""
@@ -367,6 +404,25 @@ class KiekEngine:
         return self.ranking()[0]
 
     # ------------------------------------------------------------------ views
+
+    def snapshot(self) -> TableSnapshot:
+        """The public table and every hand now, as a frozen :class:`TableSnapshot` (any
+        phase; an observer's copy: the engine keeps no reference to it)."""
+        return TableSnapshot(
+            turn=self.turn,
+            round=self.round + 1,
+            rounds=self.rounds,
+            total_turns=self.total_turns,
+            stake=self.stake,
+            active=self.active,
+            phase=self.phase.value,
+            table=tuple(c.id for c in self.table),
+            hands=tuple(tuple(c.id for c in hand) for hand in self.hands),
+            scores=tuple(self.scores),
+            used_words=tuple(self.used_words),
+            time_limit=self.time_limit,
+            waiting_for=tuple(self.to_move()),
+        )
 
     def active_view(self) -> ActiveView:
         """What the active player sees (table, own hand, words used, stake)."""

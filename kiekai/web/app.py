@@ -39,6 +39,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from kiekai.events import KiekGameOver
 from kiekai.kiek.engine import ruling_key
 from kiekai.kiek.players import ActivePlay
 from kiekai.web.table import MAX_WORD, SHARED_KINDS, Pending, WebSeat, WebTable
@@ -515,7 +516,7 @@ def _answer_repeats(
 def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
     """Everything the templates show to ``seat``, as plain values (read under the lock)."""
     with table.cond:
-        snap = dict(table.snapshot)
+        snap = table.snapshot
         names = [s.name for s in table.seats]
 
         def card(card_id: str, index: int = 0) -> dict[str, Any]:
@@ -526,7 +527,7 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
                 "index": index,
             }
 
-        scores = snap.get("scores", [0] * len(names))
+        scores = snap.scores if snap is not None else (0,) * len(names)
         players = [
             {
                 "name": s.name,
@@ -534,12 +535,12 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
                 "bot": not s.human or s.by_bot or (table.state != "lobby" and not s.joined),
                 "joined": s.joined,
                 "score": scores[s.index] if s.index < len(scores) else 0,
-                "active": snap.get("active") == s.index and table.state == "playing",
+                "active": snap is not None and snap.active == s.index and table.state == "playing",
                 "online": s.streams > 0,
             }
             for s in table.seats
         ]
-        hands = snap.get("hands", [])
+        hands = snap.hands if snap is not None else ()
         hand = [card(c) for c in hands[seat.index]] if seat.index < len(hands) else []
         turns = []
         for record in table.turns[-2:]:
@@ -556,16 +557,16 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
             "names": names,
             "players": players,
             "snap": snap,
-            "table_cards": [card(c) for c in snap.get("table", [])],
+            "table_cards": [card(c) for c in snap.table] if snap is not None else [],
             "hand": hand,
-            "used_words": snap.get("used_words", []),
+            "used_words": list(snap.used_words) if snap is not None else [],
             "log_lines": list(table.log_lines)[-14:],
             "notices": list(seat.notices),
             "current": current,
             "previous": previous,
             "final": _final_context(table.final, names) if table.final else None,
             "stop_reason": table.stop_reason,
-            "waiting_for": [names[i] for i in snap.get("waiting_for", [])],
+            "waiting_for": [names[i] for i in snap.waiting_for] if snap is not None else [],
             "decision": None,
             "lobby_seats": [
                 {"name": s.name, "joined": s.joined, "you": s is seat}
@@ -574,12 +575,12 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
             ],
             "bots_in_lobby": [s.name for s in table.seats if not s.human],
             "log_path": table.log_path,
-            "my_guess": seat.last_guess if snap.get("phase") == "guess" else "",
+            "my_guess": seat.last_guess if snap is not None and snap.phase == "guess" else "",
         }
         pending = seat.pending
         if pending is not None and (not pending.answered or pending.kind in SHARED_KINDS):
             context["decision"] = _decision_context(table, seat, pending, card, names)
-        key = f"{table.state}:{snap.get('turn')}:{snap.get('phase')}"
+        key = f"{table.state}:{snap.turn}:{snap.phase}" if snap is not None else f"{table.state}::"
         if pending is not None and context["decision"] is not None:  # a decision needs pending
             d = context["decision"]
             # not the refusal: the page shows it from the answer and keeps what was typed
@@ -594,29 +595,25 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
 def _turn_context(record, names, card, snap) -> dict[str, Any]:
     words = list(record.words)
     verdicts = []
-    for seat_index, data in sorted(record.verdicts.items()):
+    for seat_index, verdict in sorted(record.verdicts.items()):
         verdicts.append(
             {
                 "who": names[seat_index],
-                "guess": data.get("guess", ""),
-                "accepted": bool(data.get("accepted")),
-                "scored": data.get("scored", 0),
-                "reason": data.get("reason", ""),
-                "overruled": bool(data.get("overruled")),
+                "guess": verdict.guess,
+                "accepted": verdict.accepted,
+                "scored": verdict.scored,
+                "reason": verdict.reason,
+                "overruled": verdict.overruled,
             }
         )
     call = None
-    if record.call:
+    if record.call is not None:
+        credited = record.call.credited
         call = {
-            "callers": [names[s] for s in record.call.get("callers", [])],
-            "right": bool(record.call.get("right")),
-            "credited": names[record.call["credited"]]
-            if record.call.get("credited") is not None
-            else None,
-            "repeats": [
-                {"who": names[int(s)], "word": w}
-                for s, w in dict(record.call.get("repeats", {})).items()
-            ],
+            "callers": [names[s] for s in record.call.callers],
+            "right": record.call.right,
+            "credited": names[credited] if credited is not None else None,
+            "repeats": [{"who": names[int(s)], "word": w} for s, w in record.call.repeats.items()],
         }
     return {
         "turn": record.turn + 1,
@@ -633,27 +630,25 @@ def _turn_context(record, names, card, snap) -> dict[str, Any]:
         "verdicts": verdicts,
         "rulings": [
             {
-                "by": names[int(r.get("by") or 0)],
-                "who": ", ".join(
-                    names[int(s)] for s in (r.get("guessers") or [r.get("guesser", 0)])
-                ),
-                "guess": r.get("guess", ""),
-                "accepted": bool(r.get("accepted")),
-                "withdrawn": bool(r.get("withdrawn")),
+                "by": names[by],
+                "who": ", ".join(names[s] for s in (r.guessers or [r.guesser])),
+                "guess": r.guess,
+                "accepted": r.accepted,
+                "withdrawn": r.withdrawn,
             }
-            for r in record.rulings
+            for by, r in record.rulings
         ],
         "repeat_rulings": [
             {
-                "by": names[int(r.get("by") or 0)],
-                "who": ", ".join(names[int(s)] for s in r.get("writers") or []),
-                "word": r.get("word", ""),
-                "used": r.get("used", ""),
-                "repeats": bool(r.get("repeats")),
-                "withdrawn": bool(r.get("withdrawn")),
+                "by": names[by],
+                "who": ", ".join(names[s] for s in r.writers),
+                "word": r.word,
+                "used": r.used,
+                "repeats": r.repeats,
+                "withdrawn": r.withdrawn,
             }
-            for r in record.repeat_rulings
-        ],  # fmt: skip
+            for by, r in record.repeat_rulings
+        ],
         "call": call,
         "points": [{"who": names[i], "points": p} for i, p in enumerate(record.points) if p],
         "scored": record.scored,
@@ -661,17 +656,16 @@ def _turn_context(record, names, card, snap) -> dict[str, Any]:
     }
 
 
-def _final_context(final: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    scores = final.get("scores", [])
-    ranking = final.get("ranking", [])
+def _final_context(final: KiekGameOver, names: list[str]) -> dict[str, Any]:
+    scores = final.scores
     return {
-        "reason": final.get("reason", ""),
+        "reason": final.reason,
         "rows": [
             {"place": place, "name": names[s], "points": scores[s] if s < len(scores) else 0}
-            for place, s in enumerate(ranking, start=1)
+            for place, s in enumerate(final.ranking, start=1)
         ],
-        "winner": names[final["winner"]] if final.get("winner") is not None else "",
-        "tie": bool(final.get("tie_broken_by_last_active")),
+        "winner": names[final.winner],
+        "tie": final.tie_broken_by_last_active,
     }
 
 
