@@ -980,88 +980,16 @@ class KiekEngine:
         return dict(enumerate(self._words_list()))
 
     def _score(self, callers: tuple[int, ...]) -> TurnResult:
+        """Score the turn (rulebook "A Turn", "Ne Bis in Idem"; see :meth:`call`): the call,
+        then the matches, then the totals; logs ``call`` (when called), ``verdict`` per
+        guess and ``score``, and moves to KEEP or ends the game."""
         active, stake = self.active, self.stake
         words = self._words_list()
-        repeats: dict[int, str] = {}
-        repeat_reasons: dict[int, str] = {}
-        ruled_repeats: dict[int, bool] = {}
-        judged_repeats = self._judge_repeats()
-        for seat in self.seats_from_left_of(active):
-            if seat not in judged_repeats:
-                continue
-            repeat_ruling = self._state.repeat_rulings.get(ruling_key(words[seat]))
-            if repeat_ruling is not None:
-                ruled_repeats[seat] = repeat_ruling[0]
-                if repeat_ruling[0]:
-                    repeats[seat] = repeat_ruling[1]
-                    repeat_reasons[seat] = (
-                        f"The table overruled the judge: {words[seat]!r} repeats the used "
-                        f"word {repeat_ruling[1]!r}."
-                    )
-                continue
-            verdict = judged_repeats[seat]
-            if verdict.accepted:
-                repeats[seat] = verdict.matched or words[seat]
-                repeat_reasons[seat] = verdict.reason
         points = [0] * self.n_players
-        call_right = bool(callers) and bool(repeats)
-        penalised = frozenset(repeats) if call_right else frozenset()
-        credited: int | None = None
-        if call_right:
-            credited = next((s for s in callers if s not in penalised), None)
-            if credited is not None:
-                points[credited] += CALL_POINTS
-        if callers:
-            self._emit(
-                KiekCall(
-                    callers=list(callers),
-                    right=call_right,
-                    credited=credited,
-                    repeats={str(s): w for s, w in repeats.items()},
-                    reasons={str(s): r for s, r in repeat_reasons.items()},
-                    ruled={str(s): r for s, r in ruled_repeats.items()},
-                    points=CALL_POINTS if credited is not None else 0,
-                )
-            )
+        repeats, penalised, credited = self._score_call(callers, words, points)
         matches: dict[int, Verdict] = {}
-        secret = self._state.secret
-        secret_void = not secret or active in penalised
-        if not secret_void:
-            judged = self._judge_guesses()
-            for seat in self.guessers:
-                guess = self._state.guesses.get(seat, "")
-                if not guess:
-                    continue
-                verdict = judged[seat]
-                ruling = self._state.rulings.get(ruling_key(guess))
-                overruled = ruling is not None
-                if ruling is not None:
-                    verdict = Verdict(
-                        accepted=ruling[0],
-                        score=1.0 if ruling[0] else 0.0,
-                        relation="table-ruling",
-                        reason=(
-                            f"The table overruled the judge ({verdict.relation}): "
-                            f"{'a match' if ruling[0] else 'no match'}."
-                        ),
-                    )
-                matches[seat] = verdict
-                scored = verdict.accepted and seat not in penalised
-                if scored:
-                    points[seat] += stake
-                    points[active] += stake
-                self._emit(
-                    KiekVerdict(
-                        secret=secret,
-                        guess=guess,
-                        accepted=verdict.accepted,
-                        relation=verdict.relation,
-                        reason=verdict.reason,
-                        scored=stake if scored else 0,
-                        overruled=overruled,
-                    ),
-                    player=seat,
-                )
+        if self._state.secret and active not in penalised:
+            matches = self._score_matches(stake, penalised, points)
         for seat in range(self.n_players):
             self.scores[seat] += points[seat]
         for word in words:
@@ -1082,7 +1010,7 @@ class KiekEngine:
         )
         self.results.append(result)
         note = ""
-        if not secret:
+        if not self._state.secret:
             note = "no word written: nothing to match"
         elif active in penalised:
             note = "the active player's word repeats a used word: no match scores"
@@ -1103,6 +1031,117 @@ class KiekEngine:
         else:
             self.phase = Phase.KEEP
         return result
+
+    def _turn_repeats(
+        self, words: Sequence[str]
+    ) -> tuple[dict[int, str], dict[int, str], dict[int, bool]]:
+        """Which words of this turn repeat a used word, after the table's rulings.
+
+        Returns:
+            ``(repeats, reasons, ruled)``: seat -> the used word its word repeats; seat ->
+            why (the judge's reason, or the table's ruling); seat -> the table's ruling, for
+            the seats whose word the table ruled on.
+        """
+        repeats: dict[int, str] = {}
+        reasons: dict[int, str] = {}
+        ruled: dict[int, bool] = {}
+        judged = self._judge_repeats()
+        for seat in self.seats_from_left_of(self.active):
+            if seat not in judged:
+                continue
+            ruling = self._state.repeat_rulings.get(ruling_key(words[seat]))
+            if ruling is not None:
+                ruled[seat] = ruling[0]
+                if ruling[0]:
+                    repeats[seat] = ruling[1]
+                    reasons[seat] = (
+                        f"The table overruled the judge: {words[seat]!r} repeats the used "
+                        f"word {ruling[1]!r}."
+                    )
+            elif judged[seat].accepted:
+                repeats[seat] = judged[seat].matched or words[seat]
+                reasons[seat] = judged[seat].reason
+        return repeats, reasons, ruled
+
+    def _score_call(
+        self, callers: tuple[int, ...], words: Sequence[str], points: list[int]
+    ) -> tuple[dict[int, str], frozenset[int], int | None]:
+        """Resolve the ne bis in idem call (rulebook "Ne Bis in Idem"), add the call point
+        to ``points`` and log the ``call`` event when anyone called.
+
+        Returns:
+            ``(repeats, penalised, credited)``: seat -> the used word its word repeats; the
+            seats that cannot score this turn; the seat that scored the call point or None.
+        """
+        repeats, reasons, ruled = self._turn_repeats(words)
+        call_right = bool(callers) and bool(repeats)
+        penalised = frozenset(repeats) if call_right else frozenset()
+        credited: int | None = None
+        if call_right:
+            credited = next((s for s in callers if s not in penalised), None)
+            if credited is not None:
+                points[credited] += CALL_POINTS
+        if callers:
+            self._emit(
+                KiekCall(
+                    callers=list(callers),
+                    right=call_right,
+                    credited=credited,
+                    repeats={str(s): w for s, w in repeats.items()},
+                    reasons={str(s): r for s, r in reasons.items()},
+                    ruled={str(s): r for s, r in ruled.items()},
+                    points=CALL_POINTS if credited is not None else 0,
+                )
+            )
+        return repeats, penalised, credited
+
+    def _score_matches(
+        self, stake: int, penalised: frozenset[int], points: list[int]
+    ) -> dict[int, Verdict]:
+        """Score each written guess against the secret (rulebook "A Turn": a match scores
+        the stake for the guesser and the active player), the table's rulings in place of
+        the judge's verdicts; adds to ``points`` and logs a ``verdict`` per guess.
+
+        Returns:
+            guesser's seat -> the verdict that counted.
+        """
+        matches: dict[int, Verdict] = {}
+        secret, active = self._state.secret, self.active
+        judged = self._judge_guesses()
+        for seat in self.guessers:
+            guess = self._state.guesses.get(seat, "")
+            if not guess:
+                continue
+            verdict = judged[seat]
+            ruling = self._state.rulings.get(ruling_key(guess))
+            if ruling is not None:
+                verdict = Verdict(
+                    accepted=ruling[0],
+                    score=1.0 if ruling[0] else 0.0,
+                    relation="table-ruling",
+                    reason=(
+                        f"The table overruled the judge ({verdict.relation}): "
+                        f"{'a match' if ruling[0] else 'no match'}."
+                    ),
+                )
+            matches[seat] = verdict
+            scored = verdict.accepted and seat not in penalised
+            if scored:
+                points[seat] += stake
+                points[active] += stake
+            self._emit(
+                KiekVerdict(
+                    secret=secret,
+                    guess=guess,
+                    accepted=verdict.accepted,
+                    relation=verdict.relation,
+                    reason=verdict.reason,
+                    scored=stake if scored else 0,
+                    overruled=ruling is not None,
+                ),
+                player=seat,
+            )
+        return matches
 
     def _begin_turn(self) -> None:
         self._state = _TurnState()

@@ -266,60 +266,62 @@ class _Table:
 
     def active_turn(self) -> None:
         """The timed part of a turn: the active player's play, then every guess."""
-        engine, clock = self.engine, self.clock
-        seat = engine.active
-        player = self.players[seat]
-        glass = Hourglass(clock, engine.time_limit)
-
-        def ask_play() -> None:
-            try:
-                play: ActivePlay | None = player.play_turn(
-                    replace(engine.active_view(), hourglass=glass)
-                )
-            except TimeUp:
-                play = None
-            if play is None or glass.ran_out() or not play.word.strip():
-                engine.note_time_up(seat, "word")
-                if play is not None:
-                    play = ActivePlay(play.played, play.three, play.two, "")
-            engine.play(play)
-
-        _retrying(player, ask_play)
+        engine = self.engine
+        glass = Hourglass(self.clock, engine.time_limit)
+        _retrying(self.players[engine.active], lambda: self.ask_play(glass))
         if engine.phase is not Phase.GUESS:
             return
         left = max(0.0, engine.time_limit - glass.elapsed())
         guessers = list(engine.guessers)
-
-        def ask_guess(guesser: int) -> str | None:
-            gplayer = self.players[guesser]
-            if left <= 0:
-                return None
-            hourglass = Hourglass(clock, left)
-            for attempt in range(HUMAN_RETRIES):
-                try:
-                    word = gplayer.guess(
-                        replace(engine.guess_view(guesser, left), hourglass=hourglass)
-                    )
-                except TimeUp:
-                    return None
-                if word is None or not word.strip() or hourglass.ran_out():
-                    return None
-                try:
-                    engine.check_guess(guesser, word)
-                    return word
-                except IllegalAction as exc:
-                    if not gplayer.is_human or attempt == HUMAN_RETRIES - 1:
-                        raise
-                    _tell(gplayer, f"Not allowed: {exc}. Try again.")
-            return None  # pragma: no cover - the loop returns or raises
-
-        words = _ask_at_once(self.players, guessers, ask_guess)
+        words = _ask_at_once(self.players, guessers, lambda seat: self.ask_guess(seat, left))
         for guesser in guessers:
             word = words[guesser]
             if word is None:
                 engine.note_time_up(guesser, "guess")
                 word = ""
             engine.guess(guesser, word)
+
+    def ask_play(self, glass: Hourglass) -> None:
+        """Ask the active player for the play on ``glass``; a play that comes too late, a
+        :class:`TimeUp`, or no word counts as nothing written (``time-up`` logged)."""
+        engine = self.engine
+        seat = engine.active
+        try:
+            play: ActivePlay | None = self.players[seat].play_turn(
+                replace(engine.active_view(), hourglass=glass)
+            )
+        except TimeUp:
+            play = None
+        if play is None or glass.ran_out() or not play.word.strip():
+            engine.note_time_up(seat, "word")
+            if play is not None:
+                play = ActivePlay(play.played, play.three, play.two, "")
+        engine.play(play)
+
+    def ask_guess(self, guesser: int, left: float) -> str | None:
+        """Ask ``guesser`` for a word in the ``left`` seconds of the turn; ``None`` when
+        time ran out or nothing was written. A person whose word the engine refuses is told
+        why and asked again (:data:`HUMAN_RETRIES` tries)."""
+        engine = self.engine
+        player = self.players[guesser]
+        if left <= 0:
+            return None
+        hourglass = Hourglass(self.clock, left)
+        for attempt in range(HUMAN_RETRIES):
+            try:
+                word = player.guess(replace(engine.guess_view(guesser, left), hourglass=hourglass))
+            except TimeUp:
+                return None
+            if word is None or not word.strip() or hourglass.ran_out():
+                return None
+            try:
+                engine.check_guess(guesser, word)
+                return word
+            except IllegalAction as exc:
+                if not player.is_human or attempt == HUMAN_RETRIES - 1:
+                    raise
+                _tell(player, f"Not allowed: {exc}. Try again.")
+        return None  # pragma: no cover - the loop returns or raises
 
     def reveal(self) -> None:
         """The words read aloud: people may overrule verdicts; anyone may call a repeat;
