@@ -486,6 +486,157 @@ class KiekGameOver(EventData):
         return self
 
 
+# Kismet (kiekai/kismet/engine.py; rulebook ../shared/rules/kismet.txt, readings in
+# docs/kismet.md). ``t`` is the table clock's reading in seconds when it happened.
+
+#: A Kismet card id (``"<value>-<copy>"``, :class:`kiekai.kismet.engine.KismetCard`).
+KismetCardId = Annotated[str, Field(max_length=16)]
+#: The three dice of a throw.
+Dice = Annotated[list[int], Field(min_length=3, max_length=3)]
+
+
+@event_data("kismet", "setup")
+class KismetSetup(EventData):
+    """A game begins: base game (with the circle) or variant (with the first roller)."""
+
+    game: Annotated[str, Field(pattern=r"^(base|variant)$")]
+    players: Annotated[int, Field(ge=1, le=MAX_SEATS)]
+    seed: int
+    circle: list[KismetCardId | None] | None = None
+    first_roller: Seat | None = None
+    t: float = 0.0
+
+
+@event_data("kismet", "roll")
+class KismetRoll(EventData):
+    """A throw of the dice and the values it makes; the base game shows the circle, the
+    variant the cards in front of each player and whether it is a joker throw."""
+
+    dice: Dice
+    values: list[int]
+    circle: list[KismetCardId | None] | None = None
+    joker: bool = False
+    fronts: Annotated[list[list[int]], Field(max_length=MAX_SEATS)] | None = None
+    t: float = 0.0
+
+
+@event_data("kismet", "displaced")
+class KismetDisplaced(EventData):
+    """Base game: a hand was pushed off a card by a hand that was there first."""
+
+    slot: Count
+    by: Seat
+    t: float = 0.0
+
+
+@event_data("kismet", "cover")
+class KismetCover(EventData):
+    """Base game: a player covers a card of the circle."""
+
+    slot: Count
+    t: float = 0.0
+
+
+@event_data("kismet", "reveal")
+class KismetReveal(EventData):
+    """Base game: a covered card is turned up; right or wrong, and what was handed back."""
+
+    slot: Count
+    card: KismetCardId
+    value: int
+    correct: bool
+    points: int = 0
+    handed_back: KismetCardId | None = None
+    t: float = 0.0
+
+
+@event_data("kismet", "clear")
+class KismetClear(EventData):
+    """Base game: no card of the circle could be taken; they leave the game."""
+
+    removed: list[KismetCardId]
+    t: float = 0.0
+
+
+@event_data("kismet", "refill")
+class KismetRefill(EventData):
+    """Base game: the circle is filled up again from the draw pile."""
+
+    circle: list[KismetCardId | None]
+    t: float = 0.0
+
+
+@event_data("kismet", "game_over")
+class KismetGameOver(EventData):
+    """Base game: the draw pile cannot refill the circle; scores and winners."""
+
+    scores: PerSeat
+    winners: SeatList
+    draw_pile: Count = 0
+    needed: Count = 0
+    t: float = 0.0
+
+
+@event_data("kismet", "round_start")
+class KismetRoundStart(EventData):
+    """Variant: a round begins with its first roller."""
+
+    round: Count
+    roller: Seat
+    t: float = 0.0
+
+
+@event_data("kismet", "pre_lay")
+class KismetPreLay(EventData):
+    """Variant: the cards a player lays down secretly before play, and their chip points."""
+
+    values: list[int]
+    points: int = 0
+    t: float = 0.0
+
+
+@event_data("kismet", "lay")
+class KismetLay(EventData):
+    """Variant: the roller lays a matching card (``extra``: the joker throw's second one)."""
+
+    value: int
+    extra: bool = False
+    t: float = 0.0
+
+
+@event_data("kismet", "pass")
+class KismetPass(EventData):
+    """Variant: the roller passes the dice; ``overlooked``: a matching card was not laid."""
+
+    overlooked: bool
+    timed_out: bool = False
+    t: float = 0.0
+
+
+@event_data("kismet", "knock")
+class KismetKnock(EventData):
+    """Variant: a player knocks into the roller's turn; valid or not, and what followed."""
+
+    valid: bool
+    result: str
+    card: int | None = None
+    roller: Seat | None = None
+    t: float = 0.0
+    why: str | None = None
+    values: list[int] = Field(default_factory=list)
+
+
+@event_data("kismet", "round_over")
+class KismetRoundOver(EventData):
+    """Variant: a player laid all cards; minus points, placements and running tallies."""
+
+    round: Count
+    minus_points: PerSeat
+    placements: PerSeat
+    tallies: PerSeat
+    t: float = 0.0
+
+
 def check_event(event: Event, game: str) -> Event:
     """Check ``event.data`` against the model of its type in ``game`` (:data:`EVENT_DATA`).
 
