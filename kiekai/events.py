@@ -1,9 +1,11 @@
 """Game events, the JSON-lines game log shared by the Kiek and Kismet engines, and checking
 a log read back.
 
-An :class:`Event` is a small frozen record appended by an engine; an :class:`EventLog`
-writes each event as one JSON line and flushes it at once, so a crash or Ctrl-C keeps
-everything that happened up to that moment. A game can be replayed from its log alone.
+An :class:`Event` is a small frozen record appended by an engine, built from the pydantic
+model of its type (:meth:`Event.of`; the model stays on the event as
+:attr:`Event.payload`, which readers dispatch on); an :class:`EventLog` writes each event as
+one JSON line and flushes it at once, so a crash or Ctrl-C keeps everything that happened up
+to that moment. A game can be replayed from its log alone.
 
 A log read back is outside input (edited, cut short, or not a log at all), so
 :func:`read_log` reads only regular files, with a size and a line-length bound

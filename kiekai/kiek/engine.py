@@ -5,7 +5,7 @@ table (hands, the face-up cards, discards, words used, scores) and moves only th
 action methods, which validate against the rulebook (``../shared/rules/kiek.txt``) and
 append one :class:`kiekai.events.Event` per thing that happened to an
 :class:`kiekai.events.EventLog`. The engine never reads a clock or talks to a person:
-the runner (:mod:`kiekai.kiek.game`) enforces the two-minute turn and asks the players.
+the runner (:mod:`kiekai.kiek.runner`) enforces the two-minute turn and asks the players.
 
 A turn moves through four phases (:class:`Phase`)::
 

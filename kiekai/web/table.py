@@ -1,6 +1,6 @@
 """The state of a Kiek table played in browsers, and the people's seats at it.
 
-One :class:`WebTable` is shared by the game thread (the runner, :func:`kiekai.kiek.game.play_game`)
+One :class:`WebTable` is shared by the game thread (the runner, :func:`kiekai.kiek.runner.play_game`)
 and the web server's threads (:mod:`kiekai.web.app`). The game asks a person's seat, a
 :class:`WebHumanPlayer` (the same :class:`~kiekai.kiek.players.HumanKiekPlayer` protocol as
 the terminal's person), for a decision; the seat posts a :class:`Pending` question on the table
