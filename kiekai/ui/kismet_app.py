@@ -39,17 +39,11 @@ from textual.containers import Container, Horizontal, Vertical
 from textual.widgets import Static
 
 from kiekai.clock import MonotonicClock, VirtualClock
+from kiekai.kismet.drivers import run_realtime
 from kiekai.kismet.engine import VariantGame
+from kiekai.kismet.prose import describe, plural, table_lines
 from kiekai.kismet.rules import SLOT_NAMES, VALUES, is_joker_throw, reachable_values
-from kiekai.kismet.table import (
-    BaseTable,
-    RoundView,
-    VariantTable,
-    describe,
-    plural,
-    run_realtime,
-    table_lines,
-)
+from kiekai.kismet.table import BaseTable, RoundView, VariantTable
 
 #: Keys for the 11 circle places (base game) or the values 2..12 (variant), in order.
 CARD_KEYS = SLOT_NAMES
