@@ -8,7 +8,8 @@ game can be checked against the rulebook (/work/shared/rules/) line by line.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 from kiekai.events import Event
 from kiekai.kismet.engine import KismetCard
@@ -99,87 +100,150 @@ def describe(
     boot, so the UI passes the clock's reading when the game opened), never below 0.
     ``rules`` gives the chip points of a handed-back card (``None``: not shown).
     """
-    names = names or {}
+    say = _Speaker(names or {}, show_values, show_pre_lay, rules)
+    line = _LINES.get(event.type)
+    if line is None:
+        return None
+    t = f"{max(0.0, float(event.data.get('t', 0.0)) - origin):8.2f}s "
+    return t + line(say, event, say.name(event.player) if event.player is not None else "")
 
-    def name(seat: object) -> str:
-        return names.get(seat, f"seat {seat}")  # type: ignore[call-overload]
 
+@dataclass(frozen=True)
+class _Speaker:
+    """How :func:`describe` words events: the players' names and what it shows."""
+
+    names: Mapping[int, str]
+    show_values: bool
+    show_pre_lay: bool
+    rules: Rules | None
+
+    def name(self, seat: object) -> str:
+        """The name of ``seat`` (``"seat N"`` for one without a name)."""
+        return self.names.get(seat, f"seat {seat}") if isinstance(seat, int) else f"seat {seat}"
+
+
+#: ``line(speaker, event, who)``: the text of one event after its time stamp (``who``: the
+#: name of the event's player, ``""`` for a table event).
+_Line = Callable[[_Speaker, Event, str], str]
+
+
+def _setup(say: _Speaker, event: Event, who: str) -> str:
+    return f"setup: {event.data['players']} players, seed {event.data['seed']}"
+
+
+def _roll(say: _Speaker, event: Event, who: str) -> str:
     d = event.data
-    who = name(event.player) if event.player is not None else ""
-    t = f"{max(0.0, float(d.get('t', 0.0)) - origin):8.2f}s "
-    kind = event.type
-    if kind == "setup":
-        return f"{t}setup: {d['players']} players, seed {d['seed']}"
-    if kind == "roll":
-        roller = f"{who} rolls " if event.player is not None else "roll "
-        values = f" -> values {_join(d['values'], 'or')}" if show_values else ""
-        joker = (
-            " (joker throw: the roller may lay one more card after the matching one)"
-            if d.get("joker")
-            else ""
-        )
-        return f"{t}{roller}{_join(d['dice'])}{values}{joker}"
-    if kind == "cover":
-        return f"{t}  {who} covers card {slot_name(d['slot'])}"
-    if kind == "displaced":
-        return (
-            f"{t}  {who} is pushed off card {slot_name(d['slot'])}: "
-            f"{name(d['by'])}'s hand was there first"
-        )
-    if kind == "reveal":
-        where = f" ({slot_name(d['slot'])})" if "slot" in d else ""
-        if d["correct"]:
-            return f"{t}  {who} takes the {d['value']}{where}: +{plural(d['points'], 'point')}"
-        if d["handed_back"]:
-            back = _value(d["handed_back"])
-            lost = f" (-{plural(rules.points(back), 'point')})" if rules is not None else ""
-            return f"{t}  {who} covered the {d['value']}{where}: wrong, hands back the {back}{lost}"
-        return f"{t}  {who} covered the {d['value']}{where}: wrong; no card won yet to hand back"
-    if kind == "clear":
-        return f"{t}  no card could be taken: all {len(d['removed'])} cards leave the game"
-    if kind == "game_over":
-        return f"{t}game over: too few cards left to refill the circle"
-    if kind == "round_start":
-        return f"{t}round {d['round'] + 1} starts; {name(d['roller'])} rolls first"
-    if kind == "pre_lay":
-        if not show_pre_lay:
-            return f"{t}  {who} has chosen cards to pre-lay (face down)"
-        if not d["values"]:
-            return f"{t}  {who} pre-lays nothing"
-        return (
-            f"{t}  {who} pre-lays {_join(d['values'])} face down (worth {d['points']} minus points)"
-        )
-    if kind == "lay":
-        extra = " (the joker throw's extra card)" if d.get("extra") else ""
-        return f"{t}  {who} lays the {d['value']}{extra}"
-    if kind == "pass":
-        if d.get("timed_out"):
-            return f"{t}  {who}'s time ran out: the turn ends (not an overlook)"
-        if d.get("overlooked"):
-            return f"{t}  {who} passes, overlooking a card he could lay: others may knock"
-        return f"{t}  {who} passes"
-    if kind == "knock":
-        card, roller = d.get("card"), name(d.get("roller"))
-        text = {
-            "lay": f"knocks first and lays the {card}",
-            "roller_turns_back": (
-                f"knocks first: {roller} turns back the {card}"
-                if card is not None
-                else f"knocks first: {roller} has no laid-down card to turn back"
-            ),
-            "too_slow": "knocks rightly, but too late",
-            "penalty": f"knocks wrongly and turns the {card} face up again",
-            "no_penalty": "knocks wrongly; no laid-down card to turn back, so no penalty",
-        }.get(d["result"], d["result"])
-        why = wrong_knock_why(d.get("why", ""), d.get("values", ()), roller, who)
-        if why and d["result"] == "penalty":  # short enough for an 80-column event list
-            text = f"knocks wrongly ({why}), turns the {card} up"
-        elif why and d["result"] == "no_penalty":
-            text = f"knocks wrongly ({why}); no cost"
-        return f"{t}  {who} {text}"
-    if kind == "round_over":
-        return f"{t}round {d['round'] + 1} over: {who} laid all cards"
-    return None
+    roller = f"{who} rolls " if event.player is not None else "roll "
+    values = f" -> values {_join(d['values'], 'or')}" if say.show_values else ""
+    joker = (
+        " (joker throw: the roller may lay one more card after the matching one)"
+        if d.get("joker")
+        else ""
+    )
+    return f"{roller}{_join(d['dice'])}{values}{joker}"
+
+
+def _cover(say: _Speaker, event: Event, who: str) -> str:
+    return f"  {who} covers card {slot_name(event.data['slot'])}"
+
+
+def _displaced(say: _Speaker, event: Event, who: str) -> str:
+    d = event.data
+    return (
+        f"  {who} is pushed off card {slot_name(d['slot'])}: "
+        f"{say.name(d['by'])}'s hand was there first"
+    )
+
+
+def _reveal(say: _Speaker, event: Event, who: str) -> str:
+    d = event.data
+    where = f" ({slot_name(d['slot'])})" if "slot" in d else ""
+    if d["correct"]:
+        return f"  {who} takes the {d['value']}{where}: +{plural(d['points'], 'point')}"
+    if d["handed_back"]:
+        back = _value(d["handed_back"])
+        lost = f" (-{plural(say.rules.points(back), 'point')})" if say.rules is not None else ""
+        return f"  {who} covered the {d['value']}{where}: wrong, hands back the {back}{lost}"
+    return f"  {who} covered the {d['value']}{where}: wrong; no card won yet to hand back"
+
+
+def _clear(say: _Speaker, event: Event, who: str) -> str:
+    return f"  no card could be taken: all {len(event.data['removed'])} cards leave the game"
+
+
+def _game_over(say: _Speaker, event: Event, who: str) -> str:
+    return "game over: too few cards left to refill the circle"
+
+
+def _round_start(say: _Speaker, event: Event, who: str) -> str:
+    d = event.data
+    return f"round {d['round'] + 1} starts; {say.name(d['roller'])} rolls first"
+
+
+def _pre_lay(say: _Speaker, event: Event, who: str) -> str:
+    d = event.data
+    if not say.show_pre_lay:
+        return f"  {who} has chosen cards to pre-lay (face down)"
+    if not d["values"]:
+        return f"  {who} pre-lays nothing"
+    return f"  {who} pre-lays {_join(d['values'])} face down (worth {d['points']} minus points)"
+
+
+def _lay(say: _Speaker, event: Event, who: str) -> str:
+    extra = " (the joker throw's extra card)" if event.data.get("extra") else ""
+    return f"  {who} lays the {event.data['value']}{extra}"
+
+
+def _pass(say: _Speaker, event: Event, who: str) -> str:
+    if event.data.get("timed_out"):
+        return f"  {who}'s time ran out: the turn ends (not an overlook)"
+    if event.data.get("overlooked"):
+        return f"  {who} passes, overlooking a card he could lay: others may knock"
+    return f"  {who} passes"
+
+
+def _knock(say: _Speaker, event: Event, who: str) -> str:
+    d = event.data
+    card, roller = d.get("card"), say.name(d.get("roller"))
+    text = {
+        "lay": f"knocks first and lays the {card}",
+        "roller_turns_back": (
+            f"knocks first: {roller} turns back the {card}"
+            if card is not None
+            else f"knocks first: {roller} has no laid-down card to turn back"
+        ),
+        "too_slow": "knocks rightly, but too late",
+        "penalty": f"knocks wrongly and turns the {card} face up again",
+        "no_penalty": "knocks wrongly; no laid-down card to turn back, so no penalty",
+    }.get(d["result"], d["result"])
+    why = wrong_knock_why(d.get("why", ""), d.get("values", ()), roller, who)
+    if why and d["result"] == "penalty":  # short enough for an 80-column event list
+        text = f"knocks wrongly ({why}), turns the {card} up"
+    elif why and d["result"] == "no_penalty":
+        text = f"knocks wrongly ({why}); no cost"
+    return f"  {who} {text}"
+
+
+def _round_over(say: _Speaker, event: Event, who: str) -> str:
+    return f"round {event.data['round'] + 1} over: {who} laid all cards"
+
+
+#: The events :func:`describe` gives a line, by type.
+_LINES: dict[str, _Line] = {
+    "setup": _setup,
+    "roll": _roll,
+    "cover": _cover,
+    "displaced": _displaced,
+    "reveal": _reveal,
+    "clear": _clear,
+    "game_over": _game_over,
+    "round_start": _round_start,
+    "pre_lay": _pre_lay,
+    "lay": _lay,
+    "pass": _pass,
+    "knock": _knock,
+    "round_over": _round_over,
+}
 
 
 def printout(
