@@ -166,11 +166,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play Kismet against reflex bots with human-like reaction times."""
         from kiekai.clock import MonotonicClock, VirtualClock
-        from kiekai.kismet.drivers import run_headless
         from kiekai.kismet.engine import MAX_PLAYERS, MIN_PLAYERS
-        from kiekai.kismet.prose import printout
         from kiekai.kismet.rules import DEFAULT_RULES, RulesFileError, load_rules
-        from kiekai.kismet.table import make_table, seat_names
+        from kiekai.kismet.table import make_table, printout, run_headless, seat_names
 
         def fail(message: str) -> None:
             """Print a user error (no traceback) and exit with status 2; paths and values in
