@@ -40,8 +40,15 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from kiekai.kiek.engine import ruling_key
-from kiekai.kiek.players import ActivePlay
-from kiekai.web.table import MAX_WORD, SHARED_KINDS, Pending, WebSeat, WebTable
+from kiekai.kiek.seat import (
+    MAX_WORD,
+    choice_problem,
+    chosen_play,
+    group_named,
+    possessive,
+    used_word_named,
+)
+from kiekai.web.table import SHARED_KINDS, Pending, WebSeat, WebTable
 
 HERE = Path(__file__).resolve().parent
 #: Largest form post accepted, in bytes (a word and a few card numbers need far less).
@@ -123,6 +130,7 @@ def create_app(table: WebTable) -> FastAPI:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["possessive"] = possessive  # the seat's grammar (kiekai.kiek.seat)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     photos: OrderedDict[str, bytes] = OrderedDict()
     photo_lock = threading.Lock()
@@ -352,11 +360,7 @@ def _indices(form: dict[str, list[str]], count: int, size: int, what: str) -> li
         numbers = [int(v) for v in raw]
     except ValueError:
         raise Refused(400, "card numbers must be whole numbers") from None
-    if (
-        len(numbers) != count
-        or len(set(numbers)) != count
-        or not all(0 <= n < size for n in numbers)
-    ):
+    if choice_problem(numbers, range(size), count) is not None:
         raise Refused(422, f"choose {count} different {what}")
     return numbers
 
@@ -434,9 +438,7 @@ def _answer_play(table: WebTable, pending: Pending, form: dict[str, list[str]]) 
     if why:
         pending.draft_cards, pending.draft_word = tuple(three_ix), word[:MAX_WORD]
         raise Refused(422, f"Please write one word ({why}).")
-    three = tuple(five[i] for i in sorted(three_ix))
-    two = tuple(c for c in five if c not in three)
-    pending.answer = ActivePlay(tuple(pending.played), three, two, word)  # type: ignore[arg-type]
+    pending.answer = chosen_play(view, pending.played, [five[i] for i in three_ix], word)
 
 
 def _answer_guess(
@@ -455,11 +457,10 @@ def _answer_guess(
 def _find_word(groups, form: dict[str, list[str]]):
     """The group of ``groups`` (:class:`~kiekai.kiek.players.WordVerdict`) the post's
     ``word`` field names (by the table's ruling key), or a 422."""
-    key = ruling_key(_one(form, "word")[:MAX_WORD])
-    found = [g for g in groups if ruling_key(g.word) == key]
-    if not found:
+    found = group_named(groups, _one(form, "word"))
+    if found is None:
         raise Refused(422, "that word has no verdict to overrule")
-    return found[0]
+    return found
 
 
 def _answer_reveal(
@@ -498,11 +499,10 @@ def _answer_repeats(
         elif group.verdict.accepted:
             table.repeat_rulings[key] = (group.word, None, seat.index)
         else:
-            named = _one(form, "used", "")
-            used = [u for u in view.used_words if ruling_key(u) == ruling_key(named[:MAX_WORD])]
-            if not named or not used:
+            used = used_word_named(_one(form, "used", ""), view.used_words, by_number=False)
+            if used is None:
                 raise Refused(422, "choose the used word it repeats")
-            table.repeat_rulings[key] = (group.word, used[0], seat.index)
+            table.repeat_rulings[key] = (group.word, used, seat.index)
     elif what == "done":
         pending.answer = True
     else:

@@ -35,7 +35,7 @@ from rich.console import Console
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
 from kiekai.events import Event
-from kiekai.kiek.engine import KiekEngine, Phase, one_word_verdict
+from kiekai.kiek.engine import KiekEngine, Phase
 from kiekai.kiek.players import (
     ActivePlay,
     ActiveView,
@@ -46,6 +46,7 @@ from kiekai.kiek.players import (
     RevealView,
     TimeUp,
 )
+from kiekai.kiek.seat import refuse_word, time_up_keep, time_up_play
 
 if TYPE_CHECKING:
     from kiekai.judge.protocol import JudgeLike
@@ -59,8 +60,6 @@ UNTIMED_WAIT = 300.0
 GONE_GRACE = 20.0
 #: Lines of the table's log kept for the pages.
 LOG_LINES = 60
-#: Longest word a person may type (characters); longer posts are refused.
-MAX_WORD = 64
 #: Questions every person at the table answers together, sharing the table's rulings.
 SHARED_KINDS = ("reveal", "repeats")
 
@@ -518,13 +517,10 @@ class WebTable:
             self._bump()
 
     def check_word(self, word: str) -> str:
-        """Why ``word`` cannot be written ("" when it is one word)."""
-        if len(word) > MAX_WORD:
-            return f"that is {len(word)} characters; one word is at most {MAX_WORD}"
-        verdict = one_word_verdict(self.judge, word)
-        if verdict.accepted:
-            return ""
-        return "nothing was typed" if not word.strip() else verdict.reason
+        """Why ``word`` cannot be written ("" when it is one word): the seat's rule,
+        :func:`kiekai.kiek.seat.refuse_word` (at most :data:`~kiekai.kiek.seat.MAX_WORD`
+        characters, one word by the judge)."""
+        return refuse_word(self.judge, word)
 
 
 class WebHumanPlayer:
@@ -548,17 +544,24 @@ class WebHumanPlayer:
 
     def play_turn(self, view: ActiveView) -> ActivePlay:
         """Post the active player's question; the page asks for two cards, then the three
-        and the word. Time up after choosing cards: those cards, split in table order,
-        with no word; before: :class:`TimeUp` (the runner plays the first two cards)."""
+        and the word. When time runs out, what the person chose is kept (the two cards,
+        and the three of a refused answer) and the rest filled in by the rules, with no
+        word (:func:`kiekai.kiek.seat.time_up_play`); with no cards chosen,
+        :class:`TimeUp` (the engine plays its default)."""
         glass = view.hourglass or Hourglass(self.table.clock, view.time_limit)
         pending = self.table.post(self.seat, "play", view, glass)
         try:
-            return self.table.wait_timed(self.seat, pending)
+            answer: ActivePlay = self.table.wait_timed(self.seat, pending)
+            return answer
         except TimeUp:
-            if len(pending.played) == 2:
-                five = [c.id for c in view.table] + list(pending.played)
-                return ActivePlay(tuple(pending.played), tuple(five[:3]), tuple(five[3:]), "")  # type: ignore[arg-type]
-            raise
+            with self.table.cond:
+                played, drafted = pending.played, pending.draft_cards
+            five = [c.id for c in view.table] + list(played)
+            three = tuple(five[i] for i in drafted) if played else ()
+            timed_out = time_up_play(view, played, three)
+            if timed_out is None:
+                raise
+            return timed_out
 
     def guess(self, view: GuessView) -> str:
         """Post a guess question; ``""`` when the hourglass runs out."""
@@ -622,9 +625,10 @@ class WebHumanPlayer:
                 self.table._bump()
 
     def keep_card(self, view: KeepView) -> str:
-        """Post the keep question; the first card on offer when the person is gone."""
+        """Post the keep question; the rules' default (:func:`kiekai.kiek.seat.time_up_keep`,
+        the first card on offer) when the person is gone or does not answer."""
         pending = self.table.post(self.seat, "keep", view, None)
         answer = self.table.wait_untimed(self.seat, pending)
         if answer is None:
-            return view.cards[0].id
+            return time_up_keep(view)
         return str(answer)
