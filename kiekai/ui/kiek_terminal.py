@@ -13,8 +13,10 @@ types; when time is up the runner prints one message saying what the rulebook re
 makes of it. Piped input (tests, scripts) gets plain prompts with the time left in front.
 
 Answers are typed lines, read through :class:`LineReader`, which works on a TTY and on
-piped stdin alike. A word must be one lexical item (the judge's one-word check); anything
-else is refused with the reason, and the person types again. EOF on the input raises
+piped stdin alike. What an answer decides is the seat's, shared with the browser table
+(:mod:`kiekai.kiek.seat`): a word must be one lexical item of at most
+:data:`~kiekai.kiek.seat.MAX_WORD` characters (anything else is refused with the reason, and
+the person types again), and a player whose time runs out is held to what they chose. EOF on the input raises
 :class:`EOFError` and Ctrl-C raises :class:`KeyboardInterrupt`; the runner stops the game
 and keeps the log.
 """
@@ -85,6 +87,47 @@ MAX_LINE = 4096
 
 class ReadingStopped(EOFError):
     """A read ended because the game stopped (:meth:`LineReader.stop`), not by the input."""
+
+
+class _LineEditor:
+    """The line typed so far in :meth:`LineReader.edit_line`, edited key by key.
+
+    Backspace deletes, Ctrl-U clears the line, Ctrl-D on an empty line is end of input;
+    other control keys and escape sequences (arrows) are ignored; the line keeps at most
+    :data:`MAX_TYPED` characters.
+    """
+
+    def __init__(self, typed: str = "") -> None:
+        self.typed = typed
+        self._escape = False
+
+    def feed(self, chars: str) -> bool:
+        """Apply the typed ``chars``; True when Enter ended the line (the rest is dropped).
+
+        Raises:
+            EOFError: Ctrl-D on an empty line.
+        """
+        for char in chars:
+            if self._escape:
+                self._escape = not (char.isalpha() or char == "~")
+            elif char in "\r\n":
+                return True
+            else:
+                self._key(char)
+        return False
+
+    def _key(self, char: str) -> None:
+        if char == "\x1b":
+            self._escape = True
+        elif char in "\x7f\x08":
+            self.typed = self.typed[:-1]
+        elif char == "\x15":
+            self.typed = ""
+        elif char == "\x04":
+            if not self.typed:
+                raise EOFError("input ended")
+        elif char.isprintable() and len(self.typed) < MAX_TYPED:
+            self.typed += char
 
 
 class LineReader:
@@ -173,32 +216,13 @@ class LineReader:
         """
         fd = self._fileno()
         if fd is None:
-            line = self.stream.readline(MAX_LINE + 1)
-            if line == "":
-                raise EOFError("input ended")
-            if len(line) > MAX_LINE and not line.endswith("\n"):
-                while (rest := self.stream.readline(MAX_LINE)) and not rest.endswith("\n"):
-                    pass  # the rest of an over-long line is dropped
-                line = line[:MAX_LINE]
-            return line.rstrip("\r\n")
+            return self._readline_stream()
         end = None if timeout is None else time.monotonic() + max(0.0, timeout)
         while True:
-            if self._skipping:  # dropping the rest of an over-long line
-                cut = self._buffer.find("\n")
-                self._buffer = "" if cut < 0 else self._buffer[cut + 1 :]
-                self._skipping = cut < 0
-            if not self._skipping:
-                line, newline, rest = self._buffer.partition("\n")
-                if newline:
-                    self._buffer = rest
-                    return line.rstrip("\r")
-                if len(self._buffer) > MAX_LINE:
-                    line, self._buffer, self._skipping = self._buffer[:MAX_LINE], "", True
-                    return line
+            line = self._take_line()
+            if line is not None:
+                return line
             if self._eof:
-                if self._buffer and not self._skipping:
-                    line, self._buffer = self._buffer, ""
-                    return line.rstrip("\r")
                 raise EOFError("input ended")
             left = None if end is None else end - time.monotonic()
             if left is not None and left <= 0:
@@ -211,6 +235,39 @@ class LineReader:
                     self._buffer += self._decoder.decode(b"", final=True)
                 else:
                     self._buffer += self._decoder.decode(chunk)
+
+    def _readline_stream(self) -> str:
+        """:meth:`readline` on a stream without a file descriptor (no time limit)."""
+        line = self.stream.readline(MAX_LINE + 1)
+        if line == "":
+            raise EOFError("input ended")
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            while (rest := self.stream.readline(MAX_LINE)) and not rest.endswith("\n"):
+                pass  # the rest of an over-long line is dropped
+            line = line[:MAX_LINE]
+        return line.rstrip("\r\n")
+
+    def _take_line(self) -> str | None:
+        """The next whole line in the buffer (at most :data:`MAX_LINE` characters; the
+        rest of a longer one is dropped up to its newline), the last unended line once the
+        input ended, or ``None`` while more input is needed."""
+        if self._skipping:  # dropping the rest of an over-long line
+            cut = self._buffer.find("\n")
+            self._buffer = "" if cut < 0 else self._buffer[cut + 1 :]
+            self._skipping = cut < 0
+        if self._skipping:
+            return None
+        line, newline, rest = self._buffer.partition("\n")
+        if newline:
+            self._buffer = rest
+            return line.rstrip("\r")
+        if len(self._buffer) > MAX_LINE:
+            line, self._buffer, self._skipping = self._buffer[:MAX_LINE], "", True
+            return line
+        if self._eof and self._buffer:
+            line, self._buffer = self._buffer, ""
+            return line.rstrip("\r")
+        return None
 
     def edit_line(self, timeout: float | None, render: Callable[[str, float | None], None]) -> str:
         """Read a line on a terminal, echoing it through ``render`` instead of the TTY.
@@ -245,10 +302,10 @@ class LineReader:
             self._restore_at_exit = True
         try:
             tty.setcbreak(fd)
-            escape_seq = False
+            editor = _LineEditor(typed)
             while True:
                 left = None if end is None else max(0.0, end - time.monotonic())
-                render(typed, left)
+                render(editor.typed, left)
                 if left is not None and left <= 0:
                     self._discard_typed(fd)
                     raise TimeUp()
@@ -257,26 +314,12 @@ class LineReader:
                     continue
                 chunk = os.read(fd, 4096)
                 if not chunk:
-                    if typed:
-                        return typed
+                    if editor.typed:
+                        return editor.typed
                     raise EOFError("input ended")
-                for char in self._decoder.decode(chunk):
-                    if escape_seq:
-                        escape_seq = not (char.isalpha() or char == "~")
-                    elif char == "\x1b":
-                        escape_seq = True
-                    elif char in "\r\n":
-                        render(typed, None)
-                        return typed
-                    elif char in "\x7f\x08":
-                        typed = typed[:-1]
-                    elif char == "\x15":
-                        typed = ""
-                    elif char == "\x04":
-                        if not typed:
-                            raise EOFError("input ended")
-                    elif char.isprintable() and len(typed) < MAX_TYPED:
-                        typed += char
+                if editor.feed(self._decoder.decode(chunk)):
+                    render(editor.typed, None)
+                    return editor.typed
         finally:
             self.restore_terminal()
 
@@ -459,22 +502,13 @@ class TerminalKiekPlayer:
             played: tuple[str, ...] = ()
             three: tuple[str, ...] = ()
             try:
-                played_numbers = self._ask_numbers(
-                    f"Which 2 cards of your hand do you play? (two of {_join(hand_numbers)})",
-                    hand_numbers,
-                    2,
-                    glass,
-                    among="in your hand",
-                )
+                ask = f"Which 2 cards of your hand do you play? (two of {_join(hand_numbers)})"
+                played_numbers = self._ask_numbers(ask, hand_numbers, 2, glass, "in your hand")
                 played = tuple(cards[n - 1].id for n in played_numbers)
                 five_numbers = list(range(1, len(view.table) + 1)) + played_numbers
-                three_numbers = self._ask_numbers(
-                    f"Which 3 of the five cards ({_join(five_numbers)}) does your word describe?",
-                    five_numbers,
-                    3,
-                    glass,
-                    among="one of the five cards",
-                )
+                ask = f"Which 3 of the five cards ({_join(five_numbers)}) does your word describe?"
+                among = "one of the five cards"
+                three_numbers = self._ask_numbers(ask, five_numbers, 3, glass, among)
                 three = tuple(cards[n - 1].id for n in three_numbers)
                 two_numbers = [n for n in five_numbers if n not in three_numbers]
                 word = self._ask_word(

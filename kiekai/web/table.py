@@ -35,17 +35,9 @@ from rich.console import Console
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
 from kiekai.events import Event
+from kiekai.kiek import players
 from kiekai.kiek.engine import KiekEngine, Phase
-from kiekai.kiek.players import (
-    ActivePlay,
-    ActiveView,
-    CallView,
-    GuessView,
-    Hourglass,
-    KeepView,
-    RevealView,
-    TimeUp,
-)
+from kiekai.kiek.players import Hourglass, TimeUp
 from kiekai.kiek.seat import refuse_word, time_up_keep, time_up_play
 
 if TYPE_CHECKING:
@@ -169,6 +161,30 @@ class TurnRecord:
     points: tuple[int, ...] = ()
     time_ups: list[tuple[int, str]] = field(default_factory=list)
     scored: bool = False
+
+    def note(self, event: Event) -> None:
+        """Keep what ``event``, an event of this turn, says aloud (others are ignored)."""
+        data, seat = event.data, int(event.player or 0)
+        if event.type == "play":
+            self.three = tuple(data.get("three", ()))
+            self.two = tuple(data.get("two", ()))
+            self.forfeited = bool(data.get("forfeited"))
+            self.wrote_word = bool(data.get("wrote_word"))
+        elif event.type == "time-up":
+            self.time_ups.append((seat, str(data.get("what", ""))))
+        elif event.type == "reveal":
+            self.words = tuple(str(w) for w in data.get("words", ()))
+        elif event.type == "overrule":
+            self.rulings.append({**data, "by": event.player})
+        elif event.type == "overrule-repeat":
+            self.repeat_rulings.append({**data, "by": event.player})
+        elif event.type == "verdict":
+            self.verdicts[seat] = dict(data)
+        elif event.type == "call":
+            self.call = dict(data)
+        elif event.type == "score":
+            self.points = tuple(data.get("points", ()))
+            self.scored = True
 
 
 class WebTable:
@@ -349,29 +365,8 @@ class WebTable:
             self.state = "stopped"
             self.stop_reason = str(data.get("reason", ""))
             return
-        if not self.turns or self.turns[-1].turn != event.turn:
-            return
-        record = self.turns[-1]
-        if event.type == "play":
-            record.three = tuple(data.get("three", ()))
-            record.two = tuple(data.get("two", ()))
-            record.forfeited = bool(data.get("forfeited"))
-            record.wrote_word = bool(data.get("wrote_word"))
-        elif event.type == "time-up":
-            record.time_ups.append((int(event.player or 0), str(data.get("what", ""))))
-        elif event.type == "reveal":
-            record.words = tuple(str(w) for w in data.get("words", ()))
-        elif event.type == "overrule":
-            record.rulings.append({**data, "by": event.player})
-        elif event.type == "overrule-repeat":
-            record.repeat_rulings.append({**data, "by": event.player})
-        elif event.type == "verdict":
-            record.verdicts[int(event.player or 0)] = dict(data)
-        elif event.type == "call":
-            record.call = dict(data)
-        elif event.type == "score":
-            record.points = tuple(data.get("points", ()))
-            record.scored = True
+        if self.turns and self.turns[-1].turn == event.turn:
+            self.turns[-1].note(event)
 
     def _take_snapshot(self, after: Event | None = None) -> None:
         """Copy what the pages show from the engine (under the lock).
@@ -542,7 +537,7 @@ class WebHumanPlayer:
         """Show ``message`` on the person's page."""
         self.table.notify(self.table.seats[self.seat], message)
 
-    def play_turn(self, view: ActiveView) -> ActivePlay:
+    def play_turn(self, view: players.ActiveView) -> players.ActivePlay:
         """Post the active player's question; the page asks for two cards, then the three
         and the word. When time runs out, what the person chose is kept (the two cards,
         and the three of a refused answer) and the rest filled in by the rules, with no
@@ -551,7 +546,7 @@ class WebHumanPlayer:
         glass = view.hourglass or Hourglass(self.table.clock, view.time_limit)
         pending = self.table.post(self.seat, "play", view, glass)
         try:
-            answer: ActivePlay = self.table.wait_timed(self.seat, pending)
+            answer: players.ActivePlay = self.table.wait_timed(self.seat, pending)
             return answer
         except TimeUp:
             with self.table.cond:
@@ -563,7 +558,7 @@ class WebHumanPlayer:
                 raise
             return timed_out
 
-    def guess(self, view: GuessView) -> str:
+    def guess(self, view: players.GuessView) -> str:
         """Post a guess question; ``""`` when the hourglass runs out."""
         glass = view.hourglass or Hourglass(self.table.clock, view.time_limit)
         pending = self.table.post(self.seat, "guess", view, glass)
@@ -572,7 +567,7 @@ class WebHumanPlayer:
         except TimeUp:
             return ""
 
-    def _shared(self, kind: str, view: RevealView | CallView) -> Pending:
+    def _shared(self, kind: str, view: players.RevealView | players.CallView) -> Pending:
         """This turn's shared question ``kind`` (``"reveal"`` or ``"repeats"``, posted once
         a seat), answered or defaulted, after every person asked is done (so all return
         the same rulings)."""
@@ -592,14 +587,14 @@ class WebHumanPlayer:
                 table.cond.wait(0.5)
         return pending
 
-    def overrule(self, view: RevealView) -> dict[str, bool]:
+    def overrule(self, view: players.RevealView) -> dict[str, bool]:
         """The table's rulings at this reveal (the page's overrule buttons, shared by every
         person at the table: one a word), once every person has said they are done."""
         self._shared("reveal", view)
         with self.table.cond:
             return {word: accepted for word, accepted, _by in self.table.rulings.values()}
 
-    def call_repeat(self, view: RevealView) -> bool:
+    def call_repeat(self, view: players.RevealView) -> bool:
         """Whether this person pressed "ne bis in idem" at the reveal."""
         pending = self._shared("reveal", view)
         self._release(pending)
@@ -609,7 +604,7 @@ class WebHumanPlayer:
         """The game stopped: every page says why, and waiting seats give up."""
         self.table.stop(reason)
 
-    def overrule_repeats(self, view: CallView) -> dict[str, str | None]:
+    def overrule_repeats(self, view: players.CallView) -> dict[str, str | None]:
         """After a ne bis in idem call: the table's rulings on the judge's repeat verdicts
         (shared by every person at the table), once every person has said they are done."""
         pending = self._shared("repeats", view)
@@ -624,7 +619,7 @@ class WebHumanPlayer:
                 self.table.seats[self.seat].pending = None
                 self.table._bump()
 
-    def keep_card(self, view: KeepView) -> str:
+    def keep_card(self, view: players.KeepView) -> str:
         """Post the keep question; the rules' default (:func:`kiekai.kiek.seat.time_up_keep`,
         the first card on offer) when the person is gone or does not answer."""
         pending = self.table.post(self.seat, "keep", view, None)
