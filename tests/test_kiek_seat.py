@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import threading
+import time
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -10,11 +13,12 @@ from hypothesis import strategies as st
 from kiek_helpers import TableJudge, make_cards
 from rich.console import Console
 
+from kiekai.clock import MonotonicClock
 from kiekai.events import Event
 from kiekai.judge.verdict import Verdict
 from kiekai.kiek import rules, seat
 from kiekai.kiek.engine import KiekEngine
-from kiekai.kiek.players import ActivePlay, ActiveView, KeepView, TimeUp, WordVerdict
+from kiekai.kiek.players import ActivePlay, ActiveView, Hourglass, KeepView, TimeUp, WordVerdict
 from kiekai.ui.kiek_terminal import LineReader, TerminalKiekPlayer
 from kiekai.web.table import WebTable
 
@@ -243,3 +247,23 @@ def test_the_person_is_you_and_the_others_are_named() -> None:
     assert names.writers([2]) == "Bot 2" and names.writers([]) == ""
     assert names.name(5) == "player 6"
     assert seat.plural(1, "is", "are") == "is" and seat.plural(2, "is", "are") == "are"
+
+
+def test_the_web_seat_holds_a_timed_out_player_to_the_same_default() -> None:
+    """The page chose two cards and sent a three with a refused word; then time ran out:
+    the web seat keeps both, as the terminal does (kiek/rules.py, time_up_split)."""
+    table = WebTable(["You", "Bot 1", "Bot 2"], [0], CARDS, {}, TableJudge(), show_grace=0.0)
+    player = table.player(0)
+    view = replace(active_view(), hourglass=Hourglass(MonotonicClock(), 1.0))
+    result: list[ActivePlay] = []
+    thread = threading.Thread(target=lambda: result.append(player.play_turn(view)), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 5
+    while table.seats[0].pending is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    with table.cond:
+        pending = table.seats[0].pending
+        assert pending is not None and pending.kind == "play"
+        pending.played, pending.draft_cards = ("c05", "c06"), (4, 0, 1)
+    thread.join(timeout=10)
+    assert result == [ActivePlay(("c05", "c06"), ("c00", "c01", "c06"), ("c02", "c05"), "")]
