@@ -272,7 +272,7 @@ class WebTable:
         with self.cond:
             if not seat.joined and not seat.by_bot:
                 seat.joined = True
-                self._bump()
+                self.mark_changed()
             if self.state == "lobby" and all(s.joined for s in self.seats if s.human):
                 self.start()
 
@@ -282,7 +282,7 @@ class WebTable:
             if self.state != "lobby":
                 return
             self.state = "playing"
-            self._bump()
+            self.mark_changed()
         self.started.set()
 
     def stop(self, reason: str) -> None:
@@ -292,7 +292,7 @@ class WebTable:
             if self.state not in ("over", "stopped"):
                 self.state = "stopped"
                 self.stop_reason = reason
-            self._bump()
+            self.mark_changed()
         self.started.set()
 
     def connect(self, seat: WebSeat) -> int:
@@ -301,7 +301,7 @@ class WebTable:
             seat.streams += 1
             seat.stream_id += 1
             seat.gone_since = None
-            self._bump()
+            self.mark_changed()
             return seat.stream_id
 
     def disconnect(self, seat: WebSeat) -> None:
@@ -325,7 +325,7 @@ class WebTable:
         with self.cond:
             self.engine = engine
             self._take_snapshot()
-            self._bump()
+            self.mark_changed()
 
     def on_event(self, event: Event) -> None:
         """Called by the runner (game thread) with every event as it is logged."""
@@ -341,7 +341,7 @@ class WebTable:
             self._record(event)
             if self.engine is not None:
                 self._take_snapshot(after=event)
-            self._bump()
+            self.mark_changed()
 
     def _record(self, event: Event) -> None:
         data = event.data
@@ -403,7 +403,10 @@ class WebTable:
             "waiting_for": list(engine.to_move()) if engine.phase is not Phase.OVER else [],
         }
 
-    def _bump(self) -> None:
+    def mark_changed(self) -> None:
+        """Count one change of the table (:attr:`version`) and wake everything waiting on
+        :attr:`cond`: the pages' live streams send the new version, the game thread sees
+        answers. The caller holds ``cond``."""
         self.version += 1
         self.cond.notify_all()
 
@@ -426,7 +429,7 @@ class WebTable:
                 self.rounds.setdefault(kind, {})[seat] = pending
             if self.engine is not None:  # the engine has moved on to this question
                 self._take_snapshot()
-            self._bump()
+            self.mark_changed()
             return pending
 
     def wait_timed(self, seat: int, pending: Pending) -> Any:
@@ -483,7 +486,7 @@ class WebTable:
             person.notices.append(f"You did not answer in time: the table {what} for you.")
         if person.pending is pending and pending.kind not in SHARED_KINDS:
             person.pending = None
-        self._bump()
+        self.mark_changed()
 
     def round_finished(self, kind: str, turn: int) -> bool:
         """Whether every person's seat has answered this turn's shared question ``kind``
@@ -509,7 +512,7 @@ class WebTable:
         """Show ``message`` to the person at ``seat``."""
         with self.cond:
             seat.notices.append(message)
-            self._bump()
+            self.mark_changed()
 
     def check_word(self, word: str) -> str:
         """Why ``word`` cannot be written ("" when it is one word): the seat's rule,
@@ -617,7 +620,7 @@ class WebHumanPlayer:
         with self.table.cond:
             if self.table.seats[self.seat].pending is pending:
                 self.table.seats[self.seat].pending = None
-                self.table._bump()
+                self.table.mark_changed()
 
     def keep_card(self, view: players.KeepView) -> str:
         """Post the keep question; the rules' default (:func:`kiekai.kiek.seat.time_up_keep`,
