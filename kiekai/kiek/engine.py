@@ -84,6 +84,7 @@ from kiekai.kiek.rules import (  # the rule constants, re-exported for the engin
     TABLE_SIZE,
     TURN_SECONDS,
     stake_of_round,
+    time_up_split,
 )
 
 
@@ -642,7 +643,8 @@ class KiekEngine:
         """The active player plays 2 hand cards, splits the 5 cards 3-vs-2 and writes a word.
 
         ``action=None`` means time ran out before any cards were chosen: the first two cards
-        of the hand are played and no word is written. A word of ``""`` means the cards
+        of the hand are played, split in table order (:func:`~kiekai.kiek.rules.time_up_split`),
+        and no word is written. A word of ``""`` means the cards
         were chosen but no word was written in time. Either way nobody can match an
         unwritten word, so the turn scores nothing and goes straight to KEEP (settled
         reading, docs/rules.md).
@@ -655,9 +657,8 @@ class KiekEngine:
         self._require(Phase.PLAY)
         hand_ids = [c.id for c in self.hands[self.active]]
         if action is None:
-            played: tuple[str, ...] = tuple(hand_ids[:PLAYED_PER_TURN])
-            five = [c.id for c in self.table] + list(played)
-            three, two, word = tuple(five[:3]), tuple(five[3:]), ""
+            played, three, two = time_up_split([c.id for c in self.table], hand_ids)
+            word = ""
             forfeited = True
         else:
             played, three, two = tuple(action.played), tuple(action.three), tuple(action.two)

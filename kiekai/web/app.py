@@ -42,8 +42,15 @@ from pydantic import BaseModel, ConfigDict
 
 from kiekai.events import KiekGameOver
 from kiekai.kiek.engine import ruling_key
-from kiekai.kiek.players import ActivePlay
-from kiekai.web.table import MAX_WORD, SHARED_KINDS, Pending, WebSeat, WebTable
+from kiekai.kiek.seat import (
+    MAX_WORD,
+    choice_problem,
+    chosen_play,
+    group_named,
+    possessive,
+    used_word_named,
+)
+from kiekai.web.table import SHARED_KINDS, Pending, WebSeat, WebTable
 
 HERE = Path(__file__).resolve().parent
 #: Largest form post accepted, in bytes (a word and a few card numbers need far less).
@@ -141,6 +148,7 @@ def create_app(table: WebTable) -> FastAPI:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["possessive"] = possessive  # the seat's grammar (kiekai.kiek.seat)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     _add_error_handlers(app, env)
     app.include_router(_seat_routes(table, env))
@@ -496,11 +504,7 @@ def _indices(card: Sequence[str], count: int, size: int, what: str) -> list[int]
         numbers = [int(v) for v in card]
     except ValueError:
         raise Refused(400, "card numbers must be whole numbers") from None
-    if (
-        len(numbers) != count
-        or len(set(numbers)) != count
-        or not all(0 <= n < size for n in numbers)
-    ):
+    if choice_problem(numbers, range(size), count) is not None:
         raise Refused(422, f"choose {count} different {what}")
     return numbers
 
@@ -593,9 +597,7 @@ def _answer_play(
     if why:
         pending.draft_cards, pending.draft_word = tuple(three_ix), word[:MAX_WORD]
         raise Refused(422, f"Please write one word ({why}).")
-    three = tuple(five[i] for i in sorted(three_ix))
-    two = tuple(c for c in five if c not in three)
-    pending.answer = ActivePlay(tuple(pending.played), three, two, word)  # type: ignore[arg-type]
+    pending.answer = chosen_play(view, pending.played, [five[i] for i in three_ix], word)
 
 
 def _answer_guess(
@@ -614,11 +616,10 @@ def _answer_guess(
 def _find_word(groups, word: str | None):
     """The group of ``groups`` (:class:`~kiekai.kiek.players.WordVerdict`) the post's
     ``word`` field names (by the table's ruling key), or a 422."""
-    key = ruling_key(_required(word, "word")[:MAX_WORD])
-    found = [g for g in groups if ruling_key(g.word) == key]
-    if not found:
+    found = group_named(groups, _required(word, "word"))
+    if found is None:
         raise Refused(422, "that word has no verdict to overrule")
-    return found[0]
+    return found
 
 
 def _answer_reveal(
@@ -657,11 +658,10 @@ def _answer_repeats(
         elif group.verdict.accepted:
             table.repeat_rulings[key] = (group.word, None, seat.index)
         else:
-            named = form.used
-            used = [u for u in view.used_words if ruling_key(u) == ruling_key(named[:MAX_WORD])]
-            if not named or not used:
+            used = used_word_named(form.used, view.used_words, by_number=False)
+            if used is None:
                 raise Refused(422, "choose the used word it repeats")
-            table.repeat_rulings[key] = (group.word, used[0], seat.index)
+            table.repeat_rulings[key] = (group.word, used, seat.index)
     elif form.do == "done":
         pending.answer = True
     else:

@@ -47,18 +47,14 @@ from kiekai.events import (
     KiekVerdict,
     typed,
 )
+from kiekai.kiek import players
 from kiekai.kiek.describe import Describer, Line
-from kiekai.kiek.engine import KiekEngine, Phase, TableSnapshot, one_word_verdict
+from kiekai.kiek.engine import KiekEngine, Phase, TableSnapshot
 from kiekai.kiek.players import (
-    ActivePlay,
-    ActiveView,
-    CallView,
-    GuessView,
     Hourglass,
-    KeepView,
-    RevealView,
     TimeUp,
 )
+from kiekai.kiek.seat import refuse_word, time_up_keep, time_up_play
 
 if TYPE_CHECKING:
     from kiekai.judge.protocol import JudgeLike
@@ -72,8 +68,6 @@ UNTIMED_WAIT = 300.0
 GONE_GRACE = 20.0
 #: Lines of the table's log kept for the pages.
 LOG_LINES = 60
-#: Longest word a person may type (characters); longer posts are refused.
-MAX_WORD = 64
 #: Questions every person at the table answers together, sharing the table's rulings.
 SHARED_KINDS = ("reveal", "repeats")
 
@@ -511,13 +505,10 @@ class WebTable:
             self.mark_changed()
 
     def check_word(self, word: str) -> str:
-        """Why ``word`` cannot be written ("" when it is one word)."""
-        if len(word) > MAX_WORD:
-            return f"that is {len(word)} characters; one word is at most {MAX_WORD}"
-        verdict = one_word_verdict(self.judge, word)
-        if verdict.accepted:
-            return ""
-        return "nothing was typed" if not word.strip() else verdict.reason
+        """Why ``word`` cannot be written ("" when it is one word): the seat's rule,
+        :func:`kiekai.kiek.seat.refuse_word` (at most :data:`~kiekai.kiek.seat.MAX_WORD`
+        characters, one word by the judge)."""
+        return refuse_word(self.judge, word)
 
 
 class WebHumanPlayer:
@@ -539,21 +530,28 @@ class WebHumanPlayer:
         """Show ``message`` on the person's page."""
         self.table.notify(self.table.seats[self.seat], message)
 
-    def play_turn(self, view: ActiveView) -> ActivePlay:
+    def play_turn(self, view: players.ActiveView) -> players.ActivePlay:
         """Post the active player's question; the page asks for two cards, then the three
-        and the word. Time up after choosing cards: those cards, split in table order,
-        with no word; before: :class:`TimeUp` (the runner plays the first two cards)."""
+        and the word. When time runs out, what the person chose is kept (the two cards,
+        and the three of a refused answer) and the rest filled in by the rules, with no
+        word (:func:`kiekai.kiek.seat.time_up_play`); with no cards chosen,
+        :class:`TimeUp` (the engine plays its default)."""
         glass = view.hourglass or Hourglass(self.table.clock, view.time_limit)
         pending = self.table.post(self.seat, "play", view, glass)
         try:
-            return self.table.wait_timed(self.seat, pending)
+            answer: players.ActivePlay = self.table.wait_timed(self.seat, pending)
+            return answer
         except TimeUp:
-            if len(pending.played) == 2:
-                five = [c.id for c in view.table] + list(pending.played)
-                return ActivePlay(tuple(pending.played), tuple(five[:3]), tuple(five[3:]), "")  # type: ignore[arg-type]
-            raise
+            with self.table.cond:
+                played, drafted = pending.played, pending.draft_cards
+            five = [c.id for c in view.table] + list(played)
+            three = tuple(five[i] for i in drafted) if played else ()
+            timed_out = time_up_play(view, played, three)
+            if timed_out is None:
+                raise
+            return timed_out
 
-    def guess(self, view: GuessView) -> str:
+    def guess(self, view: players.GuessView) -> str:
         """Post a guess question; ``""`` when the hourglass runs out."""
         glass = view.hourglass or Hourglass(self.table.clock, view.time_limit)
         pending = self.table.post(self.seat, "guess", view, glass)
@@ -562,7 +560,7 @@ class WebHumanPlayer:
         except TimeUp:
             return ""
 
-    def _shared(self, kind: str, view: RevealView | CallView) -> Pending:
+    def _shared(self, kind: str, view: players.RevealView | players.CallView) -> Pending:
         """This turn's shared question ``kind`` (``"reveal"`` or ``"repeats"``, posted once
         a seat), answered or defaulted, after every person asked is done (so all return
         the same rulings)."""
@@ -582,14 +580,14 @@ class WebHumanPlayer:
                 table.cond.wait(0.5)
         return pending
 
-    def overrule(self, view: RevealView) -> dict[str, bool]:
+    def overrule(self, view: players.RevealView) -> dict[str, bool]:
         """The table's rulings at this reveal (the page's overrule buttons, shared by every
         person at the table: one a word), once every person has said they are done."""
         self._shared("reveal", view)
         with self.table.cond:
             return {word: accepted for word, accepted, _by in self.table.rulings.values()}
 
-    def call_repeat(self, view: RevealView) -> bool:
+    def call_repeat(self, view: players.RevealView) -> bool:
         """Whether this person pressed "ne bis in idem" at the reveal."""
         pending = self._shared("reveal", view)
         self._release(pending)
@@ -599,7 +597,7 @@ class WebHumanPlayer:
         """The game stopped: every page says why, and waiting seats give up."""
         self.table.stop(reason)
 
-    def overrule_repeats(self, view: CallView) -> dict[str, str | None]:
+    def overrule_repeats(self, view: players.CallView) -> dict[str, str | None]:
         """After a ne bis in idem call: the table's rulings on the judge's repeat verdicts
         (shared by every person at the table), once every person has said they are done."""
         pending = self._shared("repeats", view)
@@ -614,10 +612,11 @@ class WebHumanPlayer:
                 self.table.seats[self.seat].pending = None
                 self.table.mark_changed()
 
-    def keep_card(self, view: KeepView) -> str:
-        """Post the keep question; the first card on offer when the person is gone."""
+    def keep_card(self, view: players.KeepView) -> str:
+        """Post the keep question; the rules' default (:func:`kiekai.kiek.seat.time_up_keep`,
+        the first card on offer) when the person is gone or does not answer."""
         pending = self.table.post(self.seat, "keep", view, None)
         answer = self.table.wait_untimed(self.seat, pending)
         if answer is None:
-            return view.cards[0].id
+            return time_up_keep(view)
         return str(answer)
