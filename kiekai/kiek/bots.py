@@ -425,32 +425,23 @@ class KiekBot:
         words = self.candidates.words
         w = len(words)
         utility = listener.copy()
-        # a quality (not a colour: those must be clearly true) only *probably* true of each card (margin
-        # WEAK_MARGIN) is preferred to an X-less, which the others rarely guess
+        # a quality (not a colour: those must be clearly true) only *probably* true of each
+        # card (margin WEAK_MARGIN) is preferred to an X-less, which the others rarely guess
         # (rulebook, "Imperfect Guesses"), but comes after the words it is sure of
         hue = np.asarray([k in ("colour", "light") for k in self.candidates.kinds])
-        weak = (
-            (margin >= WEAK_MARGIN)
-            & ~self._naming[None, None, :]
+        hedged = (
+            ~self._naming[None, None, :]
             & ~hue[None, None, :]
             & ~self.candidates.negated[None, None, :]
             & (ruled == 0)
             & (self.persona.known & self._unused(view.used_words))[None, None, :]
-            & ~truthful
         )
+        weak = (margin >= WEAK_MARGIN) & hedged & ~truthful
         utility = np.where(weak, utility - WEAK_COST, utility)
         truthful = truthful | weak
         # a colour or quality in some doubt on one card (margin DOUBT_MARGIN: a little less
         # likely than not) still says something about the photos, and comes before X-less
-        doubtful = (
-            (margin >= DOUBT_MARGIN)
-            & ~self._naming[None, None, :]
-            & ~hue[None, None, :]
-            & ~self.candidates.negated[None, None, :]
-            & (ruled == 0)
-            & (self.persona.known & self._unused(view.used_words))[None, None, :]
-            & ~truthful
-        )
+        doubtful = (margin >= DOUBT_MARGIN) & hedged & ~truthful
         # X-less is the last resort (rulebook, "Imperfect Guesses": the others "may not guess
         # these categories as easily"): a positive word it may write, on any cards and split,
         # comes first, and the judge must find it unused (ne bis in idem)
