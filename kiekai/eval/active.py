@@ -469,7 +469,7 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 render_selfplay_markdown(result["selfplay_pixels"]),
                 "",
             ]
-        lead += ["### Truthfulness on dealt turns", ""]
+        lead += ["### Truthfulness turn by turn in engine games", ""]
     rows = []
     for level, s in result["levels"].items():
         lo, hi = s["truthful_of_checkable_ci95"]

@@ -7,7 +7,11 @@ listener's rationality, and the bot :class:`Level` s. Sources are cited beside e
 published norms (wordfreq Zipf, Brysbaert et al. 2014 concreteness, Seco et al. 2004
 intrinsic information content as the size principle of Xu & Tenenbaum 2007, Lindsey & Brown
 2014 on colour naming), the rulebook (``../shared/rules/kiek.txt``) and the project's own
-measurements (``data/people-rounds``, docs/EVALUATION.md, docs/bots.md).
+measurements (``data/people-rounds``, docs/EVALUATION.md, docs/bots.md). A number whose comment
+names no measurement is a modelling choice set by hand; docs/bots.md says what each does and
+what else was tried. The prior's weights can be varied without editing this file:
+``scripts/guesser_quick_eval.py --specificity-weight W --zipf-weight Z`` scores the plain
+guesser on the dev rounds with other values.
 
 The rules of the game themselves are not here: they live in :mod:`kiekai.kiek.rules`.
 """
@@ -17,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Weight of a word's Zipf frequency in its prior (log units per Zipf unit, i.e. per tenfold
-#: frequency), centred on Zipf 4.5 (a word met a few times in a million, e.g. "tool").
+#: frequency), centred on Zipf 4.5 (a word met a few times in a million, e.g. "tool"). The
+#: three prior weights are docs/bots.md's formula ("How readily people write a word").
 ZIPF_WEIGHT = 1.0
 #: Weight of concreteness (Brysbaert et al. 2014, 1-5) above 4 in the prior; unrated words: 0.
 CONCRETENESS_WEIGHT = 0.5
