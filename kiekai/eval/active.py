@@ -5,7 +5,7 @@ Usage::
     python scripts/eval_active.py --deck ../shared/decks/imagenet-dev [--games 6] \\
         [--players 4] [--levels easy,normal,hard] [--seed 0] [--out DIR]
 
-Seeded games are whole games of the rules engine (:func:`kiekai.kiek.game.play_game` on a
+Seeded games are whole games of the rules engine (:func:`kiekai.kiek.runner.play_game` on a
 virtual clock, as ``kiekai play --bots N --humans 0`` plays them), dealt from the deck's
 labelled photos: the engine deals, redeals and scores by :mod:`kiekai.kiek.rules` (rulebook,
 "Preparations", "A Turn" and "The Next Turn"), and every seat is a ``KiekBot`` of the measured
@@ -273,7 +273,7 @@ def play_games(
 ) -> list[dict[str, Any]]:
     """Play ``games`` seeded games of Kiek through the engine and measure every active turn.
 
-    Each game is a whole game of the rules engine (:func:`kiekai.kiek.game.play_game` on a
+    Each game is a whole game of the rules engine (:func:`kiekai.kiek.runner.play_game` on a
     virtual clock, :data:`~kiekai.kiek.rules.BASE_ROUNDS` rounds): the engine deals and
     redeals by :mod:`kiekai.kiek.rules`, and the seats' bots play, guess, call repeats and
     choose the cards that stay (rulebook, "A Turn" and "The Next Turn"); every word written
@@ -307,7 +307,7 @@ def play_games(
     """
     from kiekai.clock import VirtualClock
     from kiekai.eval.quality import TruthChecker
-    from kiekai.kiek.game import play_game
+    from kiekai.kiek.runner import play_game
 
     needed = cards_needed(players)
     if len(cards) < needed:
