@@ -411,7 +411,7 @@ class Taxonomy:
         - *no* sense of ``word`` (the same set of senses) is an ancestor-or-self of any
           synset in ``two``: a reader may take the word in any sense, so ``crane`` is not
           true of three crane birds (crane.n.05) against two crane machines (crane.n.04).
-          This is the bots' own rule (``kiekai.kiek.bots.certain_truth``), which is stricter
+          This is the bots' own rule (``kiekai.kiek.truth.certain_truth``), which is stricter
           still: it also refuses a sense that is a hyponym of a card of the two.
 
         ``X-less`` (rulebook, "Imperfect Guesses": "white-less", "person-less") is true when X
