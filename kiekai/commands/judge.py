@@ -80,7 +80,7 @@ STRICTNESS_OPTION = typer.Option(
     "--strictness",
     "-s",
     help=f"Table rules: {Strictness.spelled()}.",
-    metavar="[" + "|".join(Strictness) + "]",
+    metavar="<" + "|".join(Strictness) + ">",
 )
 
 #: The ``--house-rules`` option of ``kiekai judge`` and ``kiekai repeat``.
