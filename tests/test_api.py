@@ -360,6 +360,8 @@ class ProtocolOnlyJudge:
     """A :class:`JudgeLike` double: the server must serve every route through the
     protocol's ``match`` and ``is_repeat`` alone."""
 
+    strictness = Strictness.STANDARD
+
     def __init__(self) -> None:
         self.pairs: list[tuple[str, str]] = []
 

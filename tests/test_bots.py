@@ -578,6 +578,7 @@ def test_a_game_with_refused_words_plays_through(
     from kiekai.eval.quality import read_turns
     from kiekai.events import EventLog
     from kiekai.kiek.game import play_game
+    from kiekai.kiek.settings import GameSettings
     from kiekai.lexicon import load_vocabulary
 
     default = (Path(__file__).parents[1] / "data" / "vocabulary.tsv").read_text(encoding="utf-8")
@@ -598,7 +599,12 @@ def test_a_game_with_refused_words_plays_through(
         path = tmp_path / f"game{seed}.jsonl"
         with EventLog(path) as log:
             outcome = play_game(
-                bots, list(dev_cards), judge=judge, seed=seed, clock=VirtualClock(), log=log
+                bots,
+                list(dev_cards),
+                judge=judge,
+                settings=GameSettings(seed=seed),
+                clock=VirtualClock(),
+                log=log,
             )
         assert len(outcome.scores) == 3
         turns = read_turns(path)

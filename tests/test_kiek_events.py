@@ -22,13 +22,18 @@ from kiekai.events import (
 )
 from kiekai.kiek.describe import Describer, describe
 from kiekai.kiek.game import play_game
+from kiekai.kiek.settings import GameSettings
 
 
 def _game(calls: bool = True) -> tuple[Event, ...]:
     words = [["dog", "red", "people"], ["dog", "cat"], ["red", "sky", "dog"]]
     players = [ScriptedPlayer(f"Bot {i + 1}", words[i], calls=calls) for i in range(3)]
     outcome = play_game(
-        players, make_cards(30), judge=TableJudge(), seed=4, clock=VirtualClock(), rounds=2
+        players,
+        make_cards(30),
+        judge=TableJudge(),
+        settings=GameSettings(seed=4, rounds=2),
+        clock=VirtualClock(),
     )
     return outcome.events
 

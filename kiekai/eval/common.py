@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, overload
 
+from kiekai.judge.verdict import Strictness
 from kiekai.paths import shared_dir
 
 REPO = Path(__file__).resolve().parents[2]
@@ -152,7 +153,7 @@ def add_round_scoring_args(parser: Any) -> None:
     parser.add_argument("--clip-model", default=None, help="open_clip architecture name")
     parser.add_argument("--clip-checkpoint", default=None, help="open_clip weights file")
     parser.add_argument(
-        "--strictness", choices=["strict", "standard", "lenient"], default="standard"
+        "--strictness", choices=[level.value for level in Strictness], default="standard"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the level bots (default 0)")
     parser.add_argument("--limit", type=int, default=None, help="score only the first N rounds")
@@ -595,7 +596,6 @@ def make_judge(strictness: str = "standard") -> Any:
             (the judge's message says how to rebuild it).
     """
     from kiekai.judge import Judge
-    from kiekai.judge.verdict import Strictness
 
     try:
         return Judge(Strictness.parse(strictness))

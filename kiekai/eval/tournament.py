@@ -221,6 +221,7 @@ def run(
     from kiekai.clock import VirtualClock
     from kiekai.kiek.bots import KiekBot
     from kiekai.kiek.game import play_game
+    from kiekai.kiek.settings import GameSettings
 
     judge = ec.make_judge("standard")
     taxonomy = ec.Taxonomy()
@@ -240,7 +241,13 @@ def run(
             for s, lvl in enumerate(seat_levels)
         ]
         try:
-            outcome = play_game(bots, usable, judge=judge, seed=seed + g, clock=VirtualClock())
+            outcome = play_game(
+                bots,
+                usable,
+                judge=judge,
+                settings=GameSettings(seed=seed + g),
+                clock=VirtualClock(),
+            )
         except ValueError as exc:
             raise ec.EvalError(f"cannot play on deck {deck}: {exc}") from None
         records.append(game_records(outcome, seat_levels, by_id, taxonomy))

@@ -23,7 +23,6 @@ from kiekai.deck import Card
 from kiekai.events import Event, EventLog, KiekAborted, KiekHeader
 from kiekai.judge.house_rules import HouseRules, HouseRulesError, HouseRuling
 from kiekai.kiek.engine import (
-    TURN_SECONDS,
     IllegalAction,
     JudgeLike,
     KiekEngine,
@@ -31,6 +30,7 @@ from kiekai.kiek.engine import (
     ruling_key,
 )
 from kiekai.kiek.players import ActivePlay, Hourglass, HumanKiekPlayer, KiekPlayer, TimeUp
+from kiekai.kiek.settings import GameSettings
 
 _T = TypeVar("_T")
 
@@ -95,15 +95,12 @@ def play_game(
     cards: Sequence[Card],
     *,
     judge: JudgeLike,
-    seed: int,
-    rounds: int = 3,
+    settings: GameSettings,
     clock: Clock | None = None,
     log: EventLog | None = None,
     header: Mapping[str, Any] | None = None,
     on_event: Callable[[Event], None] | None = None,
-    time_limit: float = TURN_SECONDS,
     house_rules: HouseRules | None = None,
-    ruling_level: str = "standard",
     card_names: Mapping[str, str] | None = None,
     on_engine: Callable[[KiekEngine], None] | None = None,
 ) -> GameOutcome:
@@ -111,7 +108,7 @@ def play_game(
 
     Seat ``i`` is ``players[i]``; the first human seat is the first active player (the
     rulebook's "youngest player"), else the seed chooses. Each turn the active player gets
-    ``time_limit`` seconds (120, rulebook "A Turn") on an
+    ``settings.turn_seconds`` seconds (120, rulebook "A Turn") on an
     :class:`~kiekai.kiek.players.Hourglass` that a person's front end turns when the cards
     and prompt are on screen (a bot is timed from the moment it is asked); a word that
     comes later, or a :class:`~kiekai.kiek.players.TimeUp` from the player, counts as
@@ -123,7 +120,8 @@ def play_game(
     At the reveal every person may overrule the judge's verdicts
     (:meth:`~kiekai.kiek.players.HumanKiekPlayer.overrule`): a ruling that no other person
     contradicts is applied (:meth:`KiekEngine.overrule`) and, with ``house_rules``, saved
-    to the table's house-rules file at ``ruling_level`` for the next games
+    to the table's house-rules file at the judge's level (``judge.strictness``) for the
+    next games
     (:meth:`~kiekai.judge.house_rules.HouseRules.add`). Applying the table's rulings is
     the judge's job, not the runner's: build it with the same object,
     ``Judge(strictness, house_rules=rules)``, and it decides every pair the table has
@@ -133,17 +131,17 @@ def play_game(
     Args:
         players: 3 to 8 seats (bots and humans).
         cards: the deck (at least 4 per player + 3).
-        judge: decides matches, repeats and one-word checks.
-        seed: seeds the engine (shuffle, redeals, first active player without humans).
-        rounds: rounds to play (3 = the game proper; more = extra rounds).
+        judge: decides matches, repeats and one-word checks; its ``strictness`` is the
+            level new rulings are saved at.
+        settings: the seed (shuffle, redeals, first active player without humans), the
+            rounds to play (3 = the game proper; more = extra rounds) and the seconds per
+            turn.
         clock: time source (default: :class:`~kiekai.clock.MonotonicClock`).
         log: the event log (default: in memory); a header event is written first.
         header: extra header fields (deck path, perception, strictness ...).
         on_event: called with every event as it is logged (e.g. an :class:`EventPrinter`).
-        time_limit: seconds per turn.
         house_rules: where the table's new rulings are saved (``add``: the file, and the
             rulings the judge applies when it was built with this object).
-        ruling_level: the strictness level new rulings are saved at (the judge's level).
         card_names: card id -> the name shown to people (default:
             :func:`kiekai.display.card_names`); written to the log header for replays.
         on_engine: called once with the engine right after it is built (front ends that
@@ -169,9 +167,9 @@ def play_game(
             {
                 "game": "kiek",
                 "format": LOG_FORMAT,
-                "seed": seed,
-                "rounds": rounds,
-                "time_limit": time_limit,
+                "seed": settings.seed,
+                "rounds": settings.rounds,
+                "time_limit": settings.turn_seconds,
                 "players": [
                     {"seat": i, "name": p.name, "human": bool(p.is_human)}
                     for i, p in enumerate(players)
@@ -193,16 +191,16 @@ def play_game(
         cards,
         len(players),
         judge=judge,
-        seed=seed,
+        seed=settings.seed,
         first_active=humans[0] if humans else None,
-        rounds=rounds,
+        rounds=settings.rounds,
         log=log,
         on_event=on_event,
-        time_limit=time_limit,
+        time_limit=settings.turn_seconds,
     )
     if on_engine is not None:
         on_engine(engine)
-    table = _Table(engine, players, clock, house_rules, ruling_level)
+    table = _Table(engine, players, clock, house_rules, judge.strictness.value)
     try:
         while not engine.is_over():
             table.step()
