@@ -308,6 +308,7 @@ def play_games(
     from kiekai.clock import VirtualClock
     from kiekai.eval.quality import TruthChecker
     from kiekai.kiek.runner import play_game
+    from kiekai.kiek.settings import GameSettings
 
     needed = cards_needed(players)
     if len(cards) < needed:
@@ -339,8 +340,7 @@ def play_games(
             [_MeasuredSeat(bot, on_turn) for bot in seats(g)],
             cards,
             judge=judge,
-            seed=seed * 1000 + g,
-            rounds=BASE_ROUNDS,
+            settings=GameSettings(seed=seed * 1000 + g, rounds=BASE_ROUNDS),
             clock=VirtualClock(),
             on_engine=engines.append,
         )
