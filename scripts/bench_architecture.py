@@ -5,7 +5,8 @@
 
 Checks ``--ref`` out in a temporary ``git worktree`` and times, in new processes with
 ``PYTHONPATH`` set to each tree, interleaved (reference, current, reference, current, ...)
-after one untimed warm-up run of each: a cold ``kiekai judge`` verdict; a bot-only Kiek game
+after compiling both trees' bytecode and one untimed warm-up run of each command
+(``--no-warmup``: none): a cold ``kiekai judge`` verdict; a bot-only Kiek game
 (3 bots, seed 1, one round) on the golden logs' 30-photo dev deck with labels and with pixels
 only, each on a cold perception cache, timing the perception's ``prepare`` and ``scores``
 and every bot decision (:mod:`kiekai.eval.bench_probe`); a headless Kismet variant game.
@@ -35,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ref", default="7d931ee", help="reference commit (default 7d931ee)")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per tree and command")
     parser.add_argument("--kismet-rounds", type=int, default=300, help="rounds of the Kismet game")
+    parser.add_argument(
+        "--no-warmup", action="store_true", help="skip the untimed first run of each command"
+    )
     parser.add_argument("--python", default=sys.executable, help="interpreter for both trees")
     parser.add_argument("--quiet", action="store_true", help="print the table only")
     args = parser.parse_args(argv)
@@ -55,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             bench.default_commands(args.kismet_rounds),
             workdir,
             repeats=args.repeats,
+            warmup=not args.no_warmup,
             python=args.python,
             echo=echo,
         )

@@ -77,6 +77,8 @@ def test_probe_times_outermost_protocol_calls_only() -> None:
     assert len(recorder.perception["prepare"]) == 1
     assert len(recorder.perception["scores"]) == 1
     assert all(s >= 0 for s in recorder.perception["prepare"])
+    assert len(recorder.cpu["perception"]["prepare"]) == 1
+    assert len(recorder.cpu["decisions"]["guess"]) == 2
 
 
 def test_probe_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -127,6 +129,9 @@ def test_figures_read_medians() -> None:
     ]
     assert bench.decision_median(runs[0]) == 2.0
     assert bench.perception_seconds(runs[2]) == 1.75
+    timed = bench.RunResult(1.0, {"cpu": {"perception": {"scores": [0.5]}}}, cpu=0.8)
+    assert bench.perception_seconds(timed, cpu=True) == 0.5
+    assert bench.perception_seconds(timed) == 0.0
     figures = [bench.Figure("wall", "x", lambda r: r.wall)]
     [comparison] = bench.compare(figures, {"x": [runs[:2], runs]})
     assert (comparison.reference, comparison.current) == (2.0, 2.0)
@@ -138,6 +143,7 @@ def test_run_command_through_probe(tmp_path: Path) -> None:
     result = bench.run_command(REPO, command, tmp_path, sys.executable)
     assert result.probe["exit"] == 0
     assert result.wall >= result.probe["seconds"] > 0
+    assert 0 < result.cpu
     assert set(result.probe["decisions"]) == set(bench_probe.DECISIONS)
     failing = bench.BenchCommand("bad", ("judge",))
     with pytest.raises(RuntimeError, match="bad in"):

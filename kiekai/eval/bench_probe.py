@@ -18,9 +18,13 @@ call of each kind counts (a composite perception calling its parts, or a bot cal
 perception, is not counted twice in the same kind), per thread. ``OUT.json`` gets::
 
     {"exit": 0, "seconds": float, "decisions": {"play_turn": [s, ...], ...},
-     "perception": {"prepare": [s, ...], "scores": [s, ...]}}
+     "perception": {"prepare": [s, ...], "scores": [s, ...]},
+     "cpu": {"decisions": {...}, "perception": {...}}}
 
-where ``seconds`` is the command's wall time after this script started (imports included).
+where ``seconds`` is the command's wall time after this script started (imports included),
+``decisions`` and ``perception`` hold wall seconds (``time.perf_counter``) and ``cpu`` the
+same calls' CPU seconds of the whole process (``time.process_time``: every thread, so a
+torch forward's worker threads count; on a busy machine it moves less than wall time).
 """
 
 from __future__ import annotations
@@ -48,31 +52,39 @@ class Recorder:
     """Seconds of the outermost call of each timed method, per thread.
 
     Attributes:
-        decisions: method name -> seconds of each outermost call on a bot.
-        perception: method name -> seconds of each outermost call on a perception.
+        decisions: method name -> wall seconds of each outermost call on a bot.
+        perception: method name -> wall seconds of each outermost call on a perception.
+        cpu: ``decisions`` / ``perception`` -> method name -> the same calls' process CPU
+            seconds.
     """
 
     def __init__(self) -> None:
         self.decisions: dict[str, list[float]] = {m: [] for m in DECISIONS}
         self.perception: dict[str, list[float]] = {m: [] for m in PERCEPTION}
+        self.cpu: dict[str, dict[str, list[float]]] = {
+            "decisions": {m: [] for m in DECISIONS},
+            "perception": {m: [] for m in PERCEPTION},
+        }
         self._depth = threading.local()
 
     def wrap(self, function: Callable[..., Any], kind: str, name: str) -> Callable[..., Any]:
-        """``function`` timed into ``self.<kind>[name]`` (outermost calls only)."""
-        store = getattr(self, kind)[name]
+        """``function`` timed into ``self.<kind>[name]`` and ``self.cpu[kind][name]``
+        (outermost calls only)."""
+        store, cpu_store = getattr(self, kind)[name], self.cpu[kind][name]
         key = f"{kind}.{name}"
 
         @functools.wraps(function)
         def timed(*args: Any, **kwargs: Any) -> Any:
             depth = getattr(self._depth, key, 0)
             setattr(self._depth, key, depth + 1)
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             try:
                 return function(*args, **kwargs)
             finally:
                 setattr(self._depth, key, depth)
                 if depth == 0:
                     store.append(time.perf_counter() - start)
+                    cpu_store.append(time.process_time() - cpu_start)
 
         timed.__bench_probe__ = True  # type: ignore[attr-defined]
         return timed
@@ -149,6 +161,7 @@ def run(out: str, args: Sequence[str]) -> int:
         "seconds": seconds,
         "decisions": recorder.decisions,
         "perception": recorder.perception,
+        "cpu": recorder.cpu,
     }
     with open(out, "w", encoding="utf-8") as handle:
         json.dump(figures, handle)

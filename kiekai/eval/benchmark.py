@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -201,10 +202,13 @@ class RunResult:
     Attributes:
         wall: seconds from starting the process to its end (imports included).
         probe: the probe's JSON (see :mod:`kiekai.eval.bench_probe`), or ``{}``.
+        cpu: the process's CPU seconds (user + system, its own children included, from
+            ``getrusage(RUSAGE_CHILDREN)``); on a busy machine it moves less than ``wall``.
     """
 
     wall: float
     probe: Mapping[str, Any]
+    cpu: float = float("nan")
 
 
 @dataclass(frozen=True)
@@ -258,16 +262,18 @@ def default_commands(kismet_rounds: int = 300) -> tuple[BenchCommand, ...]:
     )
 
 
-def perception_seconds(run: RunResult) -> float:
-    """Seconds in the perception's outermost ``prepare`` and ``scores`` calls of a run."""
-    calls = run.probe.get("perception", {})
+def perception_seconds(run: RunResult, cpu: bool = False) -> float:
+    """Seconds in the perception's outermost ``prepare`` and ``scores`` calls of a run (wall
+    time, or with ``cpu`` the process's CPU time in them)."""
+    calls = (run.probe.get("cpu", {}) if cpu else run.probe).get("perception", {})
     return float(sum(calls.get("prepare", [])) + sum(calls.get("scores", [])))
 
 
-def decision_median(run: RunResult) -> float:
+def decision_median(run: RunResult, cpu: bool = False) -> float:
     """Median seconds of one bot decision (active turns, guesses and kept cards together;
-    the repeat calls, which are nearly free, left out) in a run."""
-    calls = run.probe.get("decisions", {})
+    the repeat calls, which are nearly free, left out) in a run (wall time, or with ``cpu``
+    the process's CPU time)."""
+    calls = (run.probe.get("cpu", {}) if cpu else run.probe).get("decisions", {})
     values = [v for kind in ("play_turn", "guess", "keep_card") for v in calls.get(kind, [])]
     return statistics.median(values) if values else float("nan")
 
@@ -276,18 +282,39 @@ def _wall(run: RunResult) -> float:
     return run.wall
 
 
+def _cpu(run: RunResult) -> float:
+    return run.cpu
+
+
+def _perception_cpu(run: RunResult) -> float:
+    return perception_seconds(run, cpu=True)
+
+
+def _decision_cpu(run: RunResult) -> float:
+    return decision_median(run, cpu=True)
+
+
 def default_figures() -> tuple[Figure, ...]:
     """The figures the architecture step must keep (issue "One game, one set of rules, one
-    event model", Done when): cold verdict, perception, bot thinking time, Kismet timing."""
+    event model", Done when): cold verdict, perception, bot thinking time, Kismet timing;
+    each as wall time and as CPU time (which a busy machine disturbs less)."""
     return (
-        Figure("cold `kiekai judge people humans` (wall, new process)", "verdict", _wall),
-        Figure("perception, labels (prepare + scores, cold cache)", "kiek-labels", perception_seconds),
-        Figure("perception, pixels only (prepare + scores, cold cache)", "kiek-pixels", perception_seconds),
-        Figure("bot decision, median (labels game)", "kiek-labels", decision_median),
-        Figure("bot decision, median (pixels game)", "kiek-pixels", decision_median),
-        Figure("bot-only Kiek game, labels (wall)", "kiek-labels", _wall),
-        Figure("bot-only Kiek game, pixels only (wall)", "kiek-pixels", _wall),
-        Figure("headless Kismet variant game (wall)", "kismet", _wall),
+        Figure("cold `kiekai judge people humans`, wall (new process)", "verdict", _wall),
+        Figure("cold `kiekai judge people humans`, CPU", "verdict", _cpu),
+        Figure("perception, labels: prepare + scores, wall (cold cache)", "kiek-labels", perception_seconds),
+        Figure("perception, labels: prepare + scores, CPU", "kiek-labels", _perception_cpu),
+        Figure("perception, pixels only: prepare + scores, wall (cold cache)", "kiek-pixels", perception_seconds),
+        Figure("perception, pixels only: prepare + scores, CPU", "kiek-pixels", _perception_cpu),
+        Figure("bot decision, median, wall (labels game)", "kiek-labels", decision_median),
+        Figure("bot decision, median, CPU (labels game)", "kiek-labels", _decision_cpu),
+        Figure("bot decision, median, wall (pixels game)", "kiek-pixels", decision_median),
+        Figure("bot decision, median, CPU (pixels game)", "kiek-pixels", _decision_cpu),
+        Figure("bot-only Kiek game, labels, wall (whole process)", "kiek-labels", _wall),
+        Figure("bot-only Kiek game, labels, CPU", "kiek-labels", _cpu),
+        Figure("bot-only Kiek game, pixels only, wall (whole process)", "kiek-pixels", _wall),
+        Figure("bot-only Kiek game, pixels only, CPU", "kiek-pixels", _cpu),
+        Figure("headless Kismet variant game, wall (whole process)", "kismet", _wall),
+        Figure("headless Kismet variant game, CPU", "kismet", _cpu),
     )  # fmt: skip
 
 
@@ -370,19 +397,22 @@ def run_command(
         env["KIEKAI_CACHE_DIR"] = str(cold_cache_copy(_user_cache(), run_dir / "cache"))
     out = run_dir / "probe.json"
     line = [python, "-P", str(PROBE), str(out), "--", *args] if command.probe else None
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         line or [python, "-m", "kiekai", *args], cwd=tree, env=env, capture_output=True,
         text=True, timeout=900,
     )  # fmt: skip
     wall = time.perf_counter() - start
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (now.ru_utime - used.ru_utime) + (now.ru_stime - used.ru_stime)
     if done.returncode != 0:
         raise RuntimeError(
             f"{command.key} in {tree}: exit {done.returncode}\n{done.stderr[-2000:]}"
         )
     probe = json.loads(out.read_text(encoding="utf-8")) if command.probe else {}
     shutil.rmtree(run_dir, ignore_errors=True)
-    return RunResult(wall, probe)
+    return RunResult(wall, probe, cpu)
 
 
 def prepare_workdir(workdir: Path) -> Path:
@@ -402,22 +432,30 @@ def compare_trees(
     workdir: Path,
     *,
     repeats: int = 5,
+    warmup: bool = True,
     python: str = sys.executable,
     echo: Callable[[str], object] = print,
 ) -> dict[str, list[list[RunResult]]]:
-    """Run every command against every tree, interleaved: after one untimed warm-up run of
-    each (bytecode compiled, files in the page cache), ``repeats`` times the sequence
-    command 1 on tree A, on tree B, command 2 on A, on B, ... so that a change in the
-    machine's load falls on both trees alike.
+    """Run every command against every tree, interleaved: after compiling each tree's
+    bytecode (``compileall``, so neither tree pays for it in a timed run) and, with
+    ``warmup``, one untimed run of each command on each tree (files in the page cache),
+    ``repeats`` times the sequence command 1 on tree A, on tree B, command 2 on A, on B, ...
+    so that a change in the machine's load falls on both trees alike.
 
     Returns:
         command key -> per tree (in ``trees`` order) its ``repeats`` results.
 
     Raises:
         RuntimeError: a command failed.
+        subprocess.CalledProcessError: a tree's bytecode could not be compiled.
     """
     results: dict[str, list[list[RunResult]]] = {c.key: [[] for _ in trees] for c in commands}
-    for command in commands:
+    for tree in trees:
+        subprocess.run(
+            [python, "-m", "compileall", "-q", str(tree / "kiekai")], check=True,
+            capture_output=True,
+        )  # fmt: skip
+    for command in commands if warmup else ():
         for tree in trees:
             run_command(tree, command, workdir, python)
     for repeat in range(repeats):
