@@ -10,8 +10,8 @@ after compiling both trees' bytecode and one untimed warm-up run of each command
 (3 bots, seed 1, one round) on the golden logs' 30-photo dev deck with labels and with pixels
 only, each on a cold perception cache, timing the perception's ``prepare`` and ``scores``
 and every bot decision (:mod:`kiekai.eval.bench_probe`); a headless Kismet variant game.
-Prints a Markdown table of the medians: figure, reference, current, current / reference and
-whether that is within 5 %. Only the command line and the player and perception protocols
+After each repeat prints a Markdown table of the medians so far: figure, reference,
+current, current / reference and whether that is within 5 %. Only the command line and the player and perception protocols
 are used, so the two trees may lay out their modules differently. The logic lives in
 :mod:`kiekai.eval.benchmark`.
 """
@@ -52,9 +52,19 @@ def main(argv: list[str] | None = None) -> int:
     ).stdout.strip()  # fmt: skip
     current = f"{head}{' + changes' if dirty else ''}"
     echo = (lambda _line: None) if args.quiet else (lambda line: print(line, file=sys.stderr))
+
+    def table(done: int, results: dict[str, list[list[bench.RunResult]]]) -> None:
+        print(f"## after {done} of {args.repeats} repeat(s)\n")
+        print(bench.ratio_table(bench.compare(bench.default_figures(), results), args.ref, current))
+        print(
+            f"\nmedians of {done} interleaved run(s) per tree; {os.cpu_count()} CPUs, "
+            f"load average (1 min) {os.getloadavg()[0]:.2f} now\n",
+            flush=True,
+        )
+
     with bench.reference_worktree(args.ref, REPO) as tree, tempfile.TemporaryDirectory() as tmp:
         workdir = bench.prepare_workdir(Path(tmp))
-        results = bench.compare_trees(
+        bench.compare_trees(
             [tree, REPO],
             bench.default_commands(args.kismet_rounds),
             workdir,
@@ -62,14 +72,8 @@ def main(argv: list[str] | None = None) -> int:
             warmup=not args.no_warmup,
             python=args.python,
             echo=echo,
+            after_repeat=table,
         )
-    load = os.getloadavg()[0]
-    print(bench.ratio_table(bench.compare(bench.default_figures(), results), args.ref, current))
-    print()
-    print(
-        f"medians of {args.repeats} interleaved runs per tree; {os.cpu_count()} CPUs, "
-        f"load average (1 min) {load:.2f} at the end"
-    )
     return 0
 
 

@@ -149,3 +149,21 @@ def test_run_command_through_probe(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="bad in"):
         bench.run_command(REPO, failing, tmp_path, sys.executable)
     json.dumps(result.probe)
+
+
+@pytest.mark.slow
+def test_compare_trees_interleaves_and_reports_each_repeat(tmp_path: Path) -> None:
+    lines: list[str] = []
+    seen: list[int] = []
+    command = bench.BenchCommand("help", ("--help",))
+    results = bench.compare_trees(
+        [REPO, REPO], [command], tmp_path, repeats=2, warmup=False, python=sys.executable,
+        echo=lines.append, after_repeat=lambda n, _results: seen.append(n),
+    )  # fmt: skip
+    assert seen == [1, 2]
+    assert [len(per_tree) for per_tree in results["help"]] == [2, 2]
+    assert [line.split(":")[0] for line in lines] == [
+        f"repeat {n}/2 help {REPO}" for n in (1, 1, 2, 2)
+    ]
+    [comparison] = bench.compare([bench.Figure("help", "help", lambda r: r.wall)], results)
+    assert comparison.reference > 0 and comparison.current > 0

@@ -435,12 +435,15 @@ def compare_trees(
     warmup: bool = True,
     python: str = sys.executable,
     echo: Callable[[str], object] = print,
+    after_repeat: Callable[[int, dict[str, list[list[RunResult]]]], object] | None = None,
 ) -> dict[str, list[list[RunResult]]]:
     """Run every command against every tree, interleaved: after compiling each tree's
     bytecode (``compileall``, so neither tree pays for it in a timed run) and, with
     ``warmup``, one untimed run of each command on each tree (files in the page cache),
     ``repeats`` times the sequence command 1 on tree A, on tree B, command 2 on A, on B, ...
-    so that a change in the machine's load falls on both trees alike.
+    so that a change in the machine's load falls on both trees alike. ``after_repeat(n,
+    results)`` is called after each repeat with the results so far (a long run on a busy
+    machine leaves usable figures when it is stopped).
 
     Returns:
         command key -> per tree (in ``trees`` order) its ``repeats`` results.
@@ -464,6 +467,8 @@ def compare_trees(
                 result = run_command(tree, command, workdir, python)
                 results[command.key][i].append(result)
                 echo(f"repeat {repeat + 1}/{repeats} {command.key} {tree}: {result.wall:.2f} s")
+        if after_repeat is not None:
+            after_repeat(repeat + 1, results)
     return results
 
 
