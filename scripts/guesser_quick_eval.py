@@ -46,14 +46,14 @@ def main() -> None:
 
     from kiekai import deck as deck_module
     from kiekai.eval import common as ec
-    from kiekai.kiek import bots
+    from kiekai.kiek import bot_tuning, bots
     from kiekai.lexicon import load_vocabulary
     from kiekai.perception.labels import LabelsPerception
 
     if args.specificity_weight is not None:
-        bots.SPECIFICITY_WEIGHT = args.specificity_weight
+        bot_tuning.SPECIFICITY_WEIGHT = args.specificity_weight  # read by word_prior
     if args.zipf_weight is not None:
-        bots.ZIPF_WEIGHT = args.zipf_weight
+        bot_tuning.ZIPF_WEIGHT = args.zipf_weight
     if not args.rounds.is_file():
         sys.exit(f"rounds file {args.rounds} not found; pass --rounds PATH")
     try:
@@ -103,7 +103,7 @@ def main() -> None:
         return f"{100 * tally[key] / n:5.1f}%"
 
     print(f"rounds: {n}  vocabulary: {len(vocabulary)} words  perception: labels")
-    print(f"weights: specificity {bots.SPECIFICITY_WEIGHT}  zipf {bots.ZIPF_WEIGHT}")
+    print(f"weights: specificity {bot_tuning.SPECIFICITY_WEIGHT}  zipf {bot_tuning.ZIPF_WEIGHT}")
     print(f"guesser  exact   top-1 {pct('top1')}  top-5 {pct('top5')}  valid top-1 {pct('valid1')}")
     print(f"baseline exact   top-1 {pct('base1')}")
     if judge is not None:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kiekai.deck import Card
-from kiekai.judge.verdict import Verdict
+from kiekai.judge.verdict import Strictness, Verdict
 from kiekai.kiek.players import ActivePlay, ActiveView, CallView, GuessView, KeepView, RevealView
 
 SYNONYMS = [{"people", "humans", "persons"}, {"dog", "dogs", "hound"}, {"red", "crimson"}]
@@ -31,6 +31,8 @@ def make_cards(n: int) -> list[Card]:
 
 class TableJudge:
     """Matches equal words (case-insensitive) and words in one set of :data:`SYNONYMS`."""
+
+    strictness = Strictness.STANDARD
 
     def _same(self, a: str, b: str) -> bool:
         a, b = a.strip().lower(), b.strip().lower()

@@ -20,6 +20,7 @@ from kiek_helpers import ScriptedPlayer, TableJudge, make_cards
 from kiekai.clock import VirtualClock
 from kiekai.events import EventLog
 from kiekai.kiek.game import play_game
+from kiekai.kiek.settings import GameSettings
 
 
 def game_log_lines(tmp: Path, players: int = 3) -> list[str]:
@@ -29,7 +30,14 @@ def game_log_lines(tmp: Path, players: int = 3) -> list[str]:
     path = tmp / "clean.jsonl"
     path.unlink(missing_ok=True)
     with EventLog(path) as log:
-        play_game(seats, make_cards(40), judge=TableJudge(), seed=7, clock=VirtualClock(), log=log)
+        play_game(
+            seats,
+            make_cards(40),
+            judge=TableJudge(),
+            settings=GameSettings(seed=7),
+            clock=VirtualClock(),
+            log=log,
+        )
     return path.read_text(encoding="utf-8").splitlines()
 
 

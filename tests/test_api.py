@@ -14,7 +14,9 @@ import math
 import pytest
 from fastapi.testclient import TestClient
 
-from kiekai.api import (
+from kiekai.commands.serve import is_loopback
+from kiekai.judge.protocol import JudgeLike
+from kiekai.judge.server import (
     BATCH_CHUNK,
     MAX_BATCH_PAIRS,
     MAX_BODY_BYTES,
@@ -23,8 +25,6 @@ from kiekai.api import (
     VerdictCache,
     create_app,
 )
-from kiekai.commands.serve import is_loopback
-from kiekai.judge.protocol import JudgeLike
 from kiekai.judge.verdict import Strictness, Verdict
 
 pytestmark = pytest.mark.slow
@@ -359,6 +359,8 @@ def test_a_judge_returning_no_verdict_is_503_not_500():
 class ProtocolOnlyJudge:
     """A :class:`JudgeLike` double: the server must serve every route through the
     protocol's ``match`` and ``is_repeat`` alone."""
+
+    strictness = Strictness.STANDARD
 
     def __init__(self) -> None:
         self.pairs: list[tuple[str, str]] = []

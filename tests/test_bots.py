@@ -113,7 +113,11 @@ def test_most_specific_shared_category_wins(perception: LabelsPerception) -> Non
 
 def test_never_a_used_word(perception: LabelsPerception, judge) -> None:
     three, two = [MALTESE, TABBY, GOLDFINCH], [GUITAR, SPORTS_CAR]
-    ranked = words_of(rank_guesses(perception, three, two, ["Animals"], k=10))
+    assert "animal" in words_of(rank_guesses(perception, three, two, (), k=10))
+    # without a judge only the word as written is out (case and spacing aside)
+    assert "animal" not in words_of(rank_guesses(perception, three, two, [" Animal "], k=10))
+    # a plural is a form of the same word: the judge's call, not a rule of the bots' own
+    ranked = words_of(rank_guesses(perception, three, two, ["Animals"], k=10, judge=judge))
     assert "animal" not in ranked and "animals" not in ranked
     # the judge also knows synonyms: "creature" names animal.n.01 (the everyday lexicon
     # calls "fauna" near "animal", not the same: wildlife)
@@ -169,15 +173,16 @@ def labels_of(cards) -> TruthChecker:
     return TruthChecker({c.id: c.wnid for c in cards})
 
 
-def check_play(view: ActiveView, play, checker: TruthChecker) -> bool | None:
-    """The play is legal, its word unused, and WordNet's verdict on the split (``None`` when
-    WordNet cannot check the word, e.g. a colour or "furry")."""
+def check_play(view: ActiveView, play, checker: TruthChecker, judge=None) -> bool | None:
+    """The play is legal, its word unused (by ``judge``, else as written), and WordNet's
+    verdict on the split (``None`` when WordNet cannot check the word, e.g. a colour or
+    "furry")."""
     hand_ids = {c.id for c in view.hand}
     assert set(play.played) <= hand_ids and len(set(play.played)) == 2
     five = {c.id for c in view.table} | set(play.played)
     assert set(play.three) | set(play.two) == five
     assert len(set(play.three)) == 3 and len(set(play.two)) == 2
-    assert not is_used(play.word, view.used_words)
+    assert not is_used(play.word, view.used_words, judge)
     if play.word.endswith("-less"):  # "person-less": X true of the two, of none of the three
         return checker.check(play.word[: -len("-less")], play.two, play.three)
     return checker.check(play.word, play.three, play.two)
@@ -223,17 +228,18 @@ def test_truthful_while_words_go_out_of_play(dev_cards, dev_perception) -> None:
     assert not {"organism", "artifact", "vertebrate", "chordate", "living thing"} & set(written)
 
 
-def test_active_bot_prefers_the_guessable_category(perception: LabelsPerception) -> None:
-    bot = KiekBot("a", perception=perception, judge=None, level="hard")
+def test_active_bot_prefers_the_guessable_category(perception: LabelsPerception, judge) -> None:
+    bot = KiekBot("a", perception=perception, judge=judge, level="hard")
     view = ActiveView(0, 0, 1, (MALTESE, BEAGLE, SPORTS_CAR), (RETRIEVER, GUITAR, BANANA), ())
     play = bot.play_turn(view)
     assert play.word == "dog"
     assert set(play.three) == {MALTESE.id, BEAGLE.id, RETRIEVER.id}
+    # "dog" after "dogs" is a repeat by the judge (the same lemma)
     again = ActiveView(0, 1, 1, view.table, view.hand, ("dogs",))
     used = bot.play_turn(again)
     assert (
         used.word not in ("dog", "dogs")
-        and check_play(again, used, labels_of(HAND_MADE)) is not False
+        and check_play(again, used, labels_of(HAND_MADE), judge) is not False
     )
 
 
@@ -572,6 +578,7 @@ def test_a_game_with_refused_words_plays_through(
     from kiekai.eval.quality import read_turns
     from kiekai.events import EventLog
     from kiekai.kiek.game import play_game
+    from kiekai.kiek.settings import GameSettings
     from kiekai.lexicon import load_vocabulary
 
     default = (Path(__file__).parents[1] / "data" / "vocabulary.tsv").read_text(encoding="utf-8")
@@ -592,7 +599,12 @@ def test_a_game_with_refused_words_plays_through(
         path = tmp_path / f"game{seed}.jsonl"
         with EventLog(path) as log:
             outcome = play_game(
-                bots, list(dev_cards), judge=judge, seed=seed, clock=VirtualClock(), log=log
+                bots,
+                list(dev_cards),
+                judge=judge,
+                settings=GameSettings(seed=seed),
+                clock=VirtualClock(),
+                log=log,
             )
         assert len(outcome.scores) == 3
         turns = read_turns(path)
@@ -612,3 +624,70 @@ def test_guessers_do_not_guess_x_less(dev_cards, dev_perception) -> None:
             cards = [dev_cards[i] for i in rng.choice(len(dev_cards), 5, replace=False)]
             word = bot.guess(GuessView(1, turn, 1, 0, tuple(cards[:3]), tuple(cards[3:]), used))
             assert word and not word.endswith("-less"), (level, word)
+
+
+class _CountingJudge:
+    """A judge double: "dog" and "dogs" are one word, every word is one word; counts calls."""
+
+    def __init__(self) -> None:
+        self.repeat_calls: list[tuple[str, tuple[str, ...]]] = []
+        self.word_calls: list[str] = []
+
+    def check_word(self, text: str):
+        from kiekai.judge.verdict import Verdict
+
+        self.word_calls.append(text)
+        return Verdict(True, 1.0, "one-word", "one word")
+
+    def match(self, secret: str, guess: str):
+        raise AssertionError("the memo never asks for a match")
+
+    def is_repeat(self, word: str, used_words):
+        from kiekai.judge.verdict import Verdict
+
+        self.repeat_calls.append((word, tuple(used_words)))
+        same = {word.rstrip("s")} == {u.rstrip("s") for u in used_words}
+        return Verdict(same, float(same), "same-lemma" if same else "unrelated", "double")
+
+
+def test_the_judge_decides_repeats_and_each_bot_remembers_its_answers(perception) -> None:
+    from kiekai.kiek.repeats import JudgeMemo
+
+    judge = _CountingJudge()
+    memo = JudgeMemo(judge)
+    assert memo.is_used("dogs", ["dog"]) and not memo.is_used("cat", ["dog"])
+    assert memo.is_used("dogs", ["cat", "dog"])
+    # each (word, used word) pair is asked once, one used word at a time
+    assert judge.repeat_calls == [("dogs", ("dog",)), ("cat", ("dog",)), ("dogs", ("cat",))]
+    # a word written as a used one is a repeat without a question
+    assert memo.is_used("DOG", ["dog"]) and len(judge.repeat_calls) == 3
+    assert memo.may_write("cat", ["dog"]) and memo.may_write("cat", ["dog"])
+    assert judge.word_calls == ["cat"]
+    # without a judge: the written word only (no morphology of the bots' own)
+    assert not JudgeMemo(None).is_used("dogs", ["dog"]) and JudgeMemo(None).is_used("Dog", ["dog"])
+    # two bots, two memos: what one was told is not shared through the module
+    one = KiekBot("one", perception=perception, judge=judge, seed=1)
+    two = KiekBot("two", perception=perception, judge=_CountingJudge(), seed=1)
+    assert one.memo is not two.memo and one.memo.judge is judge
+    assert one.call_repeat(RevealView(1, 3, {0: "dogs"}, 0, ("dog",)))
+    assert two.memo.judge.repeat_calls == [] and ("dogs", ("dog",)) in judge.repeat_calls
+
+
+def test_bot_modules_keep_no_state_between_bots() -> None:
+    """No module-level dict, list or set (a cache keyed by ``id()`` or by word) in the bots'
+    modules: what a bot learns lives on the bot. The tuning tables live in bot_tuning."""
+    import importlib
+
+    from kiekai.kiek import bot_tuning
+
+    constants = {id(v) for v in vars(bot_tuning).values()}
+    for name in ("bots", "candidates", "guessing", "persona", "repeats", "truth"):
+        module = importlib.import_module(f"kiekai.kiek.{name}")
+        state = [
+            key
+            for key, value in vars(module).items()
+            if isinstance(value, (dict, list, set))
+            and not key.startswith("__")
+            and id(value) not in constants
+        ]
+        assert state == [], (name, state)

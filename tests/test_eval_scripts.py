@@ -9,7 +9,6 @@ not depend on the guesser.
 from __future__ import annotations
 
 import json
-import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,28 +245,6 @@ class _FakeCard:
     id: str
 
 
-def test_dealer_keeps_cards_unique_and_hands_playable() -> None:
-    cards = [_FakeCard(f"c{i}") for i in range(19)]
-    rng = random.Random(3)
-    dealer = eval_active.deal_turns(cards, 4, 12, rng)
-    step = next(dealer)
-    seats = []
-    for _ in range(12):
-        seat, table, hand = step
-        seats.append(seat)
-        assert len(table) == 3 and len(hand) >= 2
-        assert not {c.id for c in table} & {c.id for c in hand}
-        played = tuple(c.id for c in hand[:2])
-        five = sorted({c.id for c in table} | set(played))
-        try:
-            step = dealer.send((played, set(five[:3])))
-        except StopIteration:
-            break
-    assert seats == [(seats[0] + i) % 4 for i in range(12)]
-    with pytest.raises(ec.EvalError, match="need 19"):
-        next(eval_active.deal_turns(cards[:18], 4, 1, rng))
-
-
 @dataclass(frozen=True)
 class _WnidCard:
     id: str
@@ -419,7 +396,7 @@ def test_eval_guesser_main_writes_figures_in_range(
 
 
 def test_eval_active_scores_every_turn_and_counts_variety(
-    dev_deck: Path, loaded: tuple, tmp_path: Path
+    dev_deck: Path, loaded: tuple, tmp_path: Path, taxonomy: ec.Taxonomy
 ) -> None:
     result = eval_active.run(dev_deck, games=1, players=3, levels=["hard"], seed=1, loaded=loaded)
     s = result["levels"]["hard"]
@@ -445,6 +422,17 @@ def test_eval_active_scores_every_turn_and_counts_variety(
     assert 0.0 <= s["entropy_bits"] <= np.log2(9) + 1e-9
     again = eval_active.run(dev_deck, games=1, players=3, levels=["hard"], seed=1, loaded=loaded)
     assert [r["word"] for r in again["records"]["hard"]] == [r["word"] for r in records]
+    # the games are the engine's: its deal for the game's seed and its turn order; the
+    # table each turn is the 3 of the last five the bots kept
+    from kiekai.kiek.engine import KiekEngine
+
+    labelled = [c for c in loaded[2] if taxonomy.synset_of_card(c) is not None]
+    first = KiekEngine(labelled, 3, judge=ec.make_judge("standard"), seed=1000).active_view()
+    assert records[0]["table"] == [c.id for c in first.table]
+    assert records[0]["hand"] == [c.id for c in first.hand]
+    assert [r["seat"] for r in records] == [(first.seat + t) % 3 for t in range(9)]
+    for before, after in zip(records, records[1:], strict=False):
+        assert set(after["table"]) <= set(before["table"]) | set(before["played"])
     assert _png(eval_active.plot(result, tmp_path / "active.png"))
     assert "| hard | 9 |" in eval_active.render_markdown(result, None)
 

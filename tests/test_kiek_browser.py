@@ -72,6 +72,7 @@ def start_table(kit, people: int, tmp_path: Path, rounds: int, rules_path: Path)
     from kiekai.judge import Judge
     from kiekai.judge.house_rules import HouseRules
     from kiekai.kiek.bots import KiekBot
+    from kiekai.kiek.settings import GameSettings
     from kiekai.web.server import run_web_game, start_server
     from kiekai.web.table import WebTable
 
@@ -91,8 +92,9 @@ def start_table(kit, people: int, tmp_path: Path, rounds: int, rules_path: Path)
         try:
             with EventLog(box["log"]) as log:
                 box["outcome"] = run_web_game(
-                    table, server, make_bot, cards, judge=judge, seed=11, rounds=rounds, log=log,
-                    time_limit=90, house_rules=rules, linger=4,
+                    table, server, make_bot, cards, judge=judge,
+                    settings=GameSettings(seed=11, rounds=rounds, turn_seconds=90), log=log,
+                    house_rules=rules, linger=4,
                 )  # fmt: skip
         except BaseException as exc:
             box["error"] = exc
@@ -298,6 +300,7 @@ def test_a_refused_word_keeps_the_split_and_the_word_in_the_browser(browser, tmp
 
     from kiekai.deck import load_deck
     from kiekai.display import card_names
+    from kiekai.kiek.settings import GameSettings
     from kiekai.web.server import run_web_game, start_server
     from kiekai.web.table import WebTable
 
@@ -315,7 +318,8 @@ def test_a_refused_word_keeps_the_split_and_the_word_in_the_browser(browser, tmp
             with EventLog(tmp_path / "game.jsonl") as log:
                 run_web_game(
                     table, server, lambda seat, name: ScriptedPlayer(name, ["dog"]), cards,
-                    judge=TableJudge(), seed=3, rounds=1, log=log, time_limit=90, linger=0.2,
+                    judge=TableJudge(), settings=GameSettings(seed=3, rounds=1, turn_seconds=90),
+                    log=log, linger=0.2,
                 )  # fmt: skip
         except BaseException as exc:
             box["error"] = exc

@@ -20,6 +20,7 @@ from kiekai.clock import VirtualClock
 from kiekai.events import EventLog, read_log
 from kiekai.kiek.game import EventPrinter, GameAborted, play_game, replay
 from kiekai.kiek.players import ActivePlay, TimeUp
+from kiekai.kiek.settings import GameSettings
 from kiekai.ui.kiek_terminal import (
     LineReader,
     TerminalKiekPlayer,
@@ -50,7 +51,7 @@ def test_whole_game_writes_a_replayable_log(tmp_path):
             bots(4),
             make_cards(40),
             judge=TableJudge(),
-            seed=7,
+            settings=GameSettings(seed=7),
             clock=VirtualClock(),
             log=log,
             header={"deck": "test-deck", "strictness": "standard"},
@@ -79,7 +80,11 @@ def test_same_seed_same_game_other_seed_other_game():
         return [
             (e.type, e.turn, e.player, dict(e.data))
             for e in play_game(
-                bots(4), make_cards(40), judge=TableJudge(), seed=seed, clock=VirtualClock()
+                bots(4),
+                make_cards(40),
+                judge=TableJudge(),
+                settings=GameSettings(seed=seed),
+                clock=VirtualClock(),
             ).events
             if e.type != "header"
         ]
@@ -92,7 +97,13 @@ def test_first_human_is_first_active():
     """Preparations: the youngest player starts -> the first human seat."""
     players = bots(4)
     players[2].is_human = True
-    outcome = play_game(players, make_cards(40), judge=TableJudge(), seed=1, clock=VirtualClock())
+    outcome = play_game(
+        players,
+        make_cards(40),
+        judge=TableJudge(),
+        settings=GameSettings(seed=1),
+        clock=VirtualClock(),
+    )
     setup = next(e for e in outcome.events if e.type == "setup")
     assert setup.data["first_active"] == 2
 
@@ -119,7 +130,13 @@ def test_a_word_after_two_minutes_counts_as_nothing_written():
     """A Turn: a turn may never take more than two minutes."""
     clock = VirtualClock()
     players = [SlowPlayer("Slow", clock, 121.0, words=["dog"]), *bots(2)]
-    outcome = play_game(players, make_cards(30), judge=TableJudge(), seed=2, clock=clock, rounds=1)
+    outcome = play_game(
+        players,
+        make_cards(30),
+        judge=TableJudge(),
+        settings=GameSettings(seed=2, rounds=1),
+        clock=clock,
+    )
     time_ups = [e for e in outcome.events if e.type == "time-up"]
     assert sorted((e.player, e.data["what"]) for e in time_ups) == [
         (0, "guess"),
@@ -134,7 +151,13 @@ def test_guessers_get_what_the_active_player_left_of_the_turn():
     """A Turn: the two minutes cover the whole turn; a guess after them is nothing."""
     clock = VirtualClock()
     players = [SlowPlayer("Slow", clock, 100.0, words=["dog"]), *bots(2)]
-    outcome = play_game(players, make_cards(30), judge=TableJudge(), seed=2, clock=clock, rounds=1)
+    outcome = play_game(
+        players,
+        make_cards(30),
+        judge=TableJudge(),
+        settings=GameSettings(seed=2, rounds=1),
+        clock=clock,
+    )
     # Seat 0 is active at some turn and takes 100 s: guessers then have 20 s (bots take 0).
     # As a guesser it takes 100 s of the 120 left: in time.
     assert not [e for e in outcome.events if e.type == "time-up"]
@@ -151,7 +174,11 @@ class TimeUpHuman(ScriptedPlayer):
 def test_time_up_from_a_human_plays_first_two_cards():
     players = [TimeUpHuman("You", human=True), *bots(2)]
     outcome = play_game(
-        players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1
+        players,
+        make_cards(30),
+        judge=TableJudge(),
+        settings=GameSettings(seed=2, rounds=1),
+        clock=VirtualClock(),
     )
     first_play = next(e for e in outcome.events if e.type == "play")
     assert first_play.player == 0 and first_play.data["forfeited"] is True
@@ -169,7 +196,12 @@ def test_eof_stops_the_game_and_keeps_the_log(tmp_path):
     players = [*bots(2), EOFHuman("You", human=True)]
     with EventLog(path) as log, pytest.raises(GameAborted, match="EOF") as info:
         play_game(
-            players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), log=log
+            players,
+            make_cards(30),
+            judge=TableJudge(),
+            settings=GameSettings(seed=2),
+            clock=VirtualClock(),
+            log=log,
         )
     assert info.value.log_path == path
     events = list(read_log(path))
@@ -204,9 +236,8 @@ def test_a_refused_human_answer_is_asked_again():
         [human, *bots(2)],
         make_cards(30),
         judge=TableJudge(),
-        seed=2,
+        settings=GameSettings(seed=2, rounds=1),
         clock=VirtualClock(),
-        rounds=1,
     )
     assert len(human.told) == 1 and "one word" in human.told[0]
 
@@ -215,7 +246,11 @@ def test_an_illegal_bot_answer_is_an_error():
     human = BadThenGoodHuman("Bot", ["dog"], human=False)
     with pytest.raises(ValueError, match="one word"):
         play_game(
-            [human, *bots(2)], make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock()
+            [human, *bots(2)],
+            make_cards(30),
+            judge=TableJudge(),
+            settings=GameSettings(seed=2),
+            clock=VirtualClock(),
         )
 
 
@@ -231,7 +266,13 @@ def test_printer_names_cards_by_their_names_never_by_file_name():
     shown, shown_out = console()
     cards = make_cards(30)
     cards[5] = replace(cards[5], label=None)
-    outcome = play_game(bots(3), cards, judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1)
+    outcome = play_game(
+        bots(3),
+        cards,
+        judge=TableJudge(),
+        settings=GameSettings(seed=2, rounds=1),
+        clock=VirtualClock(),
+    )
     printer = EventPrinter(shown)
     for event in outcome.events:
         printer(event)
@@ -248,7 +289,11 @@ def test_printer_repeats_no_reason_a_person_has_just_read():
     the verdict lines after it give the outcome and points only. A replay or a bots-only game
     (nobody was asked) still shows the reasons."""
     outcome = play_game(
-        bots(3), make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1
+        bots(3),
+        make_cards(30),
+        judge=TableJudge(),
+        settings=GameSettings(seed=2, rounds=1),
+        clock=VirtualClock(),
     )
     verdicts = [e for e in outcome.events if e.type == "verdict"]
     assert verdicts
@@ -314,9 +359,8 @@ def human_game(words, first=(), rounds=1):
         [human, *bots(3)],
         make_cards(40),
         judge=TableJudge(),
-        seed=4,
+        settings=GameSettings(seed=4, rounds=rounds),
         clock=VirtualClock(),
-        rounds=rounds,
         on_event=EventPrinter(out),
     )
     return outcome, screen.getvalue(), stdin
@@ -351,7 +395,11 @@ def test_eof_on_the_terminal_stops_the_game():
     )
     with pytest.raises(GameAborted, match="EOF"):
         play_game(
-            [human, *bots(2)], make_cards(30), judge=TableJudge(), seed=1, clock=VirtualClock()
+            [human, *bots(2)],
+            make_cards(30),
+            judge=TableJudge(),
+            settings=GameSettings(seed=1),
+            clock=VirtualClock(),
         )
 
 
@@ -427,7 +475,12 @@ def test_ctrl_c_stops_the_game_and_keeps_the_log(tmp_path):
     players = [*bots(2), CtrlCHuman("You", human=True)]
     with EventLog(path) as log, pytest.raises(GameAborted, match="Ctrl-C"):
         play_game(
-            players, make_cards(30), judge=TableJudge(), seed=2, clock=VirtualClock(), log=log
+            players,
+            make_cards(30),
+            judge=TableJudge(),
+            settings=GameSettings(seed=2),
+            clock=VirtualClock(),
+            log=log,
         )
     events = list(read_log(path))
     assert events[-1].type == "aborted" and events[-1].data["reason"] == "stopped with Ctrl-C"
@@ -482,8 +535,9 @@ def test_a_person_overrules_a_verdict_and_the_next_game_applies_it(tmp_path, jud
             ScriptedPlayer("Bot 2", ["sea"]),
         ]
         return play_game(
-            players, make_cards(30), judge=judge_with(rules), seed=2, clock=VirtualClock(),
-            rounds=1, house_rules=rules, ruling_level="standard",
+            players, make_cards(30), judge=judge_with(rules), settings=GameSettings(seed=2, rounds=1),
+            clock=VirtualClock(),
+            house_rules=rules,
         )  # fmt: skip
 
     first = game(HouseRules.load(path, missing_ok=True), OverrulingHuman("You", ["dog"], guesser=1))
@@ -521,7 +575,11 @@ def test_a_house_rule_also_decides_ne_bis_in_idem(judge_with):
             ScriptedPlayer("Bot 2", ["sea"], guesses=["stone", "wood", "moon"], calls=True),
         ]
         return play_game(
-            players, make_cards(30), judge=judge_with(rules), seed=2, clock=VirtualClock(), rounds=1
+            players,
+            make_cards(30),
+            judge=judge_with(rules),
+            settings=GameSettings(seed=2, rounds=1),
+            clock=VirtualClock(),
         )
 
     ruled = game(HouseRules([HouseRuling("pets", "dogs", True, "standard")]))
@@ -573,7 +631,11 @@ def test_people_guess_at_the_same_time():
     b = MeetingGuesser("Ben", ["red"], meeting=meeting, people_seats=people)
     players = [ScriptedPlayer("Bot 1", ["cat"]), a, b, ScriptedPlayer("Bot 2", ["sea"])]
     outcome = play_game(
-        players, make_cards(40), judge=TableJudge(), seed=1, clock=VirtualClock(), rounds=1
+        players,
+        make_cards(40),
+        judge=TableJudge(),
+        settings=GameSettings(seed=1, rounds=1),
+        clock=VirtualClock(),
     )
     # Ann (seat 1, the first person) is active first, then Ben; in the last two turns (the
     # bots active) both guess: they are asked together (each met the other inside guess()).
@@ -597,7 +659,8 @@ def test_a_number_of_thousands_of_digits_is_refused_not_a_crash():
         names=["You", "Bot 1", "Bot 2", "Bot 3"],
     )  # fmt: skip
     outcome = play_game(
-        [human, *bots(3)], make_cards(40), judge=TableJudge(), seed=4, clock=VirtualClock(), rounds=1,
+        [human, *bots(3)], make_cards(40), judge=TableJudge(), settings=GameSettings(seed=4, rounds=1),
+        clock=VirtualClock(),
         on_event=EventPrinter(out),
     )  # fmt: skip
     assert outcome.ranking
@@ -625,7 +688,8 @@ def test_a_word_several_guessers_wrote_is_ruled_once(tmp_path):
     players = [person, *(ScriptedPlayer(f"Bot {i}", ["sea"], guesses=["puppy"]) for i in (1, 2, 3))]
     players.append(ScriptedPlayer("Bot 4", ["tree"], guesses=["cat"]))
     outcome = play_game(
-        players, make_cards(40), judge=TableJudge(), seed=2, clock=VirtualClock(), rounds=1,
+        players, make_cards(40), judge=TableJudge(), settings=GameSettings(seed=2, rounds=1),
+        clock=VirtualClock(),
         house_rules=HouseRules.load(path, missing_ok=True),
     )  # fmt: skip
     first_reveal = next(v for v in person.seen if getattr(v, "guesses", ()))
@@ -661,8 +725,9 @@ def test_after_a_call_a_person_overrules_the_repeat_verdict_and_the_next_game_ap
         ]
         rules = HouseRules.load(path, missing_ok=True)
         return play_game(
-            players, make_cards(30), judge=judge_with(rules), seed=2, clock=VirtualClock(),
-            rounds=1, house_rules=rules,
+            players, make_cards(30), judge=judge_with(rules), settings=GameSettings(seed=2, rounds=1),
+            clock=VirtualClock(),
+            house_rules=rules,
         )  # fmt: skip
 
     person = ScriptedPlayer("You", ["sofa"], guesses=["grass", "glass"], human=True)

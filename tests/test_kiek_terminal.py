@@ -28,6 +28,8 @@ from rich.console import Console
 from kiekai.clock import MonotonicClock
 from kiekai.display import card_names
 from kiekai.kiek.game import EventPrinter, play_game
+from kiekai.kiek.rules import TURN_SECONDS
+from kiekai.kiek.settings import GameSettings
 from kiekai.ui.kiek_terminal import LineReader, TerminalKiekPlayer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -116,13 +118,15 @@ def person(pty: Pty, cards, names=("You", "Bot 1", "Bot 2")) -> TerminalKiekPlay
     )  # fmt: skip
 
 
-def run_game(pty: Pty, players, cards, judge=None, **kw):
+def run_game(pty: Pty, players, cards, judge=None, time_limit=TURN_SECONDS, **kw):
     result: dict = {}
+    settings = GameSettings(seed=2, rounds=1, turn_seconds=time_limit)
 
     def run():
         try:
             result["outcome"] = play_game(
-                players, cards, judge=judge or TableJudge(), seed=2, clock=MonotonicClock(), rounds=1,
+                players, cards, judge=judge or TableJudge(), settings=settings,
+                clock=MonotonicClock(),
                 on_event=EventPrinter(pty.console), **kw,
             )  # fmt: skip
         except BaseException as exc:

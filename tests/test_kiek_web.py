@@ -24,6 +24,7 @@ from kiekai.deck import load_deck
 from kiekai.display import card_names
 from kiekai.events import EventLog, read_log
 from kiekai.kiek.game import replay
+from kiekai.kiek.settings import GameSettings
 from kiekai.web.server import run_web_game, start_server
 from kiekai.web.table import WebTable
 
@@ -84,7 +85,8 @@ class Table:
                 with EventLog(self.log_path) as log:
                     self.outcome = run_web_game(
                         self.table, self.server, self.make_bot or make_bot, self.cards, judge=self.judge,
-                        seed=3, rounds=rounds, log=log, time_limit=self.time_limit, linger=linger,
+                        settings=GameSettings(seed=3, rounds=rounds, turn_seconds=self.time_limit),
+                        log=log, linger=linger,
                         house_rules=self.house_rules,
                     )  # fmt: skip
             except BaseException as exc:  # reported by the test

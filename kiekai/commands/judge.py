@@ -29,6 +29,8 @@ from typing import NoReturn
 
 import typer
 
+from kiekai.judge.verdict import Strictness
+
 #: Columns of the batch output TSV, in order.
 BATCH_COLUMNS = ("secret", "guess", "accepted", "score", "relation", "reason")
 
@@ -69,10 +71,23 @@ def _judge(strictness: str, house_rules: Path | None = None):
         _fail(str(exc))
 
 
+#: The ``--strictness`` option of ``kiekai judge`` and ``kiekai repeat``: the levels listed
+#: from :class:`~kiekai.judge.verdict.Strictness`. The value is read as text and parsed by
+#: :meth:`Strictness.parse` in the command (any letter case), so that an unknown level is one
+#: ``error:`` line with the value shown escaped, not click's usage block.
+STRICTNESS_OPTION = typer.Option(
+    Strictness.STANDARD.value,
+    "--strictness",
+    "-s",
+    help=f"Table rules: {Strictness.spelled()}.",
+    metavar="<" + "|".join(Strictness) + ">",
+)
+
 #: The ``--house-rules`` option of ``kiekai judge`` and ``kiekai repeat``.
 HOUSE_RULES_HELP = (
     "A table's own rulings, applied before the judge's evidence: a UTF-8 file of lines "
-    "'secret<TAB>guess<TAB>yes|no<TAB>level' (level strict, standard, lenient or *)."
+    "'secret<TAB>guess<TAB>yes|no<TAB>level' (level "
+    f"{', '.join(Strictness)} or *)."
 )
 
 
@@ -270,9 +285,7 @@ def _judge_batch(judge, batch: Path) -> None:
 def judge_command(
     secret: str | None = typer.Argument(None, help="The secret category the active player wrote."),
     guess: str | None = typer.Argument(None, help="The guessing player's word."),
-    strictness: str = typer.Option(
-        "standard", "--strictness", "-s", help="Table rules: strict, standard or lenient."
-    ),
+    strictness: str = STRICTNESS_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as one JSON object."),
     batch: Path | None = typer.Option(
         None,
@@ -305,9 +318,7 @@ def repeat_command(
     used: str = typer.Option(
         ..., "--used", "-u", help="Categories already used this game, comma-separated: a,b,c."
     ),
-    strictness: str = typer.Option(
-        "standard", "--strictness", "-s", help="Table rules: strict, standard or lenient."
-    ),
+    strictness: str = STRICTNESS_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as one JSON object."),
     house_rules: Path | None = typer.Option(None, "--house-rules", help=HOUSE_RULES_HELP),
 ) -> None:

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import secrets
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
+from kiekai.clock import Clock, MonotonicClock, VirtualClock
 from kiekai.commands import path_value
 from kiekai.display import printable
 from kiekai.events import Event, EventLog
 from kiekai.files import FileRefusedError
 from kiekai.kismet.bots import LEVELS
-from kiekai.kismet.table import BaseTable, VariantTable
+from kiekai.kismet.rules import Rules
+from kiekai.kismet.table import BaseTable, VariantTable, seat_names
 
 #: Most variant rounds ``--rounds`` accepts: a headless round of 8 bots takes about 40 ms and
 #: some 300 events, so 1000 rounds is under a minute and a few hundred thousand lines.
@@ -79,7 +83,7 @@ def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
     over the rounds and the match winner(s) (fewest minus points); a match stopped before
     its last round names the leader(s) instead.
     """
-    from kiekai.kismet.table import plural, table_lines
+    from kiekai.kismet.prose import plural, table_lines
 
     lines = ["", "results"]
     if isinstance(table, BaseTable):
@@ -141,7 +145,7 @@ def register(app: typer.Typer) -> None:
             "--base-game (the shared circle of cards).",
         ),
         level: str = typer.Option(
-            "normal", "--level", help="Bot level: easy, normal, hard or expert (any case)."
+            "normal", "--level", help=f"Bot level: {_spelled(LEVELS)} (any case)."
         ),
         seed: int | None = typer.Option(
             None, "--seed", help="Seed for cards, dice and bots (random if omitted)."
@@ -165,106 +169,178 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Play Kismet against reflex bots with human-like reaction times."""
-        from kiekai.clock import MonotonicClock, VirtualClock
-        from kiekai.kismet.engine import MAX_PLAYERS, MIN_PLAYERS
-        from kiekai.kismet.rules import DEFAULT_RULES, RulesFileError, load_rules
-        from kiekai.kismet.table import make_table, printout, run_headless, seat_names
-
-        def fail(message: str) -> None:
-            """Print a user error (no traceback) and exit with status 2; paths and values in
-            it are shown escaped (:func:`kiekai.display.printable`)."""
-            typer.echo(f"kiekai kismet: {printable(message)}", err=True)
-            raise typer.Exit(2)
-
         if humans not in (0, 1):
-            fail(f"--humans must be 0 or 1 (got {humans})")
-        level = level.strip().lower()  # --level EXPERT works too
-        if level not in LEVELS:
-            fail(f"--level {level!r} is unknown; choose one of {', '.join(LEVELS)}")
-        players = bots + humans
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            low, high = MIN_PLAYERS - humans, MAX_PLAYERS - humans
-            people = "you and " if humans else ""
-            fail(
-                f"--bots must be {low} to {high} with --humans {humans} (got {bots}): Kismet "
-                f"seats {MIN_PLAYERS} to {MAX_PLAYERS} players, {people}the bots, one card "
-                "set each; change --bots"
-            )
-        if rounds < 1:
-            fail(f"--rounds must be at least 1 (got {rounds})")
-        if rounds > MAX_ROUNDS:
-            fail(
-                f"--rounds must be at most {MAX_ROUNDS} (got {rounds}); a match that long "
-                f"would run for hours and hold every event in memory"
-            )
-        try:
-            chosen_rules = load_rules(rules) if rules is not None else DEFAULT_RULES
-        except RulesFileError as exc:
-            fail(str(exc))
+            _fail(f"--humans must be 0 or 1 (got {humans})")
+        level = _checked_level(level)
+        _check_players(bots, humans)
+        _check_rounds(rounds)
+        chosen_rules = _rules(rules)
         if humans == 1 and not (sys.stdin.isatty() and sys.stdout.isatty()):
-            fail("playing needs an interactive terminal; use --humans 0 to let bots play alone")
+            _fail("playing needs an interactive terminal; use --humans 0 to let bots play alone")
         if seed is None:
             seed = secrets.randbelow(10**6)
-        names = seat_names(players, humans)
-        try:
-            event_log = GuardedLog(log)
-        except FileRefusedError as exc:
-            fail(
-                f"the log {log} is {exc.reason}; give a file name for the log (or leave --log out)"
-            )
-        except OSError as exc:
-            fail(f"cannot open the log file {log} for appending ({exc}); choose a writable path")
-
-        def check_log() -> None:
-            """Exit 1 naming the log file when writing it failed during the game."""
-            event_log.close()
-            error = event_log.write_error
-            if error is not None:
-                typer.echo(
-                    f"kiekai kismet: writing the log {log} failed after {event_log.written} "
-                    f"events ({error.strerror or error}); the game went on, but the file is "
-                    f"incomplete: free some space or choose another --log",
-                    err=True,
-                )
-                raise typer.Exit(1)
-
+        names = seat_names(bots + humans, humans)
+        event_log = _open_log(log)
         with event_log:
-            clock = VirtualClock() if humans == 0 else MonotonicClock()
-            table = make_table(
-                players,
-                variant=variant,
-                seed=seed,
-                clock=clock,
-                level=level,
-                humans=humans,
-                rules=chosen_rules,
-                log=event_log,
-                rounds=rounds,
+            table, clock = _table(
+                bots, humans, variant, level, seed, rounds, chosen_rules, event_log
             )
             if isinstance(clock, VirtualClock):
                 mode = "variant" if variant else "base game"
                 typer.echo(f"Kismet {mode}: {bots} {level} bots, seed {seed}")
-                try:
-                    run_headless(table, clock)
-                except KeyboardInterrupt:
-                    typer.echo("interrupted")
-                    typer.echo(results_text(table, names))
-                    check_log()
-                    raise typer.Exit(130) from None
-                for line in printout(event_log.events, names, chosen_rules):
-                    typer.echo(line)
-                typer.echo(results_text(table, names))
-                check_log()
-                return
+                _run_headless(table, clock, event_log, names, chosen_rules)
+            else:
+                _run_app(table, event_log, names, seed)
 
-            from kiekai.ui.kismet_app import KismetApp
 
-            app = KismetApp(table, names=names, realtime=True)
-            app.run()
-            typer.echo(f"Kismet, seed {seed}")
-            if app.return_code:  # Ctrl-C (130), SIGTERM (143) or SIGHUP (129)
-                typer.echo("interrupted")
-            typer.echo(results_text(table, names))
-            check_log()
-            if app.return_code:
-                raise typer.Exit(app.return_code)
+def _spelled(names: Iterable[str]) -> str:
+    """``"easy, normal, hard or expert"``: names listed for a help text."""
+    listed = list(names)
+    return f"{', '.join(listed[:-1])} or {listed[-1]}" if len(listed) > 1 else "".join(listed)
+
+
+def _fail(message: str) -> NoReturn:
+    """Print a user error (no traceback) and exit with status 2; paths and values in it are
+    shown escaped (:func:`kiekai.display.printable`)."""
+    typer.echo(f"kiekai kismet: {printable(message)}", err=True)
+    raise typer.Exit(2)
+
+
+def _checked_level(level: str) -> str:
+    """``--level`` in lower case (``--level EXPERT`` works too); exits 2 when unknown."""
+    level = level.strip().lower()
+    if level not in LEVELS:
+        _fail(f"--level {level!r} is unknown; choose one of {', '.join(LEVELS)}")
+    return level
+
+
+def _check_players(bots: int, humans: int) -> None:
+    """Exit 2 unless the table seats Kismet's :data:`~kiekai.kismet.engine.MIN_PLAYERS` to
+    :data:`~kiekai.kismet.engine.MAX_PLAYERS` players (one card set each)."""
+    from kiekai.kismet.engine import MAX_PLAYERS, MIN_PLAYERS
+
+    if not MIN_PLAYERS <= bots + humans <= MAX_PLAYERS:
+        low, high = MIN_PLAYERS - humans, MAX_PLAYERS - humans
+        people = "you and " if humans else ""
+        _fail(
+            f"--bots must be {low} to {high} with --humans {humans} (got {bots}): Kismet "
+            f"seats {MIN_PLAYERS} to {MAX_PLAYERS} players, {people}the bots, one card "
+            "set each; change --bots"
+        )
+
+
+def _check_rounds(rounds: int) -> None:
+    """Exit 2 unless ``--rounds`` is 1 to :data:`MAX_ROUNDS`."""
+    if rounds < 1:
+        _fail(f"--rounds must be at least 1 (got {rounds})")
+    if rounds > MAX_ROUNDS:
+        _fail(
+            f"--rounds must be at most {MAX_ROUNDS} (got {rounds}); a match that long "
+            f"would run for hours and hold every event in memory"
+        )
+
+
+def _rules(path: Path | None) -> Rules:
+    """The rules from ``--rules`` (the rulebook's without it); exits 2 on a bad file."""
+    from kiekai.kismet.rules import DEFAULT_RULES, RulesFileError, load_rules
+
+    try:
+        return load_rules(path) if path is not None else DEFAULT_RULES
+    except RulesFileError as exc:
+        _fail(str(exc))
+
+
+def _open_log(log: Path | None) -> GuardedLog:
+    """The game's event log (appending to ``--log`` when given); exits 2 when it cannot be
+    opened."""
+    try:
+        return GuardedLog(log)
+    except FileRefusedError as exc:
+        _fail(f"the log {log} is {exc.reason}; give a file name for the log (or leave --log out)")
+    except OSError as exc:
+        _fail(f"cannot open the log file {log} for appending ({exc}); choose a writable path")
+
+
+def _table(
+    bots: int,
+    humans: int,
+    variant: bool,
+    level: str,
+    seed: int,
+    rounds: int,
+    rules: Rules,
+    event_log: GuardedLog,
+) -> tuple[BaseTable | VariantTable, Clock]:
+    """The table and its clock: a virtual clock for bots alone (the same seed prints the
+    same game), real time with a person."""
+    from kiekai.kismet.table import make_table
+
+    clock: Clock = VirtualClock() if humans == 0 else MonotonicClock()
+    table = make_table(
+        bots + humans,
+        variant=variant,
+        seed=seed,
+        clock=clock,
+        level=level,
+        humans=humans,
+        rules=rules,
+        log=event_log,
+        rounds=rounds,
+    )
+    return table, clock
+
+
+def _check_log(event_log: GuardedLog) -> None:
+    """Close the log; exit 1 naming the file when writing it failed during the game."""
+    event_log.close()
+    error = event_log.write_error
+    if error is not None:
+        typer.echo(
+            f"kiekai kismet: writing the log {event_log.path} failed after {event_log.written} "
+            f"events ({error.strerror or error}); the game went on, but the file is "
+            f"incomplete: free some space or choose another --log",
+            err=True,
+        )
+        raise typer.Exit(1)
+
+
+def _run_headless(
+    table: BaseTable | VariantTable,
+    clock: VirtualClock,
+    event_log: GuardedLog,
+    names: dict[int, str],
+    rules: Rules,
+) -> None:
+    """Bots alone: play to the end, print the game and the results (Ctrl-C: the results so
+    far, status 130)."""
+    from kiekai.kismet.table import printout, run_headless
+
+    try:
+        run_headless(table, clock)
+    except KeyboardInterrupt:
+        typer.echo("interrupted")
+        typer.echo(results_text(table, names))
+        _check_log(event_log)
+        raise typer.Exit(130) from None
+    for line in printout(event_log.events, names, rules):
+        typer.echo(line)
+    typer.echo(results_text(table, names))
+    _check_log(event_log)
+
+
+def _run_app(
+    table: BaseTable | VariantTable, event_log: GuardedLog, names: dict[int, str], seed: int
+) -> None:
+    """A person and bots: the Textual terminal UI, then the results; a stop by a signal
+    exits with its status (130, 143 or 129)."""
+    from kiekai.ui.kismet_app import KismetApp
+
+    app = KismetApp(table, names=names, realtime=True)
+    app.run()
+    typer.echo(f"Kismet, seed {seed}")
+    if app.return_code:  # Ctrl-C (130), SIGTERM (143) or SIGHUP (129)
+        typer.echo("interrupted")
+    typer.echo(results_text(table, names))
+    _check_log(event_log)
+    if app.return_code:
+        raise typer.Exit(app.return_code)

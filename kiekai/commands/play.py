@@ -1,31 +1,44 @@
 """``kiekai play`` (a game of Kiek against bots, or bots alone) and ``kiekai replay LOG``.
 
 Thin: the rules are in :mod:`kiekai.kiek.engine`, the game loop and the log in
-:mod:`kiekai.kiek.game`, the human seat in :mod:`kiekai.ui.kiek_terminal`. Heavy imports
-(the judge's WordNet, perception models, bots) happen inside the command so that
-``kiekai --help`` stays fast. User errors (bad numbers, a missing or empty deck, a deck too
-small) print one message naming the fix and exit with status 2; a game stopped by EOF on
-stdin exits 1, by Ctrl-C 130; the log is kept either way.
+:mod:`kiekai.kiek.game`, the human seat in :mod:`kiekai.ui.kiek_terminal`. The options are
+read once into a :class:`~kiekai.kiek.settings.TableSettings`, which is handed down with the
+objects built from it (judge, perception, players). Heavy imports (the judge's WordNet,
+perception models, bots) happen inside the command so that ``kiekai --help`` stays fast.
+User errors (bad numbers, a missing or empty deck, a deck too small) print one message
+naming the fix and exit with status 2; a game stopped by EOF on stdin exits 1, by Ctrl-C
+130; the log is kept either way.
 """
 
 from __future__ import annotations
 
 import random
 import shlex
+import socket
 import time
-from enum import StrEnum
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 from rich.console import Console
 
+from kiekai.clock import MonotonicClock, VirtualClock
 from kiekai.commands import path_value
 from kiekai.display import safe_text
 from kiekai.files import FileRefusedError
-from kiekai.kiek.rules import TURN_SECONDS
+from kiekai.judge.verdict import Strictness
+from kiekai.kiek.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_SECONDS
+from kiekai.kiek.settings import BotLevel, GameSettings, PerceptionKind, TableSettings, WebSettings
 
 if TYPE_CHECKING:
+    from kiekai.clock import Clock
+    from kiekai.deck import Card
+    from kiekai.events import EventLog
+    from kiekai.judge import Judge
+    from kiekai.judge.house_rules import HouseRules
+    from kiekai.kiek.players import KiekPlayer
     from kiekai.perception.base import Perception
 
 #: Most rounds ``--rounds`` accepts. The rulebook plays 3 and allows more ("It is possible to
@@ -44,34 +57,6 @@ EXIT_PARTIAL = 1
 EXIT_INTERRUPT = 130
 
 
-class PerceptionKind(StrEnum):
-    """``--perception`` (:data:`kiekai.perception.KINDS`): CLIP when it loads, else labels.csv
-    where present, the classifier for unlabelled photos and colours from the pixels (auto);
-    or one of CLIP, labels.csv, the classifier with colours (pixels only), colours only."""
-
-    AUTO = "auto"
-    CLIP = "clip"
-    LABELS = "labels"
-    CLASSIFIER = "classifier"
-    COLOUR = "colour"
-
-
-class StrictnessChoice(StrEnum):
-    """``--strictness``: how close a guess must be (rulebook "Imperfect Guesses")."""
-
-    STRICT = "strict"
-    STANDARD = "standard"
-    LENIENT = "lenient"
-
-
-class LevelChoice(StrEnum):
-    """``--level``: the bots' strength (vocabulary and noise)."""
-
-    EASY = "easy"
-    NORMAL = "normal"
-    HARD = "hard"
-
-
 def default_log_path(seed: int) -> Path:
     """A new log file in the user data dir: ``<data>/games/kiek-<UTC time>-seed<seed>.jsonl``."""
     from platformdirs import user_data_dir
@@ -83,6 +68,13 @@ def default_log_path(seed: int) -> Path:
 def _fail(err: Console, message: str, code: int = EXIT_USAGE) -> typer.Exit:
     err.print(f"[red]Error:[/red] {safe_text(message)}", highlight=False)
     return typer.Exit(code)
+
+
+def _consoles() -> tuple[Console, Console]:
+    """The command's stdout and stderr consoles (no highlighting or emoji of their own)."""
+    out = Console(highlight=False, emoji=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+    return out, err
 
 
 def register(app: typer.Typer) -> None:
@@ -110,12 +102,12 @@ def register(app: typer.Typer) -> None:
             PerceptionKind, typer.Option(help="How bots see the photos.", case_sensitive=False)
         ] = PerceptionKind.AUTO,
         strictness: Annotated[
-            StrictnessChoice,
+            Strictness,
             typer.Option(help="Which guesses match (the judge's level).", case_sensitive=False),
-        ] = StrictnessChoice.STANDARD,
+        ] = Strictness.STANDARD,
         level: Annotated[
-            LevelChoice, typer.Option(help="Bot strength.", case_sensitive=False)
-        ] = LevelChoice.NORMAL,
+            BotLevel, typer.Option(help="Bot strength.", case_sensitive=False)
+        ] = BotLevel.NORMAL,
         rounds: Annotated[
             int,
             typer.Option(
@@ -179,31 +171,25 @@ def register(app: typer.Typer) -> None:
         ] = True,
     ) -> None:
         """Play a game of Kiek: split five photos 3 against 2 with one word; guess the others' words."""
-        out = Console(highlight=False, emoji=False)
-        err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+        out, err = _consoles()
         try:
-            code = _play(
-                out,
-                err,
+            people = _people(err, humans, web=web, seats=seats)
+            _check_numbers(err, bots, people, rounds=rounds, turn_seconds=turn_seconds, port=port)
+            settings = TableSettings(
+                game=GameSettings(_seed(err, seed), rounds=rounds, turn_seconds=turn_seconds),
                 bots=bots,
-                humans=humans,
+                humans=people,
+                level=level,
+                strictness=strictness,
+                perception=perception,
                 deck=deck,
-                seed=seed,
-                perception=perception.value,
-                strictness=strictness.value,
-                level=level.value,
-                rounds=rounds,
-                log=log,
+                log=_new_log(err, log),
+                house_rules=house_rules,
                 clip_model=clip_model,
                 clip_checkpoint=clip_checkpoint,
-                house_rules=house_rules,
-                turn_seconds=turn_seconds,
-                web=web,
-                seats=seats,
-                host=host,
-                port=port,
-                open_browser=open_browser,
+                web=WebSettings(host, port, open_browser) if web else None,
             )
+            code = _play(out, err, settings)
         except KeyboardInterrupt:
             err.print("Stopped with Ctrl-C before the game began.")
             raise typer.Exit(EXIT_INTERRUPT) from None
@@ -226,81 +212,86 @@ def register(app: typer.Typer) -> None:
         lines were left out, 2 when the file cannot be replayed (missing, not a regular file,
         too large, not a Kiek game log).
         """
-        from kiekai.events import LogProblem
-        from kiekai.kiek.game import replay
+        _replay(log)
 
-        err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
-        def problem(found: LogProblem) -> None:
-            if found.cut_short:
-                err.print(
-                    f"{safe_text(log)}: the last line is cut short (the game was stopped while "
-                    "writing it); it is left out."
-                )
-            else:
-                err.print(f"[yellow]{safe_text(log)}: {safe_text(found)}; line left out[/yellow]")
+def _replay(log: Path) -> None:
+    """The body of ``kiekai replay``: print the game, report left-out lines on stderr.
 
-        try:
-            result = replay(log, Console(highlight=False, emoji=False), on_problem=problem)
-        except FileNotFoundError:
-            raise _fail(err, f"no game log at {log}; give the path `kiekai play` printed") from None
-        except IsADirectoryError:
-            raise _fail(err, f"{log} is a folder; give a game log file (.jsonl)") from None
-        except FileRefusedError as exc:
-            raise _fail(
-                err, f"cannot replay {log}: {exc.reason}; give a game log file (.jsonl)"
-            ) from None
-        except OSError as exc:
-            raise _fail(err, f"cannot read {log}: {exc.strerror or exc}") from None
-        except ValueError as exc:
-            raise _fail(err, f"cannot replay: {exc}") from None
-        if result.problems:
-            lines = "line was" if result.problems == 1 else "lines were"
+    Raises:
+        typer.Exit: status 2 when the file cannot be replayed, 1 when lines were left out.
+    """
+    from kiekai.events import LogProblem
+    from kiekai.kiek.game import replay
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+    def problem(found: LogProblem) -> None:
+        if found.cut_short:
             err.print(
-                f"{result.problems} {lines} left out of {safe_text(log)} (not valid events; "
-                "see above)."
+                f"{safe_text(log)}: the last line is cut short (the game was stopped while "
+                "writing it); it is left out."
             )
-            raise typer.Exit(EXIT_PARTIAL)
+        else:
+            err.print(f"[yellow]{safe_text(log)}: {safe_text(found)}; line left out[/yellow]")
+
+    try:
+        result = replay(log, Console(highlight=False, emoji=False), on_problem=problem)
+    except FileNotFoundError:
+        raise _fail(err, f"no game log at {log}; give the path `kiekai play` printed") from None
+    except IsADirectoryError:
+        raise _fail(err, f"{log} is a folder; give a game log file (.jsonl)") from None
+    except FileRefusedError as exc:
+        raise _fail(
+            err, f"cannot replay {log}: {exc.reason}; give a game log file (.jsonl)"
+        ) from None
+    except OSError as exc:
+        raise _fail(err, f"cannot read {log}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise _fail(err, f"cannot replay: {exc}") from None
+    if result.problems:
+        lines = "line was" if result.problems == 1 else "lines were"
+        err.print(
+            f"{result.problems} {lines} left out of {safe_text(log)} (not valid events; see above)."
+        )
+        raise typer.Exit(EXIT_PARTIAL)
 
 
-def _play(
-    out: Console,
-    err: Console,
-    *,
-    bots: int,
-    humans: int,
-    deck: Path | None,
-    seed: int | None,
-    perception: str,
-    strictness: str,
-    level: str,
-    rounds: int,
-    log: Path | None,
-    clip_model: str | None,
-    clip_checkpoint: Path | None,
-    house_rules: Path | None = None,
-    turn_seconds: float = TURN_SECONDS,
-    web: bool = False,
-    seats: int | None = None,
-    host: str = "127.0.0.1",
-    port: int = 0,
-    open_browser: bool = True,
-) -> int:
-    """The body of ``kiekai play``; returns the exit status (raises ``typer.Exit`` on user errors)."""
-    from kiekai.kiek.engine import MAX_PLAYERS, MIN_PLAYERS
+# ---------------------------------------------------------------- the options, checked
 
+
+def _people(err: Console, humans: int, *, web: bool, seats: int | None) -> int:
+    """People's seats: ``--humans`` at the terminal; with ``--web``, ``--seats`` (default
+    ``--humans``), at least one.
+
+    Raises:
+        typer.Exit: ``--web`` with no seat for a person, or ``--seats`` without ``--web``.
+    """
     if web:
-        if seats is None:
-            seats = humans
-        if seats < 1:
+        people = humans if seats is None else seats
+        if people < 1:
             raise _fail(
-                err, f"--web needs at least one seat for a person (--seats 1 or more), got {seats}"
+                err, f"--web needs at least one seat for a person (--seats 1 or more), got {people}"
             )
-        humans = seats
-    elif seats is not None:
+        return people
+    if seats is not None:
         raise _fail(
             err, "--seats is for the browser table: add --web, or use --humans at the terminal"
         )
+    return humans
+
+
+def _check_numbers(
+    err: Console, bots: int, humans: int, *, rounds: int, turn_seconds: float, port: int
+) -> None:
+    """Refuse numbers out of range: the port, the seconds a turn (1 to 3600), negative seats,
+    a table outside :data:`~kiekai.kiek.rules.MIN_PLAYERS` to
+    :data:`~kiekai.kiek.rules.MAX_PLAYERS` (docs/rules.md), rounds outside 1 to
+    :data:`MAX_ROUNDS`; checked in that order, the first problem is reported.
+
+    Raises:
+        typer.Exit: status 2 with a message naming the option and the fix.
+    """
     if not 0 <= port <= 65535:
         raise _fail(err, f"--port must be 0 (a free port) to 65535, got {port}")
     if not 1.0 <= turn_seconds <= 3600.0:
@@ -322,117 +313,263 @@ def _play(
             f"--rounds must be from 1 to {MAX_ROUNDS} (3 is a whole game by the rulebook; more "
             f"are extra rounds), got {rounds}",
         )
+
+
+def _seed(err: Console, seed: int | None) -> int:
+    """``--seed``, or a random one when it is left out.
+
+    Raises:
+        typer.Exit: a negative seed (numpy's seeding takes none).
+    """
     if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    elif seed < 0:
+        return random.SystemRandom().randrange(2**31)
+    if seed < 0:
         raise _fail(
             err, f"--seed must be 0 or more (numpy's seeding takes no negative seeds), got {seed}"
         )
+    return seed
+
+
+def _new_log(err: Console, log: Path | None) -> Path | None:
+    """``--log`` when it names a new (or empty) file; ``None`` stays ``None``.
+
+    Raises:
+        typer.Exit: the file exists and holds something, or is not a regular file: a game
+            log holds one game.
+    """
     if log is not None and log.exists() and (not log.is_file() or log.stat().st_size > 0):
         raise _fail(
             err,
             f"--log {log} already exists; a game log holds one game: give a new file name "
             "(or leave --log out for a fresh file in the user data dir)",
         )
+    return log
 
-    listening = None
-    if web:  # a wrong --host or a busy --port fails now, not after the deck and the judge
-        from kiekai.web.server import listen
 
-        try:
-            listening = listen(host, port)
-        except OSError as exc:
-            raise _fail(err, f"{exc}: pick another --port (0 = a free one) or --host") from None
+# ---------------------------------------------------------------- building the table
 
-    cards, deck_name = _load_cards(err, deck, players_n)
 
-    from kiekai.judge import Judge
-    from kiekai.judge.house_rules import HouseRules, HouseRulesError, default_path
+@dataclass(frozen=True)
+class _Game:
+    """What :func:`_play` builds from the settings for one game, at the terminal or in the
+    browser.
 
-    rules_path = house_rules if house_rules is not None else default_path()
-    try:
-        table_rules = HouseRules.load(rules_path, missing_ok=True)
-    except HouseRulesError as exc:
-        raise _fail(err, f"{exc} (or pass --house-rules with another file)") from None
+    Attributes:
+        cards: the deck (the photos the bots' perception can read).
+        card_names: card id -> the name shown to people.
+        names: every seat's name, people first.
+        judge: the judge (its strictness is the table's).
+        house_rules: the table's rulings (the judge applies them; new ones are saved there).
+        make_bot: ``make_bot(seat, name)`` builds the bot of a seat.
+        log: the open game log.
+        log_path: where the log is written.
+        header: the log header's fields from the command (deck, perception, strictness ...).
+        clock: the game's time: real time when people play at this terminal, else a
+            virtual clock, so that a slow machine cannot change a bots-only game (the same
+            seed prints the same game). The browser table keeps its own real time.
+    """
 
-    try:
-        # the judge applies the table's rulings itself; the runner saves new ones to the
-        # same object (one house-rules path for matches and ne bis in idem)
-        judge = Judge(strictness, house_rules=table_rules)
-    except (OSError, LookupError, ValueError) as exc:
-        raise _fail(err, f"the judge cannot start: {exc}") from None
+    cards: list[Card]
+    card_names: dict[str, str]
+    names: list[str]
+    judge: Judge
+    house_rules: HouseRules
+    make_bot: Callable[[int, str], KiekPlayer]
+    log: EventLog
+    log_path: Path
+    header: dict[str, Any]
+    clock: Clock
 
-    perception_name = "none"
-    bot_perception = None
-    if bots:
-        from kiekai.perception import load_perception
 
-        try:
-            bot_perception, usable = load_perception(
-                perception,
-                cards,
-                clip_model=clip_model,
-                clip_checkpoint=clip_checkpoint,
-                echo=lambda line: out.print(safe_text(str(line)), highlight=False),
-            )
-        except (ValueError, RuntimeError, FileNotFoundError, OSError) as exc:
-            raise _fail(err, str(exc)) from None
-        cards = list(usable)
-        perception_name = getattr(bot_perception, "name", perception)
-        from kiekai.deck import DeckTooSmallError, check_deck_size
-
-        try:
-            check_deck_size(cards, players_n)
-        except DeckTooSmallError as exc:
-            raise _fail(err, f"{deck_name} with the {perception_name} perception: {exc}") from None
+def _play(out: Console, err: Console, settings: TableSettings) -> int:
+    """The body of ``kiekai play``; returns the exit status (raises ``typer.Exit`` on user errors)."""
+    listening = _listen(err, settings.web)
+    cards, deck_name = _load_cards(err, settings.deck, settings.players)
+    table_rules, rules_path = _house_rules(err, settings.house_rules)
+    judge = _make_judge(err, settings.strictness, table_rules)
+    bot_perception, cards, perception_name = _perception(out, err, settings, cards, deck_name)
 
     from kiekai.display import card_names as name_cards
 
     names_of_cards = name_cards(cards)
-    log_path = log if log is not None else default_log_path(seed)
+    log_path = settings.log if settings.log is not None else default_log_path(settings.game.seed)
     err.print(f"Game log: {safe_text(str(log_path))}", highlight=False)
     err.print(
         f"House rules: {safe_text(str(rules_path))} ({len(table_rules)} ruling"
         f"{'' if len(table_rules) == 1 else 's'})",
         highlight=False,
     )
+    names = _seat_names(settings)
+    make_bot = _bot_maker(settings, judge, bot_perception)
+    clock = MonotonicClock() if settings.humans else VirtualClock()
+    terminal = settings.web is None
+    if settings.humans and terminal:
+        # The first verdicts need WordNet and MiniLM: load them before the clock runs.
+        try:
+            judge.warm_up()
+        except RuntimeError as exc:
+            raise _fail(err, f"the judge cannot start: {exc}") from None
+    players = _terminal_players(
+        out, settings, judge, names, names_of_cards, log_path, make_bot, clock
+    )
+    event_log = _open_log(err, log_path)
+    header = {
+        "deck": deck_name,
+        "deck_cards": len(cards),
+        "perception": perception_name,
+        "strictness": judge.strictness.value,
+        "level": settings.level.value if settings.bots else None,
+        "clip_model": settings.clip_model,
+        "clip_checkpoint": str(settings.clip_checkpoint) if settings.clip_checkpoint else None,
+    }
+    game = _Game(
+        cards, names_of_cards, names, judge, table_rules, make_bot, event_log, log_path, header,
+        clock,
+    )  # fmt: skip
+    if settings.web is not None:
+        return _play_web(out, err, settings, game, sock=listening)
+    return _play_terminal(out, err, settings, game, players)
 
-    from kiekai.clock import MonotonicClock, VirtualClock
-    from kiekai.events import EventLog
-    from kiekai.kiek.game import EventPrinter, GameAborted, play_game
 
-    human_names = ["You"] if humans == 1 and not web else [f"Player {i + 1}" for i in range(humans)]
-    names = human_names + [f"Bot {i + 1}" for i in range(bots)]
-    # People need real time; bots alone play on a virtual clock so that a slow machine
-    # cannot change the game (the same seed prints the same game).
-    clock = MonotonicClock() if humans else VirtualClock()
+def _listen(err: Console, web: WebSettings | None) -> socket.socket | None:
+    """With ``--web``, the listening socket, bound now so that a wrong ``--host`` or a busy
+    ``--port`` fails before the deck and the judge load; ``None`` at the terminal.
 
-    def make_bot(seat: int, name: str):
+    Raises:
+        typer.Exit: the address cannot be bound.
+    """
+    if web is None:
+        return None
+    from kiekai.web.server import listen
+
+    try:
+        return listen(web.host, web.port)
+    except OSError as exc:
+        raise _fail(err, f"{exc}: pick another --port (0 = a free one) or --host") from None
+
+
+def _house_rules(err: Console, path: Path | None) -> tuple[HouseRules, Path]:
+    """The table's house rules from ``path`` (default: the user data dir's file; a missing
+    file is an empty set) and the path they are saved to.
+
+    Raises:
+        typer.Exit: the file is malformed (the message names the line).
+    """
+    from kiekai.judge.house_rules import HouseRules, HouseRulesError, default_path
+
+    rules_path = path if path is not None else default_path()
+    try:
+        return HouseRules.load(rules_path, missing_ok=True), rules_path
+    except HouseRulesError as exc:
+        raise _fail(err, f"{exc} (or pass --house-rules with another file)") from None
+
+
+def _make_judge(err: Console, strictness: Strictness, table_rules: HouseRules) -> Judge:
+    """The table's judge at ``strictness``. It applies the table's rulings itself; the runner
+    saves new ones to the same object (one house-rules path for matches and ne bis in idem).
+
+    Raises:
+        typer.Exit: the judge's model or lexicon cannot be read.
+    """
+    from kiekai.judge import Judge
+
+    try:
+        return Judge(strictness, house_rules=table_rules)
+    except (OSError, LookupError, ValueError) as exc:
+        raise _fail(err, f"the judge cannot start: {exc}") from None
+
+
+def _perception(
+    out: Console, err: Console, settings: TableSettings, cards: list[Card], deck_name: str
+) -> tuple[Perception | None, list[Card], str]:
+    """The bots' perception (``None`` without bots), the cards it can read and its name for
+    the log header (``"none"`` without bots); the deck is checked again for size with only
+    the readable cards.
+
+    Raises:
+        typer.Exit: the perception cannot load, or leaves too few cards for the table.
+    """
+    if not settings.bots:
+        return None, cards, "none"
+    from kiekai.deck import DeckTooSmallError, check_deck_size
+    from kiekai.perception import load_perception
+
+    try:
+        bot_perception, usable = load_perception(
+            settings.perception.value,
+            cards,
+            clip_model=settings.clip_model,
+            clip_checkpoint=settings.clip_checkpoint,
+            echo=lambda line: out.print(safe_text(str(line)), highlight=False),
+        )
+    except (ValueError, RuntimeError, FileNotFoundError, OSError) as exc:
+        raise _fail(err, str(exc)) from None
+    usable_cards = list(usable)
+    perception_name = getattr(bot_perception, "name", settings.perception.value)
+    try:
+        check_deck_size(usable_cards, settings.players)
+    except DeckTooSmallError as exc:
+        raise _fail(err, f"{deck_name} with the {perception_name} perception: {exc}") from None
+    return bot_perception, usable_cards, perception_name
+
+
+def _seat_names(settings: TableSettings) -> list[str]:
+    """Seat names, people first: "You" for the one person at a terminal, else "Player 1",
+    "Player 2" ...; then "Bot 1", "Bot 2" ..."""
+    humans = settings.humans
+    if humans == 1 and settings.web is None:
+        people = ["You"]
+    else:
+        people = [f"Player {i + 1}" for i in range(humans)]
+    return people + [f"Bot {i + 1}" for i in range(settings.bots)]
+
+
+def _bot_maker(
+    settings: TableSettings, judge: Judge, bot_perception: Perception | None
+) -> Callable[[int, str], KiekPlayer]:
+    """``make_bot(seat, name)``: the table's bot for a seat, at the settings' level.
+
+    Bots at seats ``humans..`` are seeded by their bot number (the same bots whatever the
+    number of people); a person's seat taken over by a bot (web) gets its own seed.
+    """
+    humans, seed = settings.humans, settings.game.seed
+
+    def make_bot(seat: int, name: str) -> KiekPlayer:
         from kiekai.kiek.bots import KiekBot
 
         return KiekBot(
             name,
             perception=cast("Perception", bot_perception),  # loaded: there are bots
             judge=judge,
-            level=level,
-            # bots at seats humans.. are seeded by their bot number (the same bots whatever
-            # the number of people); a person's seat taken over by a bot (web) gets its own
+            level=settings.level.value,
             seed=seed * 100 + (seat - humans + 1 if seat >= humans else 50 + seat),
         )
 
-    if humans and not web:
-        # The first verdicts need WordNet and MiniLM: load them before the clock runs.
-        try:
-            judge.warm_up()
-        except RuntimeError as exc:
-            raise _fail(err, f"the judge cannot start: {exc}") from None
-    players: list = []
-    if humans and not web:
+    return make_bot
+
+
+def _terminal_players(
+    out: Console,
+    settings: TableSettings,
+    judge: Judge,
+    names: list[str],
+    names_of_cards: dict[str, str],
+    log_path: Path,
+    make_bot: Callable[[int, str], KiekPlayer],
+    clock: Clock,
+) -> list[KiekPlayer]:
+    """The seats of a game at this terminal: the people (one line reader shared), then the
+    bots; ``[]`` for the browser table, whose seats are taken in its lobby."""
+    if settings.web is not None:
+        return []
+    players: list[KiekPlayer] = []
+    humans = settings.humans
+    if humans:
         from kiekai.ui.kiek_terminal import LineReader, TerminalKiekPlayer
 
         reader = LineReader()
         sheet_dir = log_path.parent / f"{log_path.stem}-cards"
-        for name in human_names:
+        for name in names[:humans]:
             players.append(
                 TerminalKiekPlayer(
                     name,
@@ -445,12 +582,21 @@ def _play(
                     sheet_dir=sheet_dir,
                 )  # fmt: skip
             )
-    if bots and not web:
-        for index in range(bots):
-            players.append(make_bot(humans + index, names[humans + index]))
+    for index in range(settings.bots):
+        players.append(make_bot(humans + index, names[humans + index]))
+    return players
+
+
+def _open_log(err: Console, log_path: Path) -> EventLog:
+    """The game log, opened for writing.
+
+    Raises:
+        typer.Exit: the file cannot be written (refused kind of file, no permission).
+    """
+    from kiekai.events import EventLog
 
     try:
-        event_log = EventLog(log_path)
+        return EventLog(log_path)
     except FileRefusedError as exc:
         raise _fail(
             err, f"cannot write the game log {log_path}: {exc.reason}; give another --log"
@@ -459,45 +605,36 @@ def _play(
         raise _fail(
             err, f"cannot write the game log {log_path}: {exc}; give another --log"
         ) from None
-    header = {
-        "deck": deck_name,
-        "deck_cards": len(cards),
-        "perception": perception_name,
-        "strictness": strictness,
-        "level": level if bots else None,
-        "clip_model": clip_model,
-        "clip_checkpoint": str(clip_checkpoint) if clip_checkpoint else None,
-    }
-    if web:
-        return _play_web(
-            out, err, event_log, log_path, names, humans, make_bot, cards, names_of_cards,
-            judge=judge, seed=seed, rounds=rounds, header=header, turn_seconds=turn_seconds,
-            table_rules=table_rules, strictness=strictness, host=host, port=port,
-            open_browser=open_browser, sock=listening,
-        )  # fmt: skip
+
+
+def _play_terminal(
+    out: Console, err: Console, settings: TableSettings, game: _Game, players: list[KiekPlayer]
+) -> int:
+    """Play the game at this terminal; returns the exit status (1 after EOF, 130 after
+    Ctrl-C, the log kept and its path printed either way)."""
+    from kiekai.kiek.game import EventPrinter, GameAborted, play_game
+
     try:
-        with event_log:
+        with game.log:
             play_game(
                 players,
-                cards,
-                judge=judge,
-                seed=seed,
-                rounds=rounds,
-                clock=clock,
-                log=event_log,
-                header=header,
+                game.cards,
+                judge=game.judge,
+                settings=settings.game,
+                clock=game.clock,
+                log=game.log,
+                header=game.header,
                 # a person at this terminal reads each verdict's reason when asked to overrule
                 on_event=EventPrinter(out, reasons_shown=any(p.is_human for p in players)),
-                time_limit=turn_seconds,
-                house_rules=table_rules,
-                ruling_level=strictness,
-                card_names=names_of_cards,
+                house_rules=game.house_rules,
+                card_names=game.card_names,
             )
     except GameAborted as exc:
-        _say_stopped(err, exc.reason, log_path, seed)
+        _say_stopped(err, exc.reason, game.log_path, settings.game.seed)
         return EXIT_INTERRUPT if "Ctrl-C" in exc.reason else EXIT_EOF
     err.print(
-        f"Game log: {safe_text(str(log_path))} (replay it with `kiekai replay`)", highlight=False
+        f"Game log: {safe_text(str(game.log_path))} (replay it with `kiekai replay`)",
+        highlight=False,
     )
     return 0
 
@@ -505,25 +642,9 @@ def _play(
 def _play_web(
     out: Console,
     err: Console,
-    event_log,
-    log_path: Path,
-    names: list[str],
-    humans: int,
-    make_bot,
-    cards: list,
-    names_of_cards: dict[str, str],
-    *,
-    judge,
-    seed: int,
-    rounds: int,
-    header: dict,
-    turn_seconds: float,
-    table_rules,
-    strictness: str,
-    host: str,
-    port: int,
-    open_browser: bool,
-    sock=None,
+    settings: TableSettings,
+    game: _Game,
+    sock: socket.socket | None = None,
 ) -> int:
     """``kiekai play --web``: serve the table (on ``sock``, from :func:`kiekai.web.server.listen`,
     when given), print the seat links, play, keep the log."""
@@ -533,10 +654,13 @@ def _play_web(
     from kiekai.web.server import run_web_game, start_server
     from kiekai.web.table import WebTable
 
-    table = WebTable(names, list(range(humans)), cards, names_of_cards, judge)
-    table.log_path = str(log_path)
+    web = cast(WebSettings, settings.web)
+    humans = settings.humans
+    names = game.names
+    web_table = WebTable(names, list(range(humans)), game.cards, game.card_names, game.judge)
+    web_table.log_path = str(game.log_path)
     try:
-        server = start_server(table, host=host, port=port, sock=sock)
+        server = start_server(web_table, host=web.host, port=web.port, sock=sock)
     except OSError as exc:
         raise _fail(err, f"{exc}: pick another --port (0 = a free one) or --host") from None
     if server.reachable_from_network:  # --host 0, "" and 0x0 are 0.0.0.0 too
@@ -559,23 +683,24 @@ def _play_web(
         "the empty seats). Ctrl-C stops the table.",
         highlight=False,
     )
-    if open_browser:
+    if web.open_browser:
         try:
             webbrowser.open(server.seat_url(0))
         except webbrowser.Error:
             pass
     try:
-        with event_log:
+        with game.log:
             run_web_game(
-                table, server, make_bot, cards, judge=judge, seed=seed, rounds=rounds,
-                log=event_log, header=header, time_limit=turn_seconds, house_rules=table_rules,
-                ruling_level=strictness, on_event=EventPrinter(out),
+                web_table, server, game.make_bot, game.cards, judge=game.judge,
+                settings=settings.game, log=game.log, header=game.header,
+                house_rules=game.house_rules, on_event=EventPrinter(out),
             )  # fmt: skip
     except GameAborted as exc:
-        _say_stopped(err, exc.reason, log_path, seed)
+        _say_stopped(err, exc.reason, game.log_path, settings.game.seed)
         return EXIT_INTERRUPT
     err.print(
-        f"Game log: {safe_text(str(log_path))} (replay it with `kiekai replay`)", highlight=False
+        f"Game log: {safe_text(str(game.log_path))} (replay it with `kiekai replay`)",
+        highlight=False,
     )
     return 0
 

@@ -8,7 +8,7 @@
 - :mod:`kiekai.eval.selfplay`: bot-only games per level through the real engine, with logs,
   the quality measures, the score spread and the bots' thinking time per turn.
 - :mod:`kiekai.eval.guesser`: the guesser on rounds files beside a WordNet baseline.
-- :mod:`kiekai.eval.active`: the active bot's truthfulness on dealt turns, and the self-play
+- :mod:`kiekai.eval.active`: the active bot's truthfulness turn by turn in engine games, and the self-play
   quality table per level.
 - :mod:`kiekai.eval.perception`, :mod:`kiekai.eval.tournament`: perception accuracy and speed;
   mixed-level tournaments.

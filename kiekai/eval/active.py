@@ -5,13 +5,14 @@ Usage::
     python scripts/eval_active.py --deck ../shared/decks/imagenet-dev [--games 6] \\
         [--players 4] [--levels easy,normal,hard] [--seed 0] [--out DIR]
 
-Seeded *games* of hands are dealt from the deck's labelled photos, as at a real table
-(rulebook, "Preparations" and "The Next Turn"): 4 cards a player, 3 face up; the active
-player plays 2 cards from hand; 3 of the 5 stay on the table (here chosen by the seeded
-dealer, not by bots); a player out of cards is dealt 4 more (discards reshuffled when the
-pile is empty); every word written (the active player's and the guesses) goes out of play
-(ne bis in idem). A game lasts ``players x 3`` turns. The active bot (``KiekBot`` at each
-level) plays each turn; a panel of guesser bots (one per level) guesses.
+Seeded games are whole games of the rules engine (:func:`kiekai.kiek.runner.play_game` on a
+virtual clock, as ``kiekai play --bots N --humans 0`` plays them), dealt from the deck's
+labelled photos: the engine deals, redeals and scores by :mod:`kiekai.kiek.rules` (rulebook,
+"Preparations", "A Turn" and "The Next Turn"), and every seat is a ``KiekBot`` of the measured
+level, which plays its 2 cards, guesses, calls repeats and keeps the cards that stay; every
+word written goes out of play (ne bis in idem). A game lasts ``players x 3`` turns. Each
+active turn is measured as it is played; a panel of guesser bots (one per level) guesses
+each split for the measure only.
 
 Measured per active level:
 
@@ -36,7 +37,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import random
 import sys
 import time
 from collections import Counter
@@ -46,50 +46,13 @@ from pathlib import Path
 from typing import Any
 
 from kiekai.eval import common as ec
-from kiekai.kiek.rules import BASE_ROUNDS, HAND_SIZE, TABLE_SIZE, cards_needed
+from kiekai.eval.selfplay import TimedPlayer
+from kiekai.kiek.rules import BASE_ROUNDS, cards_needed
 
 LEVELS = ("easy", "normal", "hard")
 
-#: An active player: ActiveView -> ActivePlay.
-Active = Callable[[Any], Any]
 #: A guesser: GuessView -> word.
 Guess = Callable[[Any], str]
-
-
-def deal_turns(cards: Sequence[Any], players: int, turns: int, rng: random.Random) -> Any:
-    """Yield the deals of one game and learn each play, as a generator protocol.
-
-    Yields ``(active_seat, table, hand)`` (tuples of cards) and expects to be sent the
-    ``(played_ids, kept_ids)`` of that turn: the 2 hand cards played and the 3 cards that stay.
-
-    Raises:
-        EvalError: fewer than ``4 * players + 3`` cards (rulebook, "Preparations").
-    """
-    needed = cards_needed(players)
-    if len(cards) < needed:
-        raise ec.EvalError(
-            f"the deck has {len(cards)} usable labelled photos; {players} players need {needed}"
-        )
-    pile = list(cards)
-    rng.shuffle(pile)
-    hands = [[pile.pop() for _ in range(HAND_SIZE)] for _ in range(players)]
-    table = [pile.pop() for _ in range(TABLE_SIZE)]
-    discards: list[Any] = []
-    seat = rng.randrange(players)
-    for _turn in range(turns):
-        if len(hands[seat]) < 2:
-            if len(pile) < HAND_SIZE:
-                rng.shuffle(discards)
-                pile = discards + pile
-                discards = []
-            hands[seat] += [pile.pop() for _ in range(min(HAND_SIZE, len(pile)))]
-        played, kept = yield seat, tuple(table), tuple(hands[seat])
-        played_cards = [c for c in hands[seat] if c.id in played]
-        hands[seat] = [c for c in hands[seat] if c.id not in played]
-        five = table + played_cards
-        table = [c for c in five if c.id in kept]
-        discards += [c for c in five if c.id not in kept]
-        seat = (seat + 1) % players
 
 
 @dataclass(frozen=True)
@@ -188,134 +151,199 @@ def synset_index(words: Sequence[str], taxonomy: ec.Taxonomy) -> dict[Any, list[
     return index
 
 
+class _MeasuredSeat(TimedPlayer):
+    """A seat of a measured game: a :class:`~kiekai.eval.selfplay.TimedPlayer` around the
+    seat's bot that hands each of its active turns, the view it was shown and its play, to
+    ``on_turn`` before the engine applies the play."""
+
+    def __init__(self, player: Any, on_turn: Callable[[Any, Any], None]) -> None:
+        super().__init__(player)
+        self.on_turn = on_turn
+
+    def play_turn(self, view: Any) -> Any:
+        """The bot's play, measured by ``on_turn(view, play)``."""
+        play = super().play_turn(view)
+        self.on_turn(view, play)
+        return play
+
+
+@dataclass(frozen=True)
+class _Measure:
+    """What one turn is measured with (see :func:`play_games` for each part)."""
+
+    panel: Mapping[str, Guess]
+    taxonomy: ec.Taxonomy
+    checker: Any
+    word_of_synset: dict[Any, list[str]]
+    accepts: Callable[[str, str], bool]
+    is_repeat: Callable[[str, Sequence[str]], bool]
+    players: int
+
+
+def _is_legal(engine: Any, play: Any) -> bool:
+    """Whether ``play`` is one of the engine's legal plays this turn (2 cards of the hand, the
+    five split 3 vs 2; rulebook, "A Turn"): :meth:`~kiekai.kiek.engine.KiekEngine.legal_plays`,
+    cards compared as sets."""
+    chosen = (frozenset(play.played), frozenset(play.three), frozenset(play.two))
+    return any(
+        chosen == (frozenset(played), frozenset(three), frozenset(two))
+        for played, three, two in engine.legal_plays()
+    )
+
+
+def _panel_guesses(m: _Measure, view: Any, three: list[Any], two: list[Any]) -> dict[str, str]:
+    """Each panel guesser's word for the turn's split (seated left of the active player)."""
+    from kiekai.kiek.players import GuessView
+
+    gview = GuessView(
+        seat=(view.seat + 1) % m.players,
+        turn=view.turn,
+        stake=view.stake,
+        active_seat=view.seat,
+        three=tuple(three),
+        two=tuple(two),
+        used_words=tuple(view.used_words),
+    )
+    return {name: guess(gview) for name, guess in m.panel.items()}
+
+
+def _turn_record(m: _Measure, game: int, engine: Any, view: Any, play: Any) -> dict[str, Any]:
+    """The measures of one active turn (the keys of :func:`play_games`' records), taken
+    before ``engine`` applies ``play``."""
+    table, hand, used = view.table, view.hand, list(view.used_words)
+    feasible = feasible_words(table, hand, used, m.word_of_synset, m.taxonomy, m.is_repeat)
+    by_id = {c.id: c for c in (*table, *hand)}
+    legal = _is_legal(engine, play)
+    three = [by_id[i] for i in play.three if i in by_id]
+    two = [by_id[i] for i in play.two if i in by_id]
+    s3, s2, missing = m.taxonomy.split_synsets(three, two)
+    word = play.word
+    # a card without a synset (either group) makes the split unjudgeable: counted as not
+    # checkable and reported, never judged on the remaining cards
+    judged = missing == 0 and len(s3) == 3 and len(s2) == 2
+    verdict = m.checker.check(word, list(play.three), list(play.two)) if judged else None
+    checkable = verdict is not None
+    word_senses = set(m.taxonomy.noun_senses(word))
+    guesses = _panel_guesses(m, view, three, two)
+    matched = {name: m.accepts(word, w) for name, w in guesses.items()}
+    return {
+        "game": game,
+        "turn": view.turn,
+        "seat": view.seat,
+        "table": [c.id for c in table],
+        "hand": [c.id for c in hand],
+        "played": list(play.played),
+        "hand_size": len(hand),
+        "used_before": len(used),
+        "feasible": feasible.possible,
+        "feasible_true_words": feasible.true_words,
+        "feasible_example": feasible.example,
+        "unjudged_plays": feasible.unjudged_plays,
+        "cards_without_synset": missing,
+        "word": word,
+        "labels_three": [c.label for c in three],
+        "labels_two": [c.label for c in two],
+        "legal": legal,
+        "checkable": checkable,
+        "true": checkable and legal and bool(verdict),
+        "true_declared": judged and legal and m.taxonomy.true_of(word, s3, s2, declared=True),
+        "repeat": m.is_repeat(word, used),
+        "shares_synset_with": next(
+            (u for u in used if word_senses & set(m.taxonomy.noun_senses(u))), None
+        ),
+        "guesses": guesses,
+        "matched": matched,
+        "matches": sum(matched.values()),
+    }
+
+
 def play_games(
     cards: Sequence[Any],
-    active: Active,
+    seats: Callable[[int], Sequence[Any]],
     panel: Mapping[str, Guess],
     taxonomy: ec.Taxonomy,
-    accepts: Callable[[str, str], bool],
-    is_repeat: Callable[[str, Sequence[str]], bool],
+    judge: Any,
     games: int,
     players: int,
     seed: int,
     vocabulary: Sequence[str] = (),
+    *,
+    accepts: Callable[[str, str], bool] | None = None,
+    is_repeat: Callable[[str, Sequence[str]], bool] | None = None,
 ) -> list[dict[str, Any]]:
-    """Play ``games`` seeded games of ``players * 3`` turns and record every turn.
+    """Play ``games`` seeded games of Kiek through the engine and measure every active turn.
+
+    Each game is a whole game of the rules engine (:func:`kiekai.kiek.runner.play_game` on a
+    virtual clock, :data:`~kiekai.kiek.rules.BASE_ROUNDS` rounds): the engine deals and
+    redeals by :mod:`kiekai.kiek.rules`, and the seats' bots play, guess, call repeats and
+    choose the cards that stay (rulebook, "A Turn" and "The Next Turn"); every word written
+    goes out of play. Each active turn is measured before the engine applies the play; the
+    panel's guesses are asked for the measure only and take no part in the game.
 
     Args:
-        cards: labelled cards to deal from.
-        active: the active bot's ``play_turn``.
+        cards: labelled cards to deal from (at least ``4 * players + 3``).
+        seats: ``seats(game)`` gives the ``players`` bots of game ``game``.
         panel: guesser name -> ``guess`` function.
         taxonomy: WordNet ground truth.
-        accepts: ``accepts(secret, guess)``, the judge's match.
-        is_repeat: ``is_repeat(word, used_words)``, the judge's ne bis in idem.
-        games: number of games; game ``g`` uses ``random.Random(seed * 1000 + g)``.
+        judge: the table's judge (matches, repeats, one-word checks).
+        games: number of games; game ``g`` is played with engine seed ``seed * 1000 + g``.
         players: seats at the table (3 to 8).
         vocabulary: the candidate words (the whole vocabulary, whatever the level), for
             :func:`feasible_words` (empty: not counted).
+        accepts: ``accepts(secret, guess)``; default the judge's match.
+        is_repeat: ``is_repeat(word, used_words)``; default the judge's ne bis in idem.
 
     Returns:
-        One dict per turn (``game``, ``turn``, ``word``, ``true``, ``checkable``, ``legal``,
-        ``repeat``, ``matches``, ``feasible`` (a true unused word was possible, see
-        :func:`feasible_words`), ``feasible_true_words``, ``feasible_example``,
-        ``unjudged_plays``, ``cards_without_synset`` (cards of the played split with no
-        WordNet synset: such a turn is not checkable), guesses and the labels of the split).
+        One dict per active turn (``game``, ``turn``, ``seat``, ``table`` and ``hand`` (card
+        ids as dealt), ``played``, ``word``, ``true``,
+        ``checkable``, ``legal``, ``repeat``, ``matches``, ``feasible`` (a true unused word
+        was possible, see :func:`feasible_words`), ``feasible_true_words``,
+        ``feasible_example``, ``unjudged_plays``, ``cards_without_synset`` (cards of the
+        played split with no WordNet synset: such a turn is not checkable), guesses and the
+        labels of the split).
+
+    Raises:
+        EvalError: fewer cards than the players need (:func:`kiekai.kiek.rules.cards_needed`).
     """
-    from kiekai.kiek.players import ActiveView, GuessView
-
-    word_of_synset = synset_index(vocabulary, taxonomy)
+    from kiekai.clock import VirtualClock
     from kiekai.eval.quality import TruthChecker
+    from kiekai.kiek.runner import play_game
 
-    # the held-out check's truth: checkable when a noun sense of the word covers one of the
-    # five cards (a colour or quality is not; an X-less is not)
-    checker = TruthChecker({c.id: c.wnid for c in cards if getattr(c, "wnid", None)}, taxonomy.wn)
-
+    needed = cards_needed(players)
+    if len(cards) < needed:
+        raise ec.EvalError(
+            f"the deck has {len(cards)} usable labelled photos; {players} players need {needed}"
+        )
+    measure = _Measure(
+        panel=panel,
+        taxonomy=taxonomy,
+        # the held-out check's truth: checkable when a noun sense of the word covers one of
+        # the five cards (a colour or quality is not; an X-less is not)
+        checker=TruthChecker(
+            {c.id: c.wnid for c in cards if getattr(c, "wnid", None)}, taxonomy.wn
+        ),
+        word_of_synset=synset_index(vocabulary, taxonomy),
+        accepts=accepts or (lambda secret, guess: ec.judge_accepts(judge, secret, guess)),
+        is_repeat=is_repeat
+        or (lambda word, used: bool(used) and bool(judge.is_repeat(word, list(used)).accepted)),
+        players=players,
+    )
     records: list[dict[str, Any]] = []
     for g in range(games):
-        rng = random.Random(seed * 1000 + g)
-        turns = players * BASE_ROUNDS
-        dealer = deal_turns(cards, players, turns, rng)
-        used: list[str] = []
-        step = next(dealer)
-        for t in range(turns):
-            seat, table, hand = step
-            stake = min(1 + t // players, 3)
-            view = ActiveView(
-                seat=seat, turn=t, stake=stake, table=table, hand=hand, used_words=tuple(used)
-            )
-            feasible = feasible_words(table, hand, used, word_of_synset, taxonomy, is_repeat)
-            play = active(view)
-            by_id = {c.id: c for c in (*table, *hand)}
-            five_ids = {c.id for c in table} | set(play.played)
-            legal = (
-                len(set(play.played)) == 2
-                and set(play.played) <= {c.id for c in hand}
-                and len(set(play.three)) == 3
-                and len(set(play.two)) == 2
-                and set(play.three) | set(play.two) == five_ids
-                and not set(play.three) & set(play.two)
-            )
-            three = [by_id[i] for i in play.three if i in by_id]
-            two = [by_id[i] for i in play.two if i in by_id]
-            s3, s2, missing = taxonomy.split_synsets(three, two)
-            word = play.word
-            # a card without a synset (either group) makes the split unjudgeable: counted
-            # as not checkable and reported, never judged on the remaining cards
-            judged = missing == 0 and len(s3) == 3 and len(s2) == 2
-            verdict = checker.check(word, list(play.three), list(play.two)) if judged else None
-            checkable = verdict is not None
-            true = checkable and legal and bool(verdict)
-            true_declared = judged and legal and taxonomy.true_of(word, s3, s2, declared=True)
-            repeat = is_repeat(word, used)
-            word_senses = set(taxonomy.noun_senses(word))
-            synonym_of = next((u for u in used if word_senses & set(taxonomy.noun_senses(u))), None)
-            guesses: dict[str, str] = {}
-            for name, guess in panel.items():
-                gview = GuessView(
-                    seat=(seat + 1) % players,
-                    turn=t,
-                    stake=stake,
-                    active_seat=seat,
-                    three=tuple(three),
-                    two=tuple(two),
-                    used_words=tuple(used),
-                )
-                guesses[name] = guess(gview)
-            matched = {name: accepts(word, w) for name, w in guesses.items()}
-            records.append(
-                {
-                    "game": g,
-                    "turn": t,
-                    "hand_size": len(hand),
-                    "used_before": len(used),
-                    "feasible": feasible.possible,
-                    "feasible_true_words": feasible.true_words,
-                    "feasible_example": feasible.example,
-                    "unjudged_plays": feasible.unjudged_plays,
-                    "cards_without_synset": missing,
-                    "word": word,
-                    "labels_three": [c.label for c in three],
-                    "labels_two": [c.label for c in two],
-                    "legal": legal,
-                    "checkable": checkable,
-                    "true": true,
-                    "true_declared": true_declared,
-                    "repeat": repeat,
-                    "shares_synset_with": synonym_of,
-                    "guesses": guesses,
-                    "matched": matched,
-                    "matches": sum(matched.values()),
-                }
-            )
-            used.append(word)
-            used += [w for w in guesses.values() if w]
-            # the seeded dealer keeps 3 of the five (the rulebook's choosers are not measured)
-            five = sorted(five_ids)
-            kept = set(rng.sample(five, TABLE_SIZE))
-            try:
-                step = dealer.send((tuple(play.played), kept))
-            except StopIteration:
-                break
+        engines: list[Any] = []
+
+        def on_turn(view: Any, play: Any, game: int = g, engines: list[Any] = engines) -> None:
+            records.append(_turn_record(measure, game, engines[0], view, play))
+
+        play_game(
+            [_MeasuredSeat(bot, on_turn) for bot in seats(g)],
+            cards,
+            judge=judge,
+            seed=seed * 1000 + g,
+            rounds=BASE_ROUNDS,
+            clock=VirtualClock(),
+            on_engine=engines.append,
+        )
     return records
 
 
@@ -423,7 +451,7 @@ def plot(result: dict[str, Any], path: Path) -> Path:
 
 def render_markdown(result: dict[str, Any], image: str | None) -> str:
     """The report section for ``docs/EVALUATION.md``: the bot-only games (when run), then
-    the dealt turns."""
+    the turn-by-turn measures of :func:`play_games`."""
     cfg = result["config"]
     lead = []
     if result.get("selfplay"):
@@ -441,7 +469,7 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
                 render_selfplay_markdown(result["selfplay_pixels"]),
                 "",
             ]
-        lead += ["### Truthfulness on dealt turns", ""]
+        lead += ["### Truthfulness turn by turn in engine games", ""]
     rows = []
     for level, s in result["levels"].items():
         lo, hi = s["truthful_of_checkable_ci95"]
@@ -472,7 +500,8 @@ def render_markdown(result: dict[str, Any], image: str | None) -> str:
     out = [
         *lead,
         f"Deck `{cfg['deck']}` ({cfg['cards']} labelled cards), perception **{cfg['perception']}**, "
-        f"{cfg['games']} seeded games per level of {cfg['players']} players x 3 rounds "
+        f"{cfg['games']} seeded games per level through the rules engine, each of "
+        f"{cfg['players']} bots of the level x 3 rounds "
         f"(seed {cfg['seed']}); guesser panel: {', '.join(cfg['panel'])}; judge at standard strictness.",
         "",
         ec.markdown_table(
@@ -575,7 +604,7 @@ def run(
         )
     else:
         cards, perception, usable = loaded
-    from kiekai.kiek.bots import KiekBot
+    from kiekai.kiek.bots import KiekBot, parse_level
 
     full_vocabulary = ec.candidate_words()
     taxonomy = ec.Taxonomy(declared=ec.all_declared_senses())
@@ -593,22 +622,25 @@ def run(
     all_records: dict[str, Any] = {}
     for level in levels:
         try:
-            bot = KiekBot(
-                f"active-{level}", perception=perception, judge=judge, level=level, seed=seed
-            )
+            parse_level(level)
         except ValueError as exc:
             raise ec.EvalError(f"--levels: {exc}") from None
+
+        def seats(game: int, level: str = level) -> list[Any]:
+            # every seat a bot of the measured level, seeded per game and seat
+            return [
+                KiekBot(
+                    f"active-{level}-{i + 1}",
+                    perception=perception,
+                    judge=judge,
+                    level=level,
+                    seed=(seed * 1000 + game) * 100 + i + 1,
+                )
+                for i in range(players)
+            ]
+
         records = play_games(
-            labelled,
-            bot.play_turn,
-            panel,
-            taxonomy,
-            lambda secret, guess: ec.judge_accepts(judge, secret, guess),
-            lambda word, used: bool(used) and bool(judge.is_repeat(word, list(used)).accepted),
-            games,
-            players,
-            seed,
-            full_vocabulary,
+            labelled, seats, panel, taxonomy, judge, games, players, seed, full_vocabulary
         )
         per_level[level] = summarise(records, len(panel), players)
         all_records[level] = records

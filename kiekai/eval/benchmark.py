@@ -157,9 +157,16 @@ def time_bot_game(
     """
     from kiekai.clock import VirtualClock
     from kiekai.kiek.game import play_game
+    from kiekai.kiek.settings import GameSettings
 
     players = [TimedPlayer(make_bot(f"Bot {i + 1}", seed * 100 + i + 1)) for i in range(bots)]
-    play_game(players, cards, judge=judge, seed=seed, rounds=rounds, clock=VirtualClock())
+    play_game(
+        players,
+        cards,
+        judge=judge,
+        settings=GameSettings(seed=seed, rounds=rounds),
+        clock=VirtualClock(),
+    )
     out: dict[str, list[float]] = {}
     for player in players:
         for method, values in player.seconds.items():

@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, overload
 
+from kiekai.judge.verdict import Strictness
 from kiekai.paths import shared_dir
 
 REPO = Path(__file__).resolve().parents[2]
@@ -152,7 +153,7 @@ def add_round_scoring_args(parser: Any) -> None:
     parser.add_argument("--clip-model", default=None, help="open_clip architecture name")
     parser.add_argument("--clip-checkpoint", default=None, help="open_clip weights file")
     parser.add_argument(
-        "--strictness", choices=["strict", "standard", "lenient"], default="standard"
+        "--strictness", choices=[level.value for level in Strictness], default="standard"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the level bots (default 0)")
     parser.add_argument("--limit", type=int, default=None, help="score only the first N rounds")
@@ -411,7 +412,7 @@ class Taxonomy:
         - *no* sense of ``word`` (the same set of senses) is an ancestor-or-self of any
           synset in ``two``: a reader may take the word in any sense, so ``crane`` is not
           true of three crane birds (crane.n.05) against two crane machines (crane.n.04).
-          This is the bots' own rule (``kiekai.kiek.bots.certain_truth``), which is stricter
+          This is the bots' own rule (``kiekai.kiek.truth.certain_truth``), which is stricter
           still: it also refuses a sense that is a hyponym of a card of the two.
 
         ``X-less`` (rulebook, "Imperfect Guesses": "white-less", "person-less") is true when X
@@ -595,7 +596,6 @@ def make_judge(strictness: str = "standard") -> Any:
             (the judge's message says how to rebuild it).
     """
     from kiekai.judge import Judge
-    from kiekai.judge.verdict import Strictness
 
     try:
         return Judge(Strictness.parse(strictness))

@@ -18,7 +18,7 @@ the SHA-256 of the file name (:func:`kiekai.eval.people_detector.half_of`: even 
 
 The report half is read once, after the choice, for the figures recorded with the model:
 agreement and, per term, the precision of ``score > 0.85`` (the active bot's colour margin,
-``TRUE_MARGIN["colour"]`` = 0.35 in :mod:`kiekai.kiek.bots`).
+``TRUE_MARGIN["colour"]`` = 0.35 in :mod:`kiekai.kiek.bot_tuning`).
 """
 
 from __future__ import annotations

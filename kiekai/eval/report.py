@@ -9,7 +9,7 @@ Usage (what ``make eval`` runs)::
 Runs, in one process sharing one deck and one labels perception:
 
 1. ``eval_guesser`` on the rounds file (labels perception) with the WordNet baseline;
-2. ``eval_active`` (seeded games of hands per active level, guesser panel);
+2. ``eval_active`` (seeded engine games per active level, guesser panel);
 3. ``eval_perception`` (labels accuracy; CLIP accuracy only with real weights; CLIP speed,
    with random weights when none exist, labelled so);
 4. ``eval_tournament`` (self-play games, one seat per level);
@@ -403,7 +403,7 @@ def run(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             ]
             + [
                 [
-                    f"active bot ({lvl}) on dealt turns: checkable words true of the split "
+                    f"active bot ({lvl}) in engine games: checkable words true of the split "
                     "(WordNet, the held-out check's definition)",
                     f"**{ec.pct(s['truthful_of_checkable'])}** of {s['turns'] - s['uncheckable']} "
                     f"checkable in {s['turns']} turns "

@@ -107,6 +107,7 @@ def play_games(
     from kiekai.clock import VirtualClock
     from kiekai.events import EventLog
     from kiekai.kiek.game import play_game
+    from kiekai.kiek.settings import GameSettings
 
     if make_bot is None:
         from kiekai.kiek.bots import KiekBot
@@ -138,8 +139,7 @@ def play_games(
                 players,
                 dealt,
                 judge=judge,
-                seed=seed,
-                rounds=rounds,
+                settings=GameSettings(seed=seed, rounds=rounds),
                 clock=VirtualClock(),
                 log=log,
                 header={"perception": getattr(perception, "name", "?"), "level": level},

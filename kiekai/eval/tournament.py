@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from kiekai.eval import common as ec
+from kiekai.events import KiekPlay, KiekReveal, KiekScore, typed
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -55,13 +56,14 @@ def game_records(
     unjudged = [0] * n
     split: dict[int, tuple[list[str], list[str]]] = {}
     for event in outcome.events:
-        data = event.data or {}
-        if event.type == "play" and event.player is not None:
-            split[event.player] = (list(data.get("three", [])), list(data.get("two", [])))
-        elif event.type == "reveal" and event.player is not None:
+        data = typed(event, "kiek")
+        if event.player is None:
+            continue
+        if isinstance(data, KiekPlay):
+            split[event.player] = (list(data.three), list(data.two))
+        elif isinstance(data, KiekReveal):
             active = event.player
-            words = data.get("words", [])
-            word = words[active] if active < len(words) else ""
+            word = data.words[active] if active < len(data.words) else ""
             active_turns[active] += 1
             three, two = split.get(active, ([], []))
             s3 = [taxonomy.synset_of_card(cards_by_id[i]) for i in three if i in cards_by_id]
@@ -70,9 +72,8 @@ def game_records(
             unjudged[active] += bool(word) and len(known) != 5
             if word and len(known) == 5:
                 true_words[active] += taxonomy.true_of(word, s3, s2)
-        elif event.type == "score" and event.player is not None:
-            points = data.get("points", [0] * n)
-            for seat, p in enumerate(points):
+        elif isinstance(data, KiekScore):
+            for seat, p in enumerate(data.points):
                 if seat == event.player:
                     active_points[seat] += p
                 else:
@@ -220,6 +221,7 @@ def run(
     from kiekai.clock import VirtualClock
     from kiekai.kiek.bots import KiekBot
     from kiekai.kiek.game import play_game
+    from kiekai.kiek.settings import GameSettings
 
     judge = ec.make_judge("standard")
     taxonomy = ec.Taxonomy()
@@ -239,7 +241,13 @@ def run(
             for s, lvl in enumerate(seat_levels)
         ]
         try:
-            outcome = play_game(bots, usable, judge=judge, seed=seed + g, clock=VirtualClock())
+            outcome = play_game(
+                bots,
+                usable,
+                judge=judge,
+                settings=GameSettings(seed=seed + g),
+                clock=VirtualClock(),
+            )
         except ValueError as exc:
             raise ec.EvalError(f"cannot play on deck {deck}: {exc}") from None
         records.append(game_records(outcome, seat_levels, by_id, taxonomy))

@@ -37,9 +37,10 @@ from pathlib import Path
 
 from kiekai.files import FileRefusedError, read_regular_bytes
 from kiekai.judge.normalize import normalise
+from kiekai.judge.verdict import Strictness
 
 #: The judge's strictness levels, plus ``*`` for a ruling that holds at every level.
-LEVELS = ("strict", "standard", "lenient")
+LEVELS = tuple(level.value for level in Strictness)
 ANY_LEVEL = "*"
 
 _TRUE = frozenset({"yes", "y", "1", "true", "accepted", "accept"})

@@ -6,7 +6,9 @@ Kiek asks a judge three questions (rulebook ``../shared/rules/kiek.txt``):
 - "Imperfect Guesses": does a guess name the secret category?  -> :meth:`JudgeLike.match`
 - "Ne Bis in Idem": does a word repeat a category already used?  -> :meth:`JudgeLike.is_repeat`
 
-One method per question, each answering with a :class:`~kiekai.judge.verdict.Verdict`.
+One method per question, each answering with a :class:`~kiekai.judge.verdict.Verdict`,
+and the level it answers at (:attr:`JudgeLike.strictness`), which the game and the front
+ends read instead of being told it again.
 :class:`kiekai.judge.Judge` implements it; the engine (:mod:`kiekai.kiek.engine`), the
 terminal and web front ends and the test doubles take any object that does.
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from kiekai.judge.verdict import Verdict
+from kiekai.judge.verdict import Strictness, Verdict
 
 
 @runtime_checkable
@@ -26,6 +28,12 @@ class JudgeLike(Protocol):
     ``is_repeat`` must apply the same equivalence as ``match`` at the same level (rulebook,
     "Ne Bis in Idem": "the same category", not a looser or stricter test).
     """
+
+    @property
+    def strictness(self) -> Strictness:
+        """The level this judge decides at (rulebook "Imperfect Guesses"); a table saves
+        the rulings its people make at this level (:class:`~kiekai.judge.house_rules.HouseRuling`)."""
+        ...
 
     def check_word(self, text: str) -> Verdict:
         """Whether ``text`` is one lexical item a player may write (rulebook "A Turn").

@@ -21,6 +21,13 @@ class Strictness(StrEnum):
     LENIENT = "lenient"
 
     @classmethod
+    def spelled(cls, last: str = "or") -> str:
+        """The levels in order as words, e.g. ``"strict, standard or lenient"`` (for help
+        texts and error messages, so that no other place spells them out)."""
+        names = [level.value for level in cls]
+        return f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+    @classmethod
     def parse(cls, value: str | Strictness) -> Strictness:
         """Return the level named ``value`` (case-insensitive).
 
@@ -32,9 +39,7 @@ class Strictness(StrEnum):
         try:
             return cls(str(value).strip().lower())
         except ValueError:
-            raise ValueError(
-                f"unknown strictness {value!r}: use strict, standard or lenient"
-            ) from None
+            raise ValueError(f"unknown strictness {value!r}: use {cls.spelled()}") from None
 
 
 @dataclass(frozen=True)

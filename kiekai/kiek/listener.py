@@ -6,7 +6,7 @@ modelled as writing word ``j`` with probability ``exp(u_j) / sum_k exp(u_k)``. T
 (:data:`FEATURES`, :func:`features`) are what a person weighs when writing a word:
 
 * how true the word is of the three and false of the two, as the perception sees the photos
-  (summed and weakest-card log-likelihoods, :func:`kiekai.kiek.bots.likelihood_scores`), and how
+  (summed and weakest-card log-likelihoods, :func:`kiekai.kiek.truth.likelihood_scores`), and how
   much of it the perception cannot tell at all;
 * how readily people use the word: wordfreq Zipf frequency, Brysbaert et al. (2014)
   concreteness, WordNet specificity (the *size principle*, Xu & Tenenbaum 2007), whether it
@@ -37,7 +37,7 @@ import numpy as np
 from kiekai import paths
 
 if TYPE_CHECKING:
-    from kiekai.kiek.bots import Candidates
+    from kiekai.kiek.candidates import Candidates
 
 #: The listener's weights shipped with kiekai (written by ``scripts/fit_listener.py``;
 #: ``data/listener.json`` in a checkout, the wheel's copy otherwise: :func:`kiekai.paths.data_file`).
@@ -132,8 +132,8 @@ class WordTraits:
 
     @classmethod
     def of(cls, candidates: Candidates) -> WordTraits:
-        """The traits of ``candidates`` (a :class:`kiekai.kiek.bots.Candidates`)."""
-        from kiekai.kiek.bots import UNGROUNDED_SPECIFICITY
+        """The traits of ``candidates`` (a :class:`kiekai.kiek.candidates.Candidates`)."""
+        from kiekai.kiek.bot_tuning import UNGROUNDED_SPECIFICITY
 
         vocab = candidates.vocabulary
         base = candidates.base
@@ -161,14 +161,15 @@ def split_features(
 
     Args:
         scores: float array (N, W) of candidate scores in [0, 1] (0.5 = can't tell), as
-            :meth:`kiekai.kiek.bots.Candidates.scores` gives them.
+            :meth:`kiekai.kiek.candidates.Candidates.scores` gives them.
         three, two: row indices of the group of three and the group of two.
         traits: the candidates' :class:`WordTraits`.
 
     Raises:
         ValueError: ``three`` is not 3 rows or ``two`` not 2, or the widths disagree.
     """
-    from kiekai.kiek.bots import EPS, UNDECIDED, likelihood_scores
+    from kiekai.kiek.bot_tuning import EPS, UNDECIDED
+    from kiekai.kiek.truth import likelihood_scores
 
     if len(three) != 3 or len(two) != 2:
         raise ValueError(f"a Kiek split is 3 cards vs 2, got {len(three)} vs {len(two)}")

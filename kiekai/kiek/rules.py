@@ -8,6 +8,8 @@ it in ``docs/rules.md``. The engine (:mod:`kiekai.kiek.engine`), the deck check
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 #: Seconds a turn may take ("A turn may never take more than two minutes", rulebook "A Turn").
 TURN_SECONDS = 120.0
 #: Cards dealt to each player (rulebook "Preparations").
@@ -55,3 +57,57 @@ def stake_of_round(round_number: int) -> int:
     if round_number < 1:
         raise ValueError(f"rounds are counted from 1, got {round_number}")
     return min(round_number, MAX_STAKE)
+
+
+def time_up_split(
+    table: Sequence[str],
+    hand: Sequence[str],
+    played: Sequence[str] = (),
+    three: Sequence[str] = (),
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The cards played and the 3-2 split an active player is held to when the two minutes
+    run out before the word is written (settled reading 11 in docs/rules.md, from rulebook
+    "A Turn": "A turn may never take more than two minutes").
+
+    What the person chose in time is kept; the rest is filled in table order: the
+    :data:`PLAYED_PER_TURN` cards ``played`` (else the first two of ``hand``), then the
+    :data:`GROUP_OF_THREE` cards ``three`` (else the first three of the five, the table's
+    cards first). The two are the other cards of the five, in table order.
+
+    Args:
+        table: ids of the cards face up on the table (:data:`TABLE_SIZE`).
+        hand: ids of the active player's hand, in hand order.
+        played: ids of the two hand cards chosen in time, or ``()``.
+        three: ids of the group of three chosen in time (among the five), or ``()``.
+
+    Returns:
+        ``(played, three, two)``: tuples of card ids.
+
+    Raises:
+        ValueError: ``played`` is neither empty nor two cards of ``hand``, or ``three`` is
+            neither empty nor three cards of the five.
+    """
+    if not played:
+        played = tuple(hand[:PLAYED_PER_TURN])
+    elif len(set(played)) != PLAYED_PER_TURN or not set(played) <= set(hand):
+        raise ValueError(f"played must be {PLAYED_PER_TURN} different cards of the hand")
+    five = [*table, *played]
+    if not three:
+        three = tuple(five[:GROUP_OF_THREE])
+    elif len(set(three)) != GROUP_OF_THREE or not set(three) <= set(five):
+        raise ValueError(f"three must be {GROUP_OF_THREE} different cards of the five")
+    kept = [card for card in five if card in set(three)]
+    return tuple(played), tuple(kept), tuple(card for card in five if card not in set(three))
+
+
+def time_up_keep(offer: Sequence[str]) -> str:
+    """The card kept for a chooser who does not choose in time (settled reading 11 in
+    docs/rules.md: keeping is not timed by the rulebook, but a seat that is gone or does not
+    answer takes the first card on offer).
+
+    Raises:
+        ValueError: nothing is on offer.
+    """
+    if not offer:
+        raise ValueError("no card is on offer")
+    return offer[0]

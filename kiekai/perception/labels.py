@@ -46,6 +46,8 @@ from kiekai.lexicon import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from nltk.corpus.reader.wordnet import Synset
 
 LINKED = 1.0
@@ -59,7 +61,11 @@ SIM_SPAN = 0.5
 _TOKEN = re.compile(r"[a-z]+")
 
 
-def _card_key(card: Card) -> tuple[str, str | None, str | None]:
+#: What a card's scores depend on: its content hash, label and wnid (:func:`_card_key`).
+_CardKey = tuple[str, str | None, str | None]
+
+
+def _card_key(card: Card) -> _CardKey:
     return (card.id, card.wnid, card.label)
 
 
@@ -96,11 +102,11 @@ class LabelsPerception:
         self.cards: list[Card] = self.usable(cards)
         self.vocabulary = vocabulary if vocabulary is not None else all_categories()
         self.use_embeddings = use_embeddings
-        self._card_synset: dict[tuple, Synset | None] = {}
-        self._card_text: dict[tuple, str] = {}
+        self._card_synset: dict[_CardKey, Synset | None] = {}
+        self._card_text: dict[_CardKey, str] = {}
         self._word_senses: dict[str, tuple[Synset, ...]] = {}
-        self._cache: dict[tuple[tuple, str], float] = {}
-        self._rows: dict[tuple, np.ndarray] = {}
+        self._cache: dict[tuple[_CardKey, str], float] = {}
+        self._rows: dict[_CardKey, np.ndarray] = {}
         self._synset_words: dict[str, list[int]] | None = None
         self._has_senses = np.zeros(0, dtype=bool)
         self._vocab_matrix: np.ndarray | None = None
@@ -296,7 +302,8 @@ class LabelsPerception:
         else:
             matrix = self._embeddings.matrix(words)
         cos = np.einsum("ij,j->i", matrix, self._embeddings.get(text))  # no BLAS threads
-        return np.clip((cos - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0).astype(np.float32)
+        similarity: np.ndarray = np.clip((cos - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0)
+        return similarity.astype(np.float32)
 
     def _embedded_words(self) -> list[str]:
         """The vocabulary words scored by embedding similarity (all but group "broad")."""
@@ -337,7 +344,7 @@ class TextEmbeddings:
         self._loaded = False
         self._dirty = 0
 
-    def _path(self):
+    def _path(self) -> Path:
         from kiekai.models import cache_dir
 
         return cache_dir() / "embeddings" / self.FILE
@@ -412,10 +419,14 @@ class TextEmbeddings:
 
 
 _SHARED: list[TextEmbeddings] = []
-_INDEXES: dict[int, tuple[Vocabulary, tuple]] = {}
+_INDEXES: dict[int, tuple[Vocabulary, _WordIndex]] = {}
 
 
-def _shared_index(vocabulary: Vocabulary) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
+#: ``(index, has_senses, embedded)`` of a vocabulary (:func:`_shared_index`).
+_WordIndex = tuple[dict[str, list[int]], np.ndarray, np.ndarray]
+
+
+def _shared_index(vocabulary: Vocabulary) -> _WordIndex:
     """The WordNet index of a vocabulary, computed once per process per vocabulary object.
 
     Returns:

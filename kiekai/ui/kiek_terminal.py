@@ -13,8 +13,10 @@ types; when time is up the runner prints one message saying what the rulebook re
 makes of it. Piped input (tests, scripts) gets plain prompts with the time left in front.
 
 Answers are typed lines, read through :class:`LineReader`, which works on a TTY and on
-piped stdin alike. A word must be one lexical item (the judge's one-word check); anything
-else is refused with the reason, and the person types again. EOF on the input raises
+piped stdin alike. What an answer decides is the seat's, shared with the browser table
+(:mod:`kiekai.kiek.seat`): a word must be one lexical item of at most
+:data:`~kiekai.kiek.seat.MAX_WORD` characters (anything else is refused with the reason, and
+the person types again), and a player whose time runs out is held to what they chose. EOF on the input raises
 :class:`EOFError` and Ctrl-C raises :class:`KeyboardInterrupt`; the runner stops the game
 and keeps the log.
 """
@@ -46,7 +48,6 @@ from rich.text import Text
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
 from kiekai.display import printable, safe_text
-from kiekai.kiek.engine import one_word_verdict, ruling_key
 from kiekai.kiek.players import (
     ActivePlay,
     ActiveView,
@@ -56,6 +57,17 @@ from kiekai.kiek.players import (
     KeepView,
     RevealView,
     TimeUp,
+)
+from kiekai.kiek.seat import (
+    SeatNames,
+    choice_problem,
+    chosen_play,
+    join_words,
+    plural,
+    refuse_word,
+    time_up_play,
+    typed_numbers,
+    used_word_named,
 )
 
 if TYPE_CHECKING:
@@ -75,6 +87,47 @@ MAX_LINE = 4096
 
 class ReadingStopped(EOFError):
     """A read ended because the game stopped (:meth:`LineReader.stop`), not by the input."""
+
+
+class _LineEditor:
+    """The line typed so far in :meth:`LineReader.edit_line`, edited key by key.
+
+    Backspace deletes, Ctrl-U clears the line, Ctrl-D on an empty line is end of input;
+    other control keys and escape sequences (arrows) are ignored; the line keeps at most
+    :data:`MAX_TYPED` characters.
+    """
+
+    def __init__(self, typed: str = "") -> None:
+        self.typed = typed
+        self._escape = False
+
+    def feed(self, chars: str) -> bool:
+        """Apply the typed ``chars``; True when Enter ended the line (the rest is dropped).
+
+        Raises:
+            EOFError: Ctrl-D on an empty line.
+        """
+        for char in chars:
+            if self._escape:
+                self._escape = not (char.isalpha() or char == "~")
+            elif char in "\r\n":
+                return True
+            else:
+                self._key(char)
+        return False
+
+    def _key(self, char: str) -> None:
+        if char == "\x1b":
+            self._escape = True
+        elif char in "\x7f\x08":
+            self.typed = self.typed[:-1]
+        elif char == "\x15":
+            self.typed = ""
+        elif char == "\x04":
+            if not self.typed:
+                raise EOFError("input ended")
+        elif char.isprintable() and len(self.typed) < MAX_TYPED:
+            self.typed += char
 
 
 class LineReader:
@@ -163,32 +216,13 @@ class LineReader:
         """
         fd = self._fileno()
         if fd is None:
-            line = self.stream.readline(MAX_LINE + 1)
-            if line == "":
-                raise EOFError("input ended")
-            if len(line) > MAX_LINE and not line.endswith("\n"):
-                while (rest := self.stream.readline(MAX_LINE)) and not rest.endswith("\n"):
-                    pass  # the rest of an over-long line is dropped
-                line = line[:MAX_LINE]
-            return line.rstrip("\r\n")
+            return self._readline_stream()
         end = None if timeout is None else time.monotonic() + max(0.0, timeout)
         while True:
-            if self._skipping:  # dropping the rest of an over-long line
-                cut = self._buffer.find("\n")
-                self._buffer = "" if cut < 0 else self._buffer[cut + 1 :]
-                self._skipping = cut < 0
-            if not self._skipping:
-                line, newline, rest = self._buffer.partition("\n")
-                if newline:
-                    self._buffer = rest
-                    return line.rstrip("\r")
-                if len(self._buffer) > MAX_LINE:
-                    line, self._buffer, self._skipping = self._buffer[:MAX_LINE], "", True
-                    return line
+            line = self._take_line()
+            if line is not None:
+                return line
             if self._eof:
-                if self._buffer and not self._skipping:
-                    line, self._buffer = self._buffer, ""
-                    return line.rstrip("\r")
                 raise EOFError("input ended")
             left = None if end is None else end - time.monotonic()
             if left is not None and left <= 0:
@@ -201,6 +235,39 @@ class LineReader:
                     self._buffer += self._decoder.decode(b"", final=True)
                 else:
                     self._buffer += self._decoder.decode(chunk)
+
+    def _readline_stream(self) -> str:
+        """:meth:`readline` on a stream without a file descriptor (no time limit)."""
+        line = self.stream.readline(MAX_LINE + 1)
+        if line == "":
+            raise EOFError("input ended")
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            while (rest := self.stream.readline(MAX_LINE)) and not rest.endswith("\n"):
+                pass  # the rest of an over-long line is dropped
+            line = line[:MAX_LINE]
+        return line.rstrip("\r\n")
+
+    def _take_line(self) -> str | None:
+        """The next whole line in the buffer (at most :data:`MAX_LINE` characters; the
+        rest of a longer one is dropped up to its newline), the last unended line once the
+        input ended, or ``None`` while more input is needed."""
+        if self._skipping:  # dropping the rest of an over-long line
+            cut = self._buffer.find("\n")
+            self._buffer = "" if cut < 0 else self._buffer[cut + 1 :]
+            self._skipping = cut < 0
+        if self._skipping:
+            return None
+        line, newline, rest = self._buffer.partition("\n")
+        if newline:
+            self._buffer = rest
+            return line.rstrip("\r")
+        if len(self._buffer) > MAX_LINE:
+            line, self._buffer, self._skipping = self._buffer[:MAX_LINE], "", True
+            return line
+        if self._eof and self._buffer:
+            line, self._buffer = self._buffer, ""
+            return line.rstrip("\r")
+        return None
 
     def edit_line(self, timeout: float | None, render: Callable[[str, float | None], None]) -> str:
         """Read a line on a terminal, echoing it through ``render`` instead of the TTY.
@@ -235,10 +302,10 @@ class LineReader:
             self._restore_at_exit = True
         try:
             tty.setcbreak(fd)
-            escape_seq = False
+            editor = _LineEditor(typed)
             while True:
                 left = None if end is None else max(0.0, end - time.monotonic())
-                render(typed, left)
+                render(editor.typed, left)
                 if left is not None and left <= 0:
                     self._discard_typed(fd)
                     raise TimeUp()
@@ -247,26 +314,12 @@ class LineReader:
                     continue
                 chunk = os.read(fd, 4096)
                 if not chunk:
-                    if typed:
-                        return typed
+                    if editor.typed:
+                        return editor.typed
                     raise EOFError("input ended")
-                for char in self._decoder.decode(chunk):
-                    if escape_seq:
-                        escape_seq = not (char.isalpha() or char == "~")
-                    elif char == "\x1b":
-                        escape_seq = True
-                    elif char in "\r\n":
-                        render(typed, None)
-                        return typed
-                    elif char in "\x7f\x08":
-                        typed = typed[:-1]
-                    elif char == "\x15":
-                        typed = ""
-                    elif char == "\x04":
-                        if not typed:
-                            raise EOFError("input ended")
-                    elif char.isprintable() and len(typed) < MAX_TYPED:
-                        typed += char
+                if editor.feed(self._decoder.decode(chunk)):
+                    render(editor.typed, None)
+                    return editor.typed
         finally:
             self.restore_terminal()
 
@@ -297,16 +350,6 @@ class LineReader:
                 termios.tcflush(fd, termios.TCIFLUSH)
             except (ImportError, OSError):
                 pass
-
-
-def typed_numbers(line: str) -> list[int]:
-    """The whole numbers typed in ``line``, in order (``"4, 5"`` -> ``[4, 5]``).
-
-    A run of more than 9 digits is no card or verdict number: it counts as ``-1`` (which no
-    prompt allows, so the answer is refused with the choices), never as an ``int`` of
-    thousands of digits (Python refuses to convert over 4,300, with a ``ValueError``).
-    """
-    return [int(run) if len(run) <= 9 else -1 for run in re.findall(r"\d+", line)]
 
 
 def format_seconds(seconds: float) -> str:
@@ -400,6 +443,8 @@ class TerminalKiekPlayer:
         self.reader = reader or LineReader()
         self.clock = clock or MonotonicClock()
         self.names = list(names)
+        #: how players are named to this person ("you", "your", the others' names)
+        self.seat_names = SeatNames(tuple(self.names), name)
         self.card_names = dict(card_names or {})
         self.sheet_dir = sheet_dir
         interactive = self.reader.is_tty() and self.console.is_terminal
@@ -426,10 +471,12 @@ class TerminalKiekPlayer:
     def play_turn(self, view: ActiveView) -> ActivePlay:
         """Ask for the 2 cards to play, the group of three and the word (timed).
 
-        The hourglass is turned when the cards and the first prompt are on screen.
+        The hourglass is turned when the cards and the first prompt are on screen. When
+        time runs out, what was chosen is kept and the rest is filled in by the rules
+        (:func:`kiekai.kiek.seat.time_up_play`), with no word.
 
         Raises:
-            TimeUp: time ran out before the cards were chosen.
+            TimeUp: time ran out before the cards were chosen (the engine plays its default).
         """
         glass = view.hourglass or Hourglass(self.clock, view.time_limit)
         with self.reader.lock:
@@ -437,7 +484,7 @@ class TerminalKiekPlayer:
             self._say(
                 f"Play 2 cards from your hand, split the 5 cards 3 and 2, and write one word "
                 f"that is true of the three and not of the two. Each match scores {view.stake} "
-                f"point{'s' if view.stake > 1 else ''}. You have {format_seconds(glass.left())}."
+                f"{plural(view.stake, 'point', 'points')}. You have {format_seconds(glass.left())}."
             )
             cards = list(view.table) + list(view.hand)
             self._show_cards(
@@ -452,33 +499,28 @@ class TerminalKiekPlayer:
             self._show_used(view.used_words)
             hand_numbers = list(range(len(view.table) + 1, len(cards) + 1))
             glass.start()  # the cards and the prompt are on screen now
-            played_numbers = self._ask_numbers(
-                f"Which 2 cards of your hand do you play? (two of {_join(hand_numbers)})",
-                hand_numbers,
-                2,
-                glass,
-                among="in your hand",
-            )
-            five_numbers = list(range(1, len(view.table) + 1)) + played_numbers
-            three_numbers = self._ask_numbers(
-                f"Which 3 of the five cards ({_join(five_numbers)}) does your word describe?",
-                five_numbers,
-                3,
-                glass,
-                among="one of the five cards",
-            )
-            two_numbers = [n for n in five_numbers if n not in three_numbers]
-            played = tuple(cards[n - 1].id for n in played_numbers)
-            three = tuple(cards[n - 1].id for n in three_numbers)
-            two = tuple(cards[n - 1].id for n in two_numbers)
+            played: tuple[str, ...] = ()
+            three: tuple[str, ...] = ()
             try:
+                ask = f"Which 2 cards of your hand do you play? (two of {_join(hand_numbers)})"
+                played_numbers = self._ask_numbers(ask, hand_numbers, 2, glass, "in your hand")
+                played = tuple(cards[n - 1].id for n in played_numbers)
+                five_numbers = list(range(1, len(view.table) + 1)) + played_numbers
+                ask = f"Which 3 of the five cards ({_join(five_numbers)}) does your word describe?"
+                among = "one of the five cards"
+                three_numbers = self._ask_numbers(ask, five_numbers, 3, glass, among)
+                three = tuple(cards[n - 1].id for n in three_numbers)
+                two_numbers = [n for n in five_numbers if n not in three_numbers]
                 word = self._ask_word(
                     f"Your word (true of {_join(three_numbers)}, not of {_join(two_numbers)})",
                     glass,
                 )
             except TimeUp:
-                return ActivePlay(played, three, two, "")  # type: ignore[arg-type]
-            return ActivePlay(played, three, two, word)  # type: ignore[arg-type]
+                timed_out = time_up_play(view, played, three)
+                if timed_out is None:
+                    raise
+                return timed_out
+            return chosen_play(view, played, three, word)
 
     def guess(self, view: GuessView) -> str:
         """Ask for one word that guesses the active player's (timed; ``""`` when time is up).
@@ -493,8 +535,8 @@ class TerminalKiekPlayer:
             )
             self._say(
                 f"{safe_text(active)} put cards 1-3 against cards 4-5. What one word is true of "
-                f"the three and not of the two? A match scores {view.stake} point"
-                f"{'s' if view.stake > 1 else ''}. You have {format_seconds(glass.left())}."
+                f"the three and not of the two? A match scores {view.stake} "
+                f"{plural(view.stake, 'point', 'points')}. You have {format_seconds(glass.left())}."
             )
             self._show_cards(
                 list(view.three) + list(view.two),
@@ -544,7 +586,7 @@ class TerminalKiekPlayer:
         if not repeats:
             return {}
         with self.reader.lock:
-            callers = _join_words([self._who(s) for s in view.callers]) or "someone"
+            callers = self._writers(view.callers) or "someone"
             self._say(
                 f"Ne bis in idem! called by {callers}. The judge's verdicts on this turn's "
                 f"words (used before: {safe_text(', '.join(view.used_words))}):"
@@ -579,21 +621,18 @@ class TerminalKiekPlayer:
     def _ask_used_word(self, word: str, used: Sequence[str]) -> str:
         """Ask which of the numbered ``used`` words ``word`` repeats: its number or the
         word itself (as the judge normalises it); asked again, saying why, until one is."""
-        keys = {ruling_key(u): u for u in used}
         while True:
             line = self._read(
                 f"Which used word does '{word}' repeat? Type its number (1 to {len(used)}) or "
                 "the word",
                 None,
-            ).strip()
-            numbers = typed_numbers(line)
-            if len(numbers) == 1 and re.fullmatch(r"\d+", line) and 1 <= numbers[0] <= len(used):
-                return used[numbers[0] - 1]
-            if line and ruling_key(line) in keys:
-                return keys[ruling_key(line)]
+            )
+            named = used_word_named(line, used)
+            if named is not None:
+                return named
             self._say(
-                f"'{safe_text(line[:40])}' is not one of the {len(used)} used words: type a "
-                f"number from 1 to {len(used)}, or one of the words shown."
+                f"'{safe_text(line.strip()[:40])}' is not one of the {len(used)} used words: "
+                f"type a number from 1 to {len(used)}, or one of the words shown."
             )
 
     def _ask_to_overrule(self, count: int) -> list[int]:
@@ -685,21 +724,19 @@ class TerminalKiekPlayer:
         self.console.print(text, highlight=False)
 
     def _name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else f"player {seat + 1}"
+        return self.seat_names.name(seat)
 
     def _who(self, seat: int) -> str:
         """The player's name for Rich markup ("you" for this person)."""
-        name = self._name(seat)
-        return "you" if name == self.name else safe_text(name)
+        return safe_text(self.seat_names.who(seat))
 
     def _whose(self, seat: int) -> str:
         """Possessive for Rich markup: "your" for this person, else "Bot 1's"."""
-        name = self._name(seat)
-        return "your" if name == self.name else safe_text(name) + "'s"
+        return safe_text(self.seat_names.whose(seat))
 
     def _writers(self, seats: Sequence[int]) -> str:
         """Who wrote a word, for Rich markup: "you", "Bot 1" or "Bot 1, Bot 2 and you"."""
-        return _join_words([self._who(s) for s in seats])
+        return safe_text(self.seat_names.writers(seats))
 
     def _card_name(self, card: Card) -> str:
         return safe_text(self.card_names.get(card.id) or card.label or "a photo")
@@ -797,37 +834,21 @@ class TerminalKiekPlayer:
         """
         while True:
             line = self._read(prompt, glass)
-            numbers = typed_numbers(line)
-            if (
-                len(numbers) == count
-                and len(set(numbers)) == count
-                and set(numbers) <= set(allowed)
-            ):
-                return numbers
+            why = choice_problem(typed_numbers(line), allowed, count, among)
+            if why is None:
+                return typed_numbers(line)
             what = "one number" if count == 1 else f"{count} different numbers"
             example = " ".join(str(n) for n in allowed[:count])
-            outside = list(dict.fromkeys(n for n in numbers if n not in allowed))
-            if -1 in outside:  # a run of over 9 digits (typed_numbers)
-                why = "That number is far too long. "
-            elif outside:
-                verb = "is" if len(outside) == 1 else "are"
-                why = f"{_join(outside)} {verb} not {among}. "
-            elif len(set(numbers)) < len(numbers):
-                why = "A card counts once. "
-            elif numbers:
-                why = f"That is {len(numbers)} number{'s' if len(numbers) > 1 else ''}. "
-            else:
-                why = ""
-            self._say(f"{why}Please type {what} out of {_join(allowed)}, e.g. {example}.")
+            lead = f"{why} " if why else ""
+            self._say(f"{lead}Please type {what} out of {_join(allowed)}, e.g. {example}.")
 
     def _ask_word(self, prompt: str, glass: Hourglass | None) -> str:
         """Ask until the judge accepts the answer as one word."""
         while True:
             line = self._read(prompt, glass).strip()
-            verdict = one_word_verdict(self.judge, line)
-            if verdict.accepted:
+            why = refuse_word(self.judge, line)
+            if not why:
                 return line
-            why = "nothing was typed" if not line else verdict.reason
             self._say(f"Please type one word ({safe_text(why)}).")
 
     def _show_used(self, used: Sequence[str]) -> None:
@@ -895,11 +916,4 @@ class TerminalKiekPlayer:
 
 def _join(numbers: Sequence[int]) -> str:
     """``1, 2 and 3`` style list of numbers."""
-    return _join_words([str(n) for n in numbers])
-
-
-def _join_words(items: Sequence[str]) -> str:
-    """``a, b and c`` (``""`` for none)."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return join_words([str(n) for n in numbers])

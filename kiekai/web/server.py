@@ -24,10 +24,11 @@ from kiekai import serving
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
 from kiekai.events import Event, EventLog
+from kiekai.judge.house_rules import HouseRules
 from kiekai.judge.protocol import JudgeLike
 from kiekai.kiek.game import GameAborted, GameOutcome, play_game
 from kiekai.kiek.players import KiekPlayer
-from kiekai.kiek.rules import TURN_SECONDS
+from kiekai.kiek.settings import GameSettings
 from kiekai.web.table import WebTable
 
 #: Seconds the server stays up after the game so every page gets the final scores.
@@ -165,13 +166,10 @@ def run_web_game(
     cards: Sequence[Card],
     *,
     judge: JudgeLike,
-    seed: int,
-    rounds: int = 3,
+    settings: GameSettings,
     log: EventLog | None = None,
     header: Mapping[str, Any] | None = None,
-    time_limit: float = TURN_SECONDS,
-    house_rules: Any = None,
-    ruling_level: str = "standard",
+    house_rules: HouseRules | None = None,
     on_event: Callable[[Event], None] | None = None,
     clock: Clock | None = None,
     linger: float = LINGER_SECONDS,
@@ -180,6 +178,9 @@ def run_web_game(
 
     People's seats nobody opened by the start are played by ``make_bot(seat, name)``
     (their name gets " (bot)"). Bots play server-side through the same player protocol.
+    ``judge``, ``settings`` (seed, rounds, seconds a turn), ``log``, ``header``,
+    ``house_rules`` and ``on_event`` go to :func:`~kiekai.kiek.game.play_game` as they are
+    (``on_event`` after the table's own); ``header`` gains ``front_end: web``.
 
     Raises:
         GameAborted: Ctrl-C (the log is kept; the pages say the game stopped).
@@ -203,7 +204,7 @@ def run_web_game(
                     seat.name = f"{seat.name} (bot)"
                     seat.by_bot = True
                 players.append(make_bot(seat.index, seat.name))
-        table._bump()
+        table.mark_changed()
 
     def both(event: Event) -> None:
         table.on_event(event)
@@ -215,15 +216,12 @@ def run_web_game(
             players,
             cards,
             judge=judge,
-            seed=seed,
-            rounds=rounds,
+            settings=settings,
             clock=clock or MonotonicClock(),
             log=log,
             header={**dict(header or {}), "front_end": "web"},
             on_event=both,
-            time_limit=time_limit,
             house_rules=house_rules,
-            ruling_level=ruling_level,
             card_names=table.card_names,
             on_engine=table.attach,
         )

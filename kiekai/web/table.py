@@ -1,6 +1,6 @@
 """The state of a Kiek table played in browsers, and the people's seats at it.
 
-One :class:`WebTable` is shared by the game thread (the runner, :func:`kiekai.kiek.game.play_game`)
+One :class:`WebTable` is shared by the game thread (the runner, :func:`kiekai.kiek.runner.play_game`)
 and the web server's threads (:mod:`kiekai.web.app`). The game asks a person's seat, a
 :class:`WebHumanPlayer` (the same :class:`~kiekai.kiek.players.HumanKiekPlayer` protocol as
 the terminal's person), for a decision; the seat posts a :class:`Pending` question on the table
@@ -27,25 +27,34 @@ import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from io import StringIO
+from dataclasses import replace as with_fields
 from typing import TYPE_CHECKING, Any
-
-from rich.console import Console
 
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
-from kiekai.events import Event
-from kiekai.kiek.engine import KiekEngine, Phase, one_word_verdict
+from kiekai.events import (
+    Event,
+    KiekAborted,
+    KiekCall,
+    KiekGameOver,
+    KiekOverrule,
+    KiekOverruleRepeat,
+    KiekPlay,
+    KiekReveal,
+    KiekScore,
+    KiekTimeUp,
+    KiekTurn,
+    KiekVerdict,
+    typed,
+)
+from kiekai.kiek import players
+from kiekai.kiek.describe import Describer, Line
+from kiekai.kiek.engine import KiekEngine, Phase, TableSnapshot
 from kiekai.kiek.players import (
-    ActivePlay,
-    ActiveView,
-    CallView,
-    GuessView,
     Hourglass,
-    KeepView,
-    RevealView,
     TimeUp,
 )
+from kiekai.kiek.seat import refuse_word, time_up_keep, time_up_play
 
 if TYPE_CHECKING:
     from kiekai.judge.protocol import JudgeLike
@@ -59,8 +68,6 @@ UNTIMED_WAIT = 300.0
 GONE_GRACE = 20.0
 #: Lines of the table's log kept for the pages.
 LOG_LINES = 60
-#: Longest word a person may type (characters); longer posts are refused.
-MAX_WORD = 64
 #: Questions every person at the table answers together, sharing the table's rulings.
 SHARED_KINDS = ("reveal", "repeats")
 
@@ -163,13 +170,38 @@ class TurnRecord:
     forfeited: bool = False
     wrote_word: bool = True
     words: tuple[str, ...] = ()
-    verdicts: dict[int, dict[str, Any]] = field(default_factory=dict)
-    rulings: list[dict[str, Any]] = field(default_factory=list)
-    repeat_rulings: list[dict[str, Any]] = field(default_factory=list)
-    call: dict[str, Any] | None = None
+    #: guesser's seat -> the judge's (or the table's) verdict on the guess
+    verdicts: dict[int, KiekVerdict] = field(default_factory=dict)
+    #: (the seat that asked, the ruling) for each ruling on a guess, in order
+    rulings: list[tuple[int, KiekOverrule]] = field(default_factory=list)
+    #: (the seat that asked, the ruling) for each ruling on a repeat, in order
+    repeat_rulings: list[tuple[int, KiekOverruleRepeat]] = field(default_factory=list)
+    call: KiekCall | None = None
     points: tuple[int, ...] = ()
     time_ups: list[tuple[int, str]] = field(default_factory=list)
     scored: bool = False
+
+
+def _record_turn(record: TurnRecord, seat: int, data: object) -> None:
+    """Add to this turn's ``record`` what an event of ``seat`` says aloud (its typed data)."""
+    if isinstance(data, KiekPlay):
+        record.three, record.two = tuple(data.three), tuple(data.two)
+        record.forfeited, record.wrote_word = data.forfeited, data.wrote_word
+    elif isinstance(data, KiekTimeUp):
+        record.time_ups.append((seat, data.what))
+    elif isinstance(data, KiekReveal):
+        record.words = tuple(data.words)
+    elif isinstance(data, KiekOverrule):
+        record.rulings.append((seat, data))
+    elif isinstance(data, KiekOverruleRepeat):
+        record.repeat_rulings.append((seat, data))
+    elif isinstance(data, KiekVerdict):
+        record.verdicts[seat] = data
+    elif isinstance(data, KiekCall):
+        record.call = data
+    elif isinstance(data, KiekScore):
+        record.points = tuple(data.points)
+        record.scored = True
 
 
 class WebTable:
@@ -219,10 +251,12 @@ class WebTable:
         self.card_names = dict(card_names)
         self.started = threading.Event()
         self.engine: KiekEngine | None = None
-        self.snapshot: dict[str, Any] = {}
+        #: the engine's table as the pages show it (:meth:`KiekEngine.snapshot`), once attached
+        self.snapshot: TableSnapshot | None = None
         self.turns: list[TurnRecord] = []
-        self.log_lines: deque[str] = deque(maxlen=LOG_LINES)
-        self.final: dict[str, Any] | None = None
+        #: the table log's newest lines (:class:`~kiekai.kiek.describe.Describer`'s)
+        self.log_lines: deque[Line] = deque(maxlen=LOG_LINES)
+        self.final: KiekGameOver | None = None
         self.stop_reason = ""
         #: this turn's rulings on guesses: word key -> (the word, match?, seat that asked)
         self.rulings: dict[str, tuple[str, bool, int]] = {}
@@ -234,12 +268,7 @@ class WebTable:
         self.rounds: dict[str, dict[int, Pending]] = {}
         self.log_path: str | None = None
         self._ids = itertools.count(1)
-        self._printer_out = StringIO()
-        from kiekai.kiek.game import EventPrinter
-
-        self._printer = EventPrinter(
-            Console(file=self._printer_out, width=400, color_system=None, force_terminal=False)
-        )
+        self._describer = Describer()
 
     # ------------------------------------------------------------------ seats
 
@@ -257,7 +286,7 @@ class WebTable:
         with self.cond:
             if not seat.joined and not seat.by_bot:
                 seat.joined = True
-                self._bump()
+                self.mark_changed()
             if self.state == "lobby" and all(s.joined for s in self.seats if s.human):
                 self.start()
 
@@ -267,7 +296,7 @@ class WebTable:
             if self.state != "lobby":
                 return
             self.state = "playing"
-            self._bump()
+            self.mark_changed()
         self.started.set()
 
     def stop(self, reason: str) -> None:
@@ -277,7 +306,7 @@ class WebTable:
             if self.state not in ("over", "stopped"):
                 self.state = "stopped"
                 self.stop_reason = reason
-            self._bump()
+            self.mark_changed()
         self.started.set()
 
     def connect(self, seat: WebSeat) -> int:
@@ -286,7 +315,7 @@ class WebTable:
             seat.streams += 1
             seat.stream_id += 1
             seat.gone_since = None
-            self._bump()
+            self.mark_changed()
             return seat.stream_id
 
     def disconnect(self, seat: WebSeat) -> None:
@@ -310,72 +339,41 @@ class WebTable:
         with self.cond:
             self.engine = engine
             self._take_snapshot()
-            self._bump()
+            self.mark_changed()
 
     def on_event(self, event: Event) -> None:
         """Called by the runner (game thread) with every event as it is logged."""
         with self.cond:
-            self._printer(event)
-            text = self._printer_out.getvalue()
-            self._printer_out.seek(0)
-            self._printer_out.truncate()
-            for line in text.splitlines():
-                line = line.strip(" ─")  # the printer's rule lines are drawn with ─
-                if line and line[0] not in "┏┃┡│└┗╇━┛┓┌├╭╰":  # the final table has its panel
-                    self.log_lines.append(line)
+            self.log_lines.extend(self._describer.describe(event))
             self._record(event)
             if self.engine is not None:
                 self._take_snapshot(after=event)
-            self._bump()
+            self.mark_changed()
 
     def _record(self, event: Event) -> None:
-        data = event.data
-        if event.type == "turn":
+        """Keep what ``event`` says aloud for the pages: a new turn's record, the end, or
+        a part of the current turn (:meth:`_record_turn`)."""
+        data = typed(event, "kiek")
+        if isinstance(data, KiekTurn):
             self.turns.append(
-                TurnRecord(
-                    turn=event.turn, active=int(event.player or 0), stake=int(data.get("stake", 1))
-                )
+                TurnRecord(turn=event.turn, active=int(event.player or 0), stake=data.stake)
             )
             self.rulings = {}
             self.repeat_rulings = {}
             self.rounds = {}
             for seat in self.seats:
                 seat.last_guess = ""
-            return
-        if event.type == "game-over":
-            self.final = dict(data)
+        elif isinstance(data, KiekGameOver):
+            self.final = data
             self.state = "over"
-            return
-        if event.type == "aborted":
+        elif isinstance(data, KiekAborted):
             self.state = "stopped"
-            self.stop_reason = str(data.get("reason", ""))
-            return
-        if not self.turns or self.turns[-1].turn != event.turn:
-            return
-        record = self.turns[-1]
-        if event.type == "play":
-            record.three = tuple(data.get("three", ()))
-            record.two = tuple(data.get("two", ()))
-            record.forfeited = bool(data.get("forfeited"))
-            record.wrote_word = bool(data.get("wrote_word"))
-        elif event.type == "time-up":
-            record.time_ups.append((int(event.player or 0), str(data.get("what", ""))))
-        elif event.type == "reveal":
-            record.words = tuple(str(w) for w in data.get("words", ()))
-        elif event.type == "overrule":
-            record.rulings.append({**data, "by": event.player})
-        elif event.type == "overrule-repeat":
-            record.repeat_rulings.append({**data, "by": event.player})
-        elif event.type == "verdict":
-            record.verdicts[int(event.player or 0)] = dict(data)
-        elif event.type == "call":
-            record.call = dict(data)
-        elif event.type == "score":
-            record.points = tuple(data.get("points", ()))
-            record.scored = True
+            self.stop_reason = data.reason
+        elif self.turns and self.turns[-1].turn == event.turn:
+            _record_turn(self.turns[-1], int(event.player or 0), data)
 
     def _take_snapshot(self, after: Event | None = None) -> None:
-        """Copy what the pages show from the engine (under the lock).
+        """Take the engine's :meth:`~KiekEngine.snapshot` for the pages (under the lock).
 
         Args:
             after: the event being logged, if any. The engine logs ``play`` (with a word)
@@ -387,29 +385,18 @@ class WebTable:
         """
         engine = self.engine
         assert engine is not None
-        phase = engine.phase.value
-        if after is not None:
-            if after.type == "play" and after.data.get("wrote_word") and phase == Phase.PLAY.value:
-                phase = Phase.GUESS.value
-            elif after.type == "reveal" and phase == Phase.GUESS.value:
-                phase = Phase.CALL.value
-        self.snapshot = {
-            "turn": engine.turn,
-            "round": engine.round + 1,
-            "rounds": engine.rounds,
-            "total_turns": engine.total_turns,
-            "stake": engine.stake,
-            "active": engine.active,
-            "phase": phase,
-            "table": [c.id for c in engine.table],
-            "hands": [[c.id for c in hand] for hand in engine.hands],
-            "scores": list(engine.scores),
-            "used_words": list(engine.used_words),
-            "time_limit": engine.time_limit,
-            "waiting_for": list(engine.to_move()) if engine.phase is not Phase.OVER else [],
-        }
+        snapshot = engine.snapshot()
+        data = None if after is None else typed(after, "kiek")
+        if isinstance(data, KiekPlay) and data.wrote_word and snapshot.phase == Phase.PLAY:
+            snapshot = with_fields(snapshot, phase=Phase.GUESS.value)
+        elif isinstance(data, KiekReveal) and snapshot.phase == Phase.GUESS:
+            snapshot = with_fields(snapshot, phase=Phase.CALL.value)
+        self.snapshot = snapshot
 
-    def _bump(self) -> None:
+    def mark_changed(self) -> None:
+        """Count one change of the table (:attr:`version`) and wake everything waiting on
+        :attr:`cond`: the pages' live streams send the new version, the game thread sees
+        answers. The caller holds ``cond``."""
         self.version += 1
         self.cond.notify_all()
 
@@ -432,7 +419,7 @@ class WebTable:
                 self.rounds.setdefault(kind, {})[seat] = pending
             if self.engine is not None:  # the engine has moved on to this question
                 self._take_snapshot()
-            self._bump()
+            self.mark_changed()
             return pending
 
     def wait_timed(self, seat: int, pending: Pending) -> Any:
@@ -489,7 +476,7 @@ class WebTable:
             person.notices.append(f"You did not answer in time: the table {what} for you.")
         if person.pending is pending and pending.kind not in SHARED_KINDS:
             person.pending = None
-        self._bump()
+        self.mark_changed()
 
     def round_finished(self, kind: str, turn: int) -> bool:
         """Whether every person's seat has answered this turn's shared question ``kind``
@@ -515,16 +502,13 @@ class WebTable:
         """Show ``message`` to the person at ``seat``."""
         with self.cond:
             seat.notices.append(message)
-            self._bump()
+            self.mark_changed()
 
     def check_word(self, word: str) -> str:
-        """Why ``word`` cannot be written ("" when it is one word)."""
-        if len(word) > MAX_WORD:
-            return f"that is {len(word)} characters; one word is at most {MAX_WORD}"
-        verdict = one_word_verdict(self.judge, word)
-        if verdict.accepted:
-            return ""
-        return "nothing was typed" if not word.strip() else verdict.reason
+        """Why ``word`` cannot be written ("" when it is one word): the seat's rule,
+        :func:`kiekai.kiek.seat.refuse_word` (at most :data:`~kiekai.kiek.seat.MAX_WORD`
+        characters, one word by the judge)."""
+        return refuse_word(self.judge, word)
 
 
 class WebHumanPlayer:
@@ -546,21 +530,28 @@ class WebHumanPlayer:
         """Show ``message`` on the person's page."""
         self.table.notify(self.table.seats[self.seat], message)
 
-    def play_turn(self, view: ActiveView) -> ActivePlay:
+    def play_turn(self, view: players.ActiveView) -> players.ActivePlay:
         """Post the active player's question; the page asks for two cards, then the three
-        and the word. Time up after choosing cards: those cards, split in table order,
-        with no word; before: :class:`TimeUp` (the runner plays the first two cards)."""
+        and the word. When time runs out, what the person chose is kept (the two cards,
+        and the three of a refused answer) and the rest filled in by the rules, with no
+        word (:func:`kiekai.kiek.seat.time_up_play`); with no cards chosen,
+        :class:`TimeUp` (the engine plays its default)."""
         glass = view.hourglass or Hourglass(self.table.clock, view.time_limit)
         pending = self.table.post(self.seat, "play", view, glass)
         try:
-            return self.table.wait_timed(self.seat, pending)
+            answer: players.ActivePlay = self.table.wait_timed(self.seat, pending)
+            return answer
         except TimeUp:
-            if len(pending.played) == 2:
-                five = [c.id for c in view.table] + list(pending.played)
-                return ActivePlay(tuple(pending.played), tuple(five[:3]), tuple(five[3:]), "")  # type: ignore[arg-type]
-            raise
+            with self.table.cond:
+                played, drafted = pending.played, pending.draft_cards
+            five = [c.id for c in view.table] + list(played)
+            three = tuple(five[i] for i in drafted) if played else ()
+            timed_out = time_up_play(view, played, three)
+            if timed_out is None:
+                raise
+            return timed_out
 
-    def guess(self, view: GuessView) -> str:
+    def guess(self, view: players.GuessView) -> str:
         """Post a guess question; ``""`` when the hourglass runs out."""
         glass = view.hourglass or Hourglass(self.table.clock, view.time_limit)
         pending = self.table.post(self.seat, "guess", view, glass)
@@ -569,7 +560,7 @@ class WebHumanPlayer:
         except TimeUp:
             return ""
 
-    def _shared(self, kind: str, view: RevealView | CallView) -> Pending:
+    def _shared(self, kind: str, view: players.RevealView | players.CallView) -> Pending:
         """This turn's shared question ``kind`` (``"reveal"`` or ``"repeats"``, posted once
         a seat), answered or defaulted, after every person asked is done (so all return
         the same rulings)."""
@@ -589,14 +580,14 @@ class WebHumanPlayer:
                 table.cond.wait(0.5)
         return pending
 
-    def overrule(self, view: RevealView) -> dict[str, bool]:
+    def overrule(self, view: players.RevealView) -> dict[str, bool]:
         """The table's rulings at this reveal (the page's overrule buttons, shared by every
         person at the table: one a word), once every person has said they are done."""
         self._shared("reveal", view)
         with self.table.cond:
             return {word: accepted for word, accepted, _by in self.table.rulings.values()}
 
-    def call_repeat(self, view: RevealView) -> bool:
+    def call_repeat(self, view: players.RevealView) -> bool:
         """Whether this person pressed "ne bis in idem" at the reveal."""
         pending = self._shared("reveal", view)
         self._release(pending)
@@ -606,7 +597,7 @@ class WebHumanPlayer:
         """The game stopped: every page says why, and waiting seats give up."""
         self.table.stop(reason)
 
-    def overrule_repeats(self, view: CallView) -> dict[str, str | None]:
+    def overrule_repeats(self, view: players.CallView) -> dict[str, str | None]:
         """After a ne bis in idem call: the table's rulings on the judge's repeat verdicts
         (shared by every person at the table), once every person has said they are done."""
         pending = self._shared("repeats", view)
@@ -619,12 +610,13 @@ class WebHumanPlayer:
         with self.table.cond:
             if self.table.seats[self.seat].pending is pending:
                 self.table.seats[self.seat].pending = None
-                self.table._bump()
+                self.table.mark_changed()
 
-    def keep_card(self, view: KeepView) -> str:
-        """Post the keep question; the first card on offer when the person is gone."""
+    def keep_card(self, view: players.KeepView) -> str:
+        """Post the keep question; the rules' default (:func:`kiekai.kiek.seat.time_up_keep`,
+        the first card on offer) when the person is gone or does not answer."""
         pending = self.table.post(self.seat, "keep", view, None)
         answer = self.table.wait_untimed(self.seat, pending)
         if answer is None:
-            return view.cards[0].id
+            return time_up_keep(view)
         return str(answer)

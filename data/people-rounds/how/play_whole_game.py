@@ -35,6 +35,7 @@ from kiekai.events import EventLog
 from kiekai.kiek.bots import KiekBot
 from kiekai.kiek.game import play_game
 from kiekai.kiek.players import ActivePlay, ActiveView, GuessView, KeepView, RevealView
+from kiekai.kiek.settings import GameSettings
 
 DECK = Path("../shared/decks/imagenet-dev")
 TOOL = Path("../shared/tools/people_rounds.py")
@@ -194,7 +195,8 @@ def main(argv=None) -> int:
     ]  # fmt: skip
     with EventLog(args.out / "game.jsonl") as log:
         outcome = play_game(
-            seats, cards, judge=judge, seed=args.seed, log=log, time_limit=1e9,
+            seats, cards, judge=judge, settings=GameSettings(seed=args.seed, turn_seconds=1e9),
+            log=log,
             header={"made_by": "data/people-rounds/how/play_whole_game.py", "seed": args.seed},
         )  # fmt: skip
     for seat in seats:
