@@ -9,14 +9,28 @@ bots' evaluation) can time the same way:
 * :func:`raw_forward_rate` times the classifier's batched forward alone (photos/s);
 * :class:`TimedPlayer` wraps any :class:`kiekai.kiek.players.KiekPlayer` and records how long
   each decision takes; :func:`time_bot_game` plays a bot-only game with timed bots and
-  returns the seconds per active turn, guess, keep and repeat call.
+  returns the seconds per active turn, guess, keep and repeat call;
+* :func:`compare_trees` measures the same figures against two source trees (a reference
+  commit checked out by :func:`reference_worktree`, and the current tree) in fresh
+  processes, interleaved, and :func:`ratio_table` prints them as ratios
+  (``scripts/bench_architecture.py``). It reaches each tree only through its command line
+  (``python -m kiekai``) and :mod:`kiekai.eval.bench_probe`, so the two trees may lay out
+  their modules differently.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import resource
 import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -158,3 +172,372 @@ def time_bot_game(
         for method, values in player.seconds.items():
             out.setdefault(method, []).extend(values)
     return out
+
+
+# --------------------------------------------------------------- two trees, same figures
+
+#: The probe that runs a ``kiekai`` command with the bots' decisions and perception timed.
+PROBE = Path(__file__).with_name("bench_probe.py")
+#: Largest slow-down (current / reference - 1) that counts as "the same speed".
+TOLERANCE = 0.05
+
+
+@dataclass(frozen=True)
+class BenchCommand:
+    """One ``kiekai`` command line timed against each tree.
+
+    Attributes:
+        key: the command's name in the figures (:attr:`Figure.command`).
+        args: the arguments after ``kiekai``; ``{deck-labels}``, ``{deck-pixels}``,
+            ``{rules}`` and ``{log}`` are replaced by paths of the run's work folder.
+        probe: run it through :mod:`kiekai.eval.bench_probe` (the bots' decisions and
+            perception timed) instead of ``python -m kiekai``.
+        cold_cache: give it a new kiekai cache folder (``KIEKAI_CACHE_DIR``) in which the
+            perceptions' feature caches are empty (see :func:`cold_cache_copy`).
+    """
+
+    key: str
+    args: tuple[str, ...]
+    probe: bool = False
+    cold_cache: bool = False
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one run of a :class:`BenchCommand` gave.
+
+    Attributes:
+        wall: seconds from starting the process to its end (imports included).
+        probe: the probe's JSON (see :mod:`kiekai.eval.bench_probe`), or ``{}``.
+        cpu: the process's CPU seconds (user + system, its own children included, from
+            ``getrusage(RUSAGE_CHILDREN)``); on a busy machine it moves less than ``wall``.
+    """
+
+    wall: float
+    probe: Mapping[str, Any]
+    cpu: float = float("nan")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure read from the runs of a command.
+
+    Attributes:
+        name: its row label.
+        command: the :attr:`BenchCommand.key` it is read from.
+        read: ``RunResult -> seconds``.
+    """
+
+    name: str
+    command: str
+    read: Callable[[RunResult], float]
+
+
+def _kiek_args(perception: str, deck: str) -> tuple[str, ...]:
+    return (
+        "play", "--bots", "3", "--humans", "0", "--seed", "1", "--rounds", "1",
+        "--perception", perception, "--deck", deck, "--house-rules", "{rules}", "--log", "{log}",
+    )  # fmt: skip
+
+
+def default_commands(kismet_rounds: int = 300) -> tuple[BenchCommand, ...]:
+    """The commands behind :func:`default_figures`: a cold verdict, a bot-only Kiek game
+    (3 bots, seed 1, one round, the golden logs' 30-photo deck) with labels and with pixels
+    only (the classifier and colours) on a cold perception cache, and a headless Kismet
+    variant game of ``kismet_rounds`` rounds (4 bots, seed 1, virtual clock)."""
+    return (
+        BenchCommand("verdict", ("judge", "people", "humans")),
+        BenchCommand("kiek-labels", _kiek_args("labels", "{deck-labels}"), True, True),
+        BenchCommand("kiek-pixels", _kiek_args("classifier", "{deck-pixels}"), True, True),
+        BenchCommand(
+            "kismet",
+            (
+                "kismet",
+                "--humans",
+                "0",
+                "--bots",
+                "4",
+                "--seed",
+                "1",
+                "--variant",
+                "--rounds",
+                str(kismet_rounds),
+                "--log",
+                "{log}",
+            ),
+        ),  # fmt: skip
+    )
+
+
+def perception_seconds(run: RunResult, cpu: bool = False) -> float:
+    """Seconds in the perception's outermost ``prepare`` and ``scores`` calls of a run (wall
+    time, or with ``cpu`` the process's CPU time in them)."""
+    calls = (run.probe.get("cpu", {}) if cpu else run.probe).get("perception", {})
+    return float(sum(calls.get("prepare", [])) + sum(calls.get("scores", [])))
+
+
+def decision_median(run: RunResult, cpu: bool = False) -> float:
+    """Median seconds of one bot decision (active turns, guesses and kept cards together;
+    the repeat calls, which are nearly free, left out) in a run (wall time, or with ``cpu``
+    the process's CPU time)."""
+    calls = (run.probe.get("cpu", {}) if cpu else run.probe).get("decisions", {})
+    values = [v for kind in ("play_turn", "guess", "keep_card") for v in calls.get(kind, [])]
+    return statistics.median(values) if values else float("nan")
+
+
+def _wall(run: RunResult) -> float:
+    return run.wall
+
+
+def _cpu(run: RunResult) -> float:
+    return run.cpu
+
+
+def _perception_cpu(run: RunResult) -> float:
+    return perception_seconds(run, cpu=True)
+
+
+def _decision_cpu(run: RunResult) -> float:
+    return decision_median(run, cpu=True)
+
+
+def default_figures() -> tuple[Figure, ...]:
+    """The figures the architecture step must keep (issue "One game, one set of rules, one
+    event model", Done when): cold verdict, perception, bot thinking time, Kismet timing;
+    each as wall time and as CPU time (which a busy machine disturbs less)."""
+    return (
+        Figure("cold `kiekai judge people humans`, wall (new process)", "verdict", _wall),
+        Figure("cold `kiekai judge people humans`, CPU", "verdict", _cpu),
+        Figure("perception, labels: prepare + scores, wall (cold cache)", "kiek-labels", perception_seconds),
+        Figure("perception, labels: prepare + scores, CPU", "kiek-labels", _perception_cpu),
+        Figure("perception, pixels only: prepare + scores, wall (cold cache)", "kiek-pixels", perception_seconds),
+        Figure("perception, pixels only: prepare + scores, CPU", "kiek-pixels", _perception_cpu),
+        Figure("bot decision, median, wall (labels game)", "kiek-labels", decision_median),
+        Figure("bot decision, median, CPU (labels game)", "kiek-labels", _decision_cpu),
+        Figure("bot decision, median, wall (pixels game)", "kiek-pixels", decision_median),
+        Figure("bot decision, median, CPU (pixels game)", "kiek-pixels", _decision_cpu),
+        Figure("bot-only Kiek game, labels, wall (whole process)", "kiek-labels", _wall),
+        Figure("bot-only Kiek game, labels, CPU", "kiek-labels", _cpu),
+        Figure("bot-only Kiek game, pixels only, wall (whole process)", "kiek-pixels", _wall),
+        Figure("bot-only Kiek game, pixels only, CPU", "kiek-pixels", _cpu),
+        Figure("headless Kismet variant game, wall (whole process)", "kismet", _wall),
+        Figure("headless Kismet variant game, CPU", "kismet", _cpu),
+    )  # fmt: skip
+
+
+@contextlib.contextmanager
+def reference_worktree(ref: str, repo: Path) -> Iterator[Path]:
+    """A temporary ``git worktree`` of commit ``ref`` of the repository ``repo`` (detached,
+    removed again on exit).
+
+    Raises:
+        subprocess.CalledProcessError: git could not check ``ref`` out.
+    """
+    with tempfile.TemporaryDirectory(prefix="kiekai-ref-") as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(
+            ["git", "-C", str(repo), "worktree", "add", "--detach", str(tree), ref],
+            check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        try:
+            yield tree
+        finally:
+            subprocess.run(
+                ["git", "-C", str(repo), "worktree", "remove", "--force", str(tree)],
+                capture_output=True, text=True,
+            )  # fmt: skip
+
+
+def cold_cache_copy(source: Path, target: Path) -> Path:
+    """Make ``target`` a kiekai cache folder like ``source`` whose perception caches are
+    empty: its sub-folders are symbolic links to ``source``'s (models, NLTK data, the
+    WordNet index), its files are copies, and ``embeddings/`` holds copies of ``source``'s
+    embedding *files* only (the judge's text embeddings and specificity tables), not its
+    sub-folders (the perceptions' per-photo feature caches). Returns ``target``."""
+    target.mkdir(parents=True, exist_ok=True)
+    for entry in sorted(source.iterdir()) if source.is_dir() else []:
+        if entry.name == "embeddings" and entry.is_dir():
+            (target / "embeddings").mkdir(exist_ok=True)
+            for item in entry.iterdir():
+                if item.is_file():
+                    shutil.copy2(item, target / "embeddings" / item.name)
+        elif entry.is_dir():
+            (target / entry.name).symlink_to(entry.resolve(), target_is_directory=True)
+        elif entry.is_file():
+            shutil.copy2(entry, target / entry.name)
+    (target / "embeddings").mkdir(exist_ok=True)
+    return target
+
+
+def _user_cache() -> Path:
+    from kiekai.models import cache_dir
+
+    return cache_dir()
+
+
+def run_command(
+    tree: Path, command: BenchCommand, workdir: Path, python: str = sys.executable
+) -> RunResult:
+    """Run ``command`` once against the source tree ``tree`` (``PYTHONPATH=tree``, in
+    ``tree``, offline) in a new process; returns its wall time and the probe's figures.
+
+    Args:
+        tree: a checkout of kiekai (the folder holding ``kiekai/``).
+        command: what to run; its placeholders name files under ``workdir`` (the decks
+            and house-rules file made by :func:`prepare_workdir`).
+        workdir: the run's folder (a new log and, for a cold cache, a new cache folder).
+        python: the interpreter (one with kiekai's dependencies).
+
+    Raises:
+        RuntimeError: the command failed (its output's tail in the message).
+    """
+    run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=workdir))
+    places = {
+        "{deck-labels}": str(workdir / "deck-labels"),
+        "{deck-pixels}": str(workdir / "deck-pixels"),
+        "{rules}": str(workdir / "house-rules.tsv"),
+        "{log}": str(run_dir / "log.jsonl"),
+    }
+    args = [places.get(a, a) for a in command.args]
+    env = {**os.environ, "PYTHONPATH": str(tree), "KIEKAI_OFFLINE": "1", "COLUMNS": "120"}
+    if command.cold_cache:
+        env["KIEKAI_CACHE_DIR"] = str(cold_cache_copy(_user_cache(), run_dir / "cache"))
+    out = run_dir / "probe.json"
+    line = [python, "-P", str(PROBE), str(out), "--", *args] if command.probe else None
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(
+        line or [python, "-m", "kiekai", *args], cwd=tree, env=env, capture_output=True,
+        text=True, timeout=900,
+    )  # fmt: skip
+    wall = time.perf_counter() - start
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (now.ru_utime - used.ru_utime) + (now.ru_stime - used.ru_stime)
+    if done.returncode != 0:
+        raise RuntimeError(
+            f"{command.key} in {tree}: exit {done.returncode}\n{done.stderr[-2000:]}"
+        )
+    probe = json.loads(out.read_text(encoding="utf-8")) if command.probe else {}
+    shutil.rmtree(run_dir, ignore_errors=True)
+    return RunResult(wall, probe, cpu)
+
+
+def prepare_workdir(workdir: Path) -> Path:
+    """The decks (the golden logs' 30-photo dev deck with and without labels.csv, see
+    :func:`kiekai.eval.golden.make_deck`) and an empty house-rules file in ``workdir``."""
+    from kiekai.eval.golden import make_deck
+
+    make_deck(workdir / "deck-labels", "labels")
+    make_deck(workdir / "deck-pixels", "pixels")
+    (workdir / "house-rules.tsv").touch()
+    return workdir
+
+
+def compare_trees(
+    trees: Sequence[Path],
+    commands: Sequence[BenchCommand],
+    workdir: Path,
+    *,
+    repeats: int = 5,
+    warmup: bool = True,
+    python: str = sys.executable,
+    echo: Callable[[str], object] = print,
+    after_repeat: Callable[[int, dict[str, list[list[RunResult]]]], object] | None = None,
+) -> dict[str, list[list[RunResult]]]:
+    """Run every command against every tree, interleaved: after compiling each tree's
+    bytecode (``compileall``, so neither tree pays for it in a timed run) and, with
+    ``warmup``, one untimed run of each command on each tree (files in the page cache),
+    ``repeats`` times the sequence command 1 on tree A, on tree B, command 2 on A, on B, ...
+    so that a change in the machine's load falls on both trees alike. ``after_repeat(n,
+    results)`` is called after each repeat with the results so far (a long run on a busy
+    machine leaves usable figures when it is stopped).
+
+    Returns:
+        command key -> per tree (in ``trees`` order) its ``repeats`` results.
+
+    Raises:
+        RuntimeError: a command failed.
+        subprocess.CalledProcessError: a tree's bytecode could not be compiled.
+    """
+    results: dict[str, list[list[RunResult]]] = {c.key: [[] for _ in trees] for c in commands}
+    for tree in trees:
+        subprocess.run(
+            [python, "-m", "compileall", "-q", str(tree / "kiekai")], check=True,
+            capture_output=True,
+        )  # fmt: skip
+    for command in commands if warmup else ():
+        for tree in trees:
+            run_command(tree, command, workdir, python)
+    for repeat in range(repeats):
+        for command in commands:
+            for i, tree in enumerate(trees):
+                result = run_command(tree, command, workdir, python)
+                results[command.key][i].append(result)
+                echo(f"repeat {repeat + 1}/{repeats} {command.key} {tree}: {result.wall:.2f} s")
+        if after_repeat is not None:
+            after_repeat(repeat + 1, results)
+    return results
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One figure's medians on the reference and the current tree.
+
+    Attributes:
+        name: the figure's label.
+        reference: median seconds on the reference tree.
+        current: median seconds on the current tree.
+    """
+
+    name: str
+    reference: float
+    current: float
+
+    @property
+    def ratio(self) -> float:
+        """current / reference (below 1: the current tree is faster)."""
+        return self.current / self.reference if self.reference else float("nan")
+
+    @property
+    def verdict(self) -> str:
+        """``yes`` within :data:`TOLERANCE` either way, ``faster`` below it, ``NO`` above."""
+        if self.ratio > 1 + TOLERANCE:
+            return "NO (slower)"
+        return "faster" if self.ratio < 1 - TOLERANCE else "yes"
+
+
+def compare(
+    figures: Sequence[Figure], results: Mapping[str, Sequence[Sequence[RunResult]]]
+) -> list[Comparison]:
+    """Each figure's median over the repeats on the first tree (the reference) and the
+    second (current)."""
+    out = []
+    for figure in figures:
+        reference, current = results[figure.command][:2]
+        out.append(
+            Comparison(
+                figure.name,
+                statistics.median(figure.read(r) for r in reference),
+                statistics.median(figure.read(r) for r in current),
+            )
+        )
+    return out
+
+
+def _seconds(value: float) -> str:
+    return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
+
+
+def ratio_table(comparisons: Sequence[Comparison], reference: str, current: str) -> str:
+    """A Markdown table: figure, reference, current, ratio (current / reference), and
+    whether it is within :data:`TOLERANCE` (medians)."""
+    lines = [
+        f"| figure | reference ({reference}) | current ({current}) | ratio | within 5 % |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for c in comparisons:
+        lines.append(
+            f"| {c.name} | {_seconds(c.reference)} | {_seconds(c.current)} | "
+            f"{c.ratio:.3f} | {c.verdict} |"
+        )
+    return "\n".join(lines)

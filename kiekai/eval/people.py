@@ -62,7 +62,7 @@ import csv
 import hashlib
 import random
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -216,69 +216,14 @@ def load_people_rounds(
         deals = _read_deals(deals_file) if deals_file.is_file() else {}
         count = 0
         for number, obj, base in ec.iter_round_lines(path, flag="--rounds"):
-            where = f"{path}:{number}"
             count += 1
-            others = _words(obj.get("other_players_guessed"))
-            if others is None:
-                raise ec.EvalError(
-                    f"{where}: other_players_guessed must be a non-empty list of words"
-                )
-            guessers: tuple[str, ...] = ()
-            if "guessers" in obj:
-                named = _words(obj["guessers"])
-                if named is None or len(named) != len(others):
-                    raise ec.EvalError(
-                        f"{where}: guessers must name one guesser per other_players_guessed"
-                    )
-                guessers = named
-            used: tuple[str, ...] = ()
-            if "used_words" in obj:
-                raw = obj["used_words"]
-                if not isinstance(raw, list) or not all(isinstance(w, str) for w in raw):
-                    raise ec.EvalError(f"{where}: used_words must be a list of words")
-                used = tuple(w for w in raw if w.strip())
-            five = frozenset(eval_guesser.normalise_id(c) for c in (*base.three, *base.two))
-            if len(five) != 5:
-                raise ec.EvalError(f"{where}: the five photos of a round must differ")
-            deal = str(obj.get("deal", "")).strip()
-            if deal:
-                if deal in deals and not _deal_fits(five, *deals[deal]):
-                    raise ec.EvalError(
-                        f"{where}: the photos are not deal {deal}'s of {deals_file} "
-                        "(its table and two of its hand)"
-                    )
-            else:
-                found = [d for d, (table, hand) in deals.items() if _deal_fits(five, table, hand)]
-                if len(found) != 1:
-                    why = "no deal" if not found else f"{len(found)} deals ({', '.join(found)})"
-                    raise ec.EvalError(
-                        f"{where}: the round names no deal and {why} of "
-                        f"{deals_file if deals else 'a deals.jsonl beside the file'} "
-                        "fits its photos; add a deal field"
-                    )
-                deal = found[0]
-            rnd = PeopleRound(
-                id=base.id,
-                target=base.target,
-                valid_words=base.valid_words,
-                three=base.three,
-                two=base.two,
-                labels_three=base.labels_three,
-                labels_two=base.labels_two,
-                deal=deal,
-                part=part_of(deal),
-                others=others,
-                active=str(obj.get("active", "")).strip(),
-                guessers=guessers,
-                source=where,
-                used=used,
-            )
+            rnd = _people_round(obj, base, f"{path}:{number}", deals, deals_file)
             earlier = seen.get(rnd.id)
             if earlier is not None:
                 if _same_turn(earlier, rnd):
                     continue
                 raise ec.EvalError(
-                    f"{where}: round id {rnd.id} was read before ({earlier.source}) "
+                    f"{rnd.source}: round id {rnd.id} was read before ({earlier.source}) "
                     "with other contents"
                 )
             seen[rnd.id] = rnd
@@ -288,6 +233,89 @@ def load_people_rounds(
         if not count:
             raise ec.EvalError(f"rounds file {path} holds no rounds")
     return rounds
+
+
+def _people_round(
+    obj: Mapping[str, Any],
+    base: ec.Round,
+    where: str,
+    deals: Mapping[str, tuple[frozenset[str], frozenset[str]]],
+    deals_file: Path,
+) -> PeopleRound:
+    """One line of a people rounds file (``obj``, read by
+    :func:`kiekai.eval.common.iter_round_lines` into ``base``) as a :class:`PeopleRound`;
+    ``where`` (``file:line``) becomes its source and starts every error message.
+
+    Raises:
+        EvalError: see :func:`load_people_rounds`.
+    """
+    others = _words(obj.get("other_players_guessed"))
+    if others is None:
+        raise ec.EvalError(f"{where}: other_players_guessed must be a non-empty list of words")
+    guessers: tuple[str, ...] = ()
+    if "guessers" in obj:
+        named = _words(obj["guessers"])
+        if named is None or len(named) != len(others):
+            raise ec.EvalError(f"{where}: guessers must name one guesser per other_players_guessed")
+        guessers = named
+    used: tuple[str, ...] = ()
+    if "used_words" in obj:
+        raw = obj["used_words"]
+        if not isinstance(raw, list) or not all(isinstance(w, str) for w in raw):
+            raise ec.EvalError(f"{where}: used_words must be a list of words")
+        used = tuple(w for w in raw if w.strip())
+    five = frozenset(eval_guesser.normalise_id(c) for c in (*base.three, *base.two))
+    if len(five) != 5:
+        raise ec.EvalError(f"{where}: the five photos of a round must differ")
+    deal = _round_deal(str(obj.get("deal", "")).strip(), five, deals, deals_file, where)
+    return PeopleRound(
+        id=base.id,
+        target=base.target,
+        valid_words=base.valid_words,
+        three=base.three,
+        two=base.two,
+        labels_three=base.labels_three,
+        labels_two=base.labels_two,
+        deal=deal,
+        part=part_of(deal),
+        others=others,
+        active=str(obj.get("active", "")).strip(),
+        guessers=guessers,
+        source=where,
+        used=used,
+    )
+
+
+def _round_deal(
+    deal: str,
+    five: frozenset[str],
+    deals: Mapping[str, tuple[frozenset[str], frozenset[str]]],
+    deals_file: Path,
+    where: str,
+) -> str:
+    """The deal of a round with photos ``five``: the ``deal`` it names (which must fit when
+    ``deals`` knows it), else the one deal of ``deals`` whose table and two of whose hand
+    make ``five``.
+
+    Raises:
+        EvalError: the named deal does not fit, or not exactly one deal fits.
+    """
+    if deal:
+        if deal in deals and not _deal_fits(five, *deals[deal]):
+            raise ec.EvalError(
+                f"{where}: the photos are not deal {deal}'s of {deals_file} "
+                "(its table and two of its hand)"
+            )
+        return deal
+    found = [d for d, (table, hand) in deals.items() if _deal_fits(five, table, hand)]
+    if len(found) != 1:
+        why = "no deal" if not found else f"{len(found)} deals ({', '.join(found)})"
+        raise ec.EvalError(
+            f"{where}: the round names no deal and {why} of "
+            f"{deals_file if deals else 'a deals.jsonl beside the file'} "
+            "fits its photos; add a deal field"
+        )
+    return found[0]
 
 
 def _same_turn(a: PeopleRound, b: PeopleRound) -> bool:

@@ -581,11 +581,21 @@ def consistency_problems(lexicon: EverydayLexicon) -> list[str]:
     - a same-set contained in another one (the smaller line adds nothing), and two equal
       same-sets.
     """
-    problems: list[str] = []
-    disp = lexicon._display
-    # 1. literal pairs: shared set, and accept/reject clashes between files.
-    literal: dict[frozenset, set[str]] = {}
-    where: dict[frozenset, list[str]] = {}
+    literal, where = _literal_pairs(lexicon)
+    return [
+        *_literal_problems(lexicon, literal, where),
+        *_reached_problems(lexicon, _reached_pairs(lexicon, literal)),
+        *_same_set_problems(lexicon),
+    ]
+
+
+def _literal_pairs(
+    lexicon: EverydayLexicon,
+) -> tuple[dict[frozenset[str], set[str]], dict[frozenset[str], list[str]]]:
+    """The pairs the files name directly: pair -> its declared kinds (a co-hyponym group's
+    pairs as ``different``), and pair -> the places that declare it."""
+    literal: dict[frozenset[str], set[str]] = {}
+    where: dict[frozenset[str], list[str]] = {}
     for (x, y), rel in lexicon._declared.items():
         if x < y:
             literal.setdefault(frozenset((x, y)), set()).add(rel.kind)
@@ -595,6 +605,18 @@ def consistency_problems(lexicon: EverydayLexicon) -> list[str]:
             for y in keys[i + 1 :]:
                 literal.setdefault(frozenset((x, y)), set()).add("different")
                 where.setdefault(frozenset((x, y)), []).append(at)
+    return literal, where
+
+
+def _literal_problems(
+    lexicon: EverydayLexicon,
+    literal: dict[frozenset[str], set[str]],
+    where: dict[frozenset[str], list[str]],
+) -> list[str]:
+    """Directly named pairs whose words share a same-set, or declared both accepted and
+    rejected."""
+    disp = lexicon._display
+    problems: list[str] = []
     for pair, kinds in literal.items():
         x, y = sorted(pair)
         places = ", ".join(sorted(set(where[pair])))
@@ -607,21 +629,35 @@ def consistency_problems(lexicon: EverydayLexicon) -> list[str]:
             problems.append(
                 f"'{disp[x]}' and '{disp[y]}' are declared both {'/'.join(sorted(kinds))} ({places})"
             )
-    # 2. pairs reached through same-set heads.
+    return problems
+
+
+def _reached_pairs(
+    lexicon: EverydayLexicon, literal: dict[frozenset[str], set[str]]
+) -> dict[frozenset[str], set[str]]:
+    """Pairs no line names but that a named pair reaches through the same-sets its words
+    head: pair -> the kinds that reach it."""
     members: dict[str, set[str]] = {}
     for keys in lexicon._same_sets:
         members.setdefault(keys[0], set()).update(keys)
-    reached: dict[frozenset, set[str]] = {}
+    reached: dict[frozenset[str], set[str]] = {}
     for pair, kinds in literal.items():
         p, q = tuple(pair)
         for x in members.get(p, {p}) | {p}:
             for y in members.get(q, {q}) | {q}:
-                if x == y:
-                    continue
                 key = frozenset((x, y))
-                if key in literal:
-                    continue
-                reached.setdefault(key, set()).update(kinds)
+                if x != y and key not in literal:
+                    reached.setdefault(key, set()).update(kinds)
+    return reached
+
+
+def _reached_problems(
+    lexicon: EverydayLexicon, reached: dict[frozenset[str], set[str]]
+) -> list[str]:
+    """Reached pairs with both an accepted and a rejected kind, or with a rejected kind
+    although their words share a same-set."""
+    disp = lexicon._display
+    problems: list[str] = []
     for pair, kinds in reached.items():
         x, y = sorted(pair)
         if kinds & _ACCEPT and kinds & _REJECT:
@@ -634,7 +670,12 @@ def consistency_problems(lexicon: EverydayLexicon) -> list[str]:
                 f"'{disp[x]}' and '{disp[y]}' share a same-set but are reached through "
                 f"same-set heads as {'/'.join(sorted(kinds))}"
             )
-    # 3. redundant same-sets.
+    return problems
+
+
+def _same_set_problems(lexicon: EverydayLexicon) -> list[str]:
+    """Same-sets equal to an earlier one or contained in another one."""
+    problems: list[str] = []
     sets = [frozenset(s) for s in lexicon._same_sets]
     by_word: dict[str, list[int]] = lexicon._sets_of
     for i, s in enumerate(sets):

@@ -31,6 +31,7 @@ puts a table's house rules before all of it and the everyday lexicon between 2 a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import overload
@@ -305,23 +306,16 @@ def _meaning(a: str, b: str) -> Evidence:
     links = lexical.wordnet_links(a, b)
     if links.antonym > 0 and links.antonym >= links.synonym:
         return Evidence("antonym", "are opposites in WordNet", a, b, NEVER, "WordNet")
-
-    real_b = lexical.is_real_word(b)
-    semantic = max(links.synonym, links.derivation, links.hypernym1, links.hyponym1)
-    dist = _typo_distance(a, b) if " " not in b else 99
-    typo = 0.0
-    if dist <= _max_typo_edits(b) and len(b) >= 3:
-        if not real_b:
-            typo = 1.0
-        elif semantic == 0.0 and morph is None:
-            return Evidence(
-                "different-word",
-                "are different English words spelled alike, not a misspelling",
-                a,
-                b,
-                NEVER,
-                "spelling",
-            )
+    typo = _typo_feature(a, b, links, morph)
+    if typo is None:
+        return Evidence(
+            "different-word",
+            "are different English words spelled alike, not a misspelling",
+            a,
+            b,
+            NEVER,
+            "spelling",
+        )
 
     emb = cosine(a, b)
     degree = lexical.degree_link(a, b)
@@ -346,6 +340,43 @@ def _meaning(a: str, b: str) -> Evidence:
     def rule(relation: str, detail: str, accept_from: str, source: str = "WordNet") -> Evidence:
         return Evidence(relation, detail, a, b, accept_from, source, features=feats, cosine=emb)
 
+    ruled = _rule_evidence(a, b, links, degree=degree, typo=typo, rule=rule)
+    if ruled is not None:
+        return ruled
+    relation, detail = _name_meaning_relation(links, morph, emb)
+    if relation == "cohyponym":
+        return rule(relation, detail, NEVER)
+    return Evidence(relation, detail, a, b, None, "fitted model", features=feats, cosine=emb)
+
+
+def _typo_feature(a: str, b: str, links: lexical.Links, morph: str | None) -> float | None:
+    """The typo feature of a pair: 1.0 when the guess ``b`` is within the typo distance of
+    ``a`` (at least 3 letters) and no English word, 0.0 when it is not that close or is a
+    word linked to ``a``; ``None`` when it is a different English word spelled alike (no
+    WordNet or affix link), which a rule rejects."""
+    real_b = lexical.is_real_word(b)
+    semantic = max(links.synonym, links.derivation, links.hypernym1, links.hyponym1)
+    dist = _typo_distance(a, b) if " " not in b else 99
+    if dist <= _max_typo_edits(b) and len(b) >= 3:
+        if not real_b:
+            return 1.0
+        if semantic == 0.0 and morph is None:
+            return None
+    return 0.0
+
+
+def _rule_evidence(
+    a: str,
+    b: str,
+    links: lexical.Links,
+    *,
+    degree: bool,
+    typo: float,
+    rule: Callable[..., Evidence],
+) -> Evidence | None:
+    """The first rule that rules the pair (tier 3: a common synset, a WordNet alias, a
+    gender variant, a degree suffix, an adjective cluster or near-synonym, a misspelling),
+    built by ``rule(relation, detail, accept_from[, source])``; ``None`` when none does."""
     if link := links.common("synonym"):
         return rule(
             "synonym",
@@ -394,10 +425,7 @@ def _meaning(a: str, b: str) -> Evidence:
             "lenient",
             "spelling",
         )
-    relation, detail = _name_meaning_relation(links, morph, emb)
-    if relation == "cohyponym":
-        return rule(relation, detail, NEVER)
-    return Evidence(relation, detail, a, b, None, "fitted model", features=feats, cosine=emb)
+    return None
 
 
 def _is_alias_for(alias_sense: str, target_sense: str) -> bool:

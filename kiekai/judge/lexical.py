@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -98,6 +99,15 @@ def one_word_check(text: str) -> tuple[bool, str]:
     if not isinstance(text, str):
         return False, f"a word must be text, got {type(text).__name__}"
     raw = text.strip()
+    verdict = _raw_verdict(raw)
+    if verdict is not None:
+        return verdict
+    return _normalised_verdict(raw, normalise(raw))
+
+
+def _raw_verdict(raw: str) -> tuple[bool, str] | None:
+    """:func:`one_word_check` on the stripped text before normalising: empty, far too
+    long, hidden characters, plain digits and numerals; ``None`` when undecided."""
     if not raw:
         return False, "the word is empty"
     if len(raw) > 4 * MAX_WORD_CHARS:  # long before normalising: refuse without work
@@ -122,7 +132,12 @@ def one_word_check(text: str) -> tuple[bool, str]:
         return True, ""
     if NUMERAL.fullmatch(raw):
         return True, ""
-    norm = normalise(raw)
+    return None
+
+
+def _normalised_verdict(raw: str, norm: str) -> tuple[bool, str]:
+    """:func:`one_word_check` on the normalised text ``norm`` of ``raw``: letters, length,
+    one token, or a known written form of several pieces."""
     if not norm:
         return False, f"{raw!r} contains no letters or digits"
     if not has_letters(norm):
@@ -664,6 +679,44 @@ class Links:
         return link if link is not None and link.common else None
 
 
+#: The sense-weighted link kinds :func:`wordnet_links` searches pair by pair (``gloss`` is
+#: added from the definitions).
+_PAIR_KINDS = (
+    "synonym",
+    "antonym",
+    "hypernym1",
+    "hyponym1",
+    "taxonomy2_up",
+    "taxonomy2_down",
+    "cohyponym",
+    "derivation",
+    "similar",
+    "alias",
+)
+
+
+@dataclass
+class _Tally:
+    """The strongest link of each kind found so far (``best``: kind -> strength) and, per
+    kind, the :class:`SenseLink` whose rarer sense is the most common (``links``)."""
+
+    best: dict[str, float] = field(default_factory=lambda: dict.fromkeys(_PAIR_KINDS, 0.0))
+    links: dict[str, SenseLink] = field(default_factory=dict)
+
+    def bump(self, kind: str, value: float) -> None:
+        """Keep ``value`` as the strength of ``kind`` when it is the strongest yet."""
+        if value > self.best[kind]:
+            self.best[kind] = value
+
+    def note(self, kind: str, s: Any, t: Any, pa: float, pb: float, via: str = "") -> None:
+        """Keep the link of synsets ``s`` and ``t`` (P(s | a) = ``pa``, P(t | b) = ``pb``) as
+        the evidence of ``kind`` when its rarer sense is more common than the kept one's."""
+        p = min(pa, pb)
+        old = self.links.get(kind)
+        if old is None or p > old.p:
+            self.links[kind] = SenseLink(kind, p, pa, pb, s.name(), t.name(), via)
+
+
 @lru_cache(maxsize=PAIR_CACHE_ENTRIES)
 def wordnet_links(a: str, b: str) -> Links:
     """Sense-weighted WordNet links from normalised word ``a`` (secret) to ``b`` (guess)."""
@@ -673,79 +726,80 @@ def wordnet_links(a: str, b: str) -> Links:
         return Links()
     forms_a = lemmas(a)
     forms_b = lemmas(b)
-    best = dict.fromkeys(
-        (
-            "synonym",
-            "antonym",
-            "hypernym1",
-            "hyponym1",
-            "taxonomy2_up",
-            "taxonomy2_down",
-            "cohyponym",
-            "derivation",
-            "similar",
-            "alias",
-        ),
-        0.0,
-    )
-    sense_links: dict[str, SenseLink] = {}
-
-    def bump(kind: str, value: float) -> None:
-        if value > best[kind]:
-            best[kind] = value
-
-    def note(kind: str, s, t, pa: float, pb: float, via: str = "") -> None:
-        p = min(pa, pb)
-        old = sense_links.get(kind)
-        if old is None or p > old.p:
-            sense_links[kind] = SenseLink(kind, p, pa, pb, s.name(), t.name(), via)
-
+    tally = _Tally()
     for s, pa in sa:
-        hyp_s = _hypernym_depths(s)
-        near_s = {h for h, d in hyp_s.items() if d <= 2 and h.min_depth() >= COHYPONYM_MIN_DEPTH}
-        ants = _antonym_synsets(s)
-        derived = _derived_names(s)
-        if derived & forms_b:
-            bump("derivation", math.sqrt(pa * max(p for _, p in sb)))
-        for t, pb in sb:
-            w = math.sqrt(pa * pb)
-            if t == s:
-                bump("synonym", w)
-                note("satellite" if s.pos() == "s" else "synonym", s, t, pa, pb)
-                continue
-            if t in ants:
-                bump("antonym", w)
-            if t in _similar_synsets(s):
-                bump("similar", w)
-                note("similar", s, t, pa, pb)
-            if s in alias_targets(t) or t in alias_targets(s):
-                bump("alias", w)
-                if s in alias_named(t) or t in alias_named(s):
-                    note("alias", s, t, pa, pb)
-            hyp_t = _hypernym_depths(t)
-            d_up = hyp_s.get(t)
-            d_down = hyp_t.get(s)
-            if d_up == 1:
-                bump("hypernym1", w)
-                note("hypernym1", s, t, pa, pb)
-            elif d_down == 1:
-                bump("hyponym1", w)
-                note("hyponym1", s, t, pa, pb)
-            elif d_up:
-                bump("taxonomy2_up", w)
-            elif d_down:
-                bump("taxonomy2_down", w)
-            elif near_s:
-                shared = near_s & {h for h, d in hyp_t.items() if d <= 2}
-                if shared:
-                    bump("cohyponym", w)
-                    via = max(shared, key=lambda h: h.min_depth()).name()
-                    note("cohyponym", s, t, pa, pb, via)
+        _tally_sense(tally, s, pa, sb, forms_b)
     for t, pb in sb:
         if _derived_names(t) & forms_a:
-            bump("derivation", math.sqrt(pb * max(p for _, p in sa)))
-    best["gloss"] = max(_gloss_mass(sa, forms_b), _gloss_mass(sb, forms_a))
-    return Links(**best, best=sense_links)
+            tally.bump("derivation", math.sqrt(pb * max(p for _, p in sa)))
+    best: dict[str, float] = {
+        **tally.best,
+        "gloss": max(_gloss_mass(sa, forms_b), _gloss_mass(sb, forms_a)),
+    }
+    return Links(**best, best=tally.links)
+
+
+def _tally_sense(
+    tally: _Tally, s: Any, pa: float, sb: Sequence[tuple[Any, float]], forms_b: Set[str]
+) -> None:
+    """The links from sense ``s`` of the secret (P = ``pa``) to every sense of the guess
+    (``sb``: (synset, P) pairs; ``forms_b``: the guess's lemma forms) into ``tally``."""
+    hyp_s = _hypernym_depths(s)
+    near_s = {h for h, d in hyp_s.items() if d <= 2 and h.min_depth() >= COHYPONYM_MIN_DEPTH}
+    ants = _antonym_synsets(s)
+    derived = _derived_names(s)
+    if derived & forms_b:
+        tally.bump("derivation", math.sqrt(pa * max(p for _, p in sb)))
+    for t, pb in sb:
+        w = math.sqrt(pa * pb)
+        if t == s:
+            tally.bump("synonym", w)
+            tally.note("satellite" if s.pos() == "s" else "synonym", s, t, pa, pb)
+            continue
+        if t in ants:
+            tally.bump("antonym", w)
+        if t in _similar_synsets(s):
+            tally.bump("similar", w)
+            tally.note("similar", s, t, pa, pb)
+        if s in alias_targets(t) or t in alias_targets(s):
+            tally.bump("alias", w)
+            if s in alias_named(t) or t in alias_named(s):
+                tally.note("alias", s, t, pa, pb)
+        _tally_taxonomy(tally, s, t, (pa, pb, w), hyp_s, near_s)
+
+
+def _tally_taxonomy(
+    tally: _Tally,
+    s: Any,
+    t: Any,
+    weights: tuple[float, float, float],
+    hyp_s: Mapping[Any, int],
+    near_s: Set[Any],
+) -> None:
+    """The hypernym, hyponym and co-hyponym link of synsets ``s`` and ``t`` (the first that
+    holds) into ``tally``; ``weights`` is (P(s | a), P(t | b), link strength), ``hyp_s``
+    maps ``s``'s hypernyms to their steps above it and ``near_s`` holds those that may make
+    a co-hyponym."""
+    pa, pb, w = weights
+    hyp_t = _hypernym_depths(t)
+    d_up = hyp_s.get(t)
+    d_down = hyp_t.get(s)
+    if d_up == 1:
+        tally.bump("hypernym1", w)
+        tally.note("hypernym1", s, t, pa, pb)
+    elif d_down == 1:
+        tally.bump("hyponym1", w)
+        tally.note("hyponym1", s, t, pa, pb)
+    elif d_up:
+        tally.bump("taxonomy2_up", w)
+    elif d_down:
+        tally.bump("taxonomy2_down", w)
+    elif near_s:
+        shared = near_s & {h for h, d in hyp_t.items() if d <= 2}
+        if shared:
+            tally.bump("cohyponym", w)
+            via = max(shared, key=lambda h: h.min_depth()).name()
+            tally.note("cohyponym", s, t, pa, pb, via)
 
 
 #: Endings of English feminine forms of a word for a person or animal (host / hostess,

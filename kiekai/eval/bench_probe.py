@@ -1,0 +1,181 @@
+"""Run one ``kiekai`` command in this process and time the bots' decisions and perception.
+
+    python -P kiekai/eval/bench_probe.py OUT.json -- play --bots 3 --humans 0 ...
+
+Started by :func:`kiekai.eval.benchmark.compare_trees` with ``PYTHONPATH`` naming the tree
+under test (``-P``: this file's folder is not put on ``sys.path``), so it must work against
+any version of kiekai, whatever its internal module layout: it imports only the standard
+library at the top and reaches kiekai through ``python -m kiekai`` (:func:`runpy.run_module`)
+and the method names of two public protocols:
+
+* the Kiek player protocol (``KiekPlayer``: ``play_turn``, ``guess``, ``call_repeat``,
+  ``keep_card``), timed on every class of a ``kiekai.*`` module whose name ends in ``Bot``;
+* the perception protocol (``Perception``: ``prepare``, ``scores``), timed on every class of
+  a ``kiekai.*`` module that defines both.
+
+An import hook wraps those methods when their module has been executed. Only the outermost
+call of each kind counts (a composite perception calling its parts, or a bot calling its
+perception, is not counted twice in the same kind), per thread. ``OUT.json`` gets::
+
+    {"exit": 0, "seconds": float, "decisions": {"play_turn": [s, ...], ...},
+     "perception": {"prepare": [s, ...], "scores": [s, ...]},
+     "cpu": {"decisions": {...}, "perception": {...}}}
+
+where ``seconds`` is the command's wall time after this script started (imports included),
+``decisions`` and ``perception`` hold wall seconds (``time.perf_counter``) and ``cpu`` the
+same calls' CPU seconds of the whole process (``time.process_time``: every thread, so a
+torch forward's worker threads count; on a busy machine it moves less than wall time).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.abc
+import importlib.machinery
+import inspect
+import json
+import runpy
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any
+
+#: Kiek player protocol methods timed on bots (seconds per call).
+DECISIONS = ("play_turn", "guess", "call_repeat", "keep_card")
+#: Perception protocol methods timed on perceptions (seconds per call).
+PERCEPTION = ("prepare", "scores")
+
+
+class Recorder:
+    """Seconds of the outermost call of each timed method, per thread.
+
+    Attributes:
+        decisions: method name -> wall seconds of each outermost call on a bot.
+        perception: method name -> wall seconds of each outermost call on a perception.
+        cpu: ``decisions`` / ``perception`` -> method name -> the same calls' process CPU
+            seconds.
+    """
+
+    def __init__(self) -> None:
+        self.decisions: dict[str, list[float]] = {m: [] for m in DECISIONS}
+        self.perception: dict[str, list[float]] = {m: [] for m in PERCEPTION}
+        self.cpu: dict[str, dict[str, list[float]]] = {
+            "decisions": {m: [] for m in DECISIONS},
+            "perception": {m: [] for m in PERCEPTION},
+        }
+        self._depth = threading.local()
+
+    def wrap(self, function: Callable[..., Any], kind: str, name: str) -> Callable[..., Any]:
+        """``function`` timed into ``self.<kind>[name]`` and ``self.cpu[kind][name]``
+        (outermost calls only)."""
+        store, cpu_store = getattr(self, kind)[name], self.cpu[kind][name]
+        key = f"{kind}.{name}"
+
+        @functools.wraps(function)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            depth = getattr(self._depth, key, 0)
+            setattr(self._depth, key, depth + 1)
+            start, cpu_start = time.perf_counter(), time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                setattr(self._depth, key, depth)
+                if depth == 0:
+                    store.append(time.perf_counter() - start)
+                    cpu_store.append(time.process_time() - cpu_start)
+
+        timed.__bench_probe__ = True  # type: ignore[attr-defined]
+        return timed
+
+    def instrument(self, module: ModuleType) -> None:
+        """Wrap the protocol methods of the classes defined in ``module``."""
+        for cls in list(vars(module).values()):
+            if not inspect.isclass(cls) or cls.__module__ != module.__name__:
+                continue
+            if cls.__name__.endswith("Bot"):
+                self._wrap_class(cls, "decisions", DECISIONS)
+            if all(callable(getattr(cls, m, None)) for m in PERCEPTION):
+                self._wrap_class(cls, "perception", PERCEPTION)
+
+    def _wrap_class(self, cls: type, kind: str, names: Sequence[str]) -> None:
+        for name in names:
+            own = cls.__dict__.get(name)
+            if callable(own) and not getattr(own, "__bench_probe__", False):
+                setattr(cls, name, self.wrap(own, kind, name))
+
+
+class _Loader(importlib.abc.Loader):
+    """A loader that runs another and then lets the recorder instrument the module (every
+    other loader method, e.g. ``get_code`` for :mod:`runpy`, is the inner loader's)."""
+
+    def __init__(self, inner: Any, recorder: Recorder) -> None:
+        self.inner = inner
+        self.recorder = recorder
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+        return self.inner.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self.inner.exec_module(module)
+        self.recorder.instrument(module)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds ``kiekai.*`` modules as usual and hands them to :class:`_Loader`."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname != "kiekai" and not fullname.startswith("kiekai."):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
+            spec.loader = _Loader(spec.loader, self.recorder)
+        return spec
+
+
+def run(out: str, args: Sequence[str]) -> int:
+    """Run ``python -m kiekai ARGS`` here with the hook installed; write the figures to
+    ``out`` (JSON, see the module docstring) and return the command's exit status."""
+    recorder = Recorder()
+    sys.meta_path.insert(0, _Finder(recorder))
+    start = time.perf_counter()
+    code: Any = 0
+    sys.argv = ["kiekai", *args]
+    try:
+        runpy.run_module("kiekai", run_name="__main__", alter_sys=True)
+    except SystemExit as exc:
+        code = exc.code
+    seconds = time.perf_counter() - start
+    status = code if isinstance(code, int) else (0 if code is None else 1)
+    figures = {
+        "exit": status,
+        "seconds": seconds,
+        "decisions": recorder.decisions,
+        "perception": recorder.perception,
+        "cpu": recorder.cpu,
+    }
+    with open(out, "w", encoding="utf-8") as handle:
+        json.dump(figures, handle)
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``bench_probe.py OUT.json -- KIEKAI ARGS...``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) < 2 or argv[1] != "--":
+        print("usage: bench_probe.py OUT.json -- KIEKAI-ARGS...", file=sys.stderr)
+        return 2
+    return run(argv[0], argv[2:])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
