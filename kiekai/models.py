@@ -422,42 +422,77 @@ def resolve_wordnet(path: str | Path | None = None, *, allow_download: bool = Tr
     if explicit is None and (env := _env_path("KIEKAI_NLTK_DATA")) is not None:
         explicit, source = env, "env KIEKAI_NLTK_DATA"
     if explicit is not None:
-        found = _find_nltk_wordnet([explicit])
-        if found is not None:
-            return Resolved("wordnet", source, found)
-        if _is_wordnet_dict(explicit):
-            if (explicit / "lexnames").is_file():
-                return Resolved("wordnet", source, explicit)
-            copy = cache_dir() / "nltk_data" / "corpora" / "wordnet"
-            return Resolved(
-                "wordnet", source, _build_wordnet_copy(explicit, copy), detail=str(explicit)
-            )
-        raise ModelUnavailable(
-            f"WordNet not found at {explicit} (from {source}): it holds neither "
-            f"corpora/wordnet nor WordNet's data.noun/index.noun files. {_wordnet_fix()}"
-        )
+        return _explicit_wordnet(explicit, source)
 
     cache_root = cache_dir() / "nltk_data"
     copy = cache_root / "corpora" / "wordnet"
-    rebuild_from: list[Path] = []
-    if (copy / _WORDNET_MARKER).exists():  # kiekai's own copy of a system dictionary
-        marker = _read_copy_marker(copy)
-        built_from = Path(str(marker.get("source", ""))) if marker else None
-        if marker and built_from and _copy_intact(copy, marker):
-            if not _is_wordnet_dict(built_from) or _wordnet_copy_marker(built_from) == marker:
-                return Resolved("wordnet", "cache", copy, detail=f"copied from {built_from}")
-        rebuild_from = [built_from] if built_from else []  # stale or damaged: rebuild below
-    found = _find_nltk_wordnet([cache_root]) if not (copy / _WORDNET_MARKER).exists() else None
+    found, rebuild_from = _cached_wordnet(cache_root, copy)
     if found is not None:
-        return Resolved("wordnet", "cache", found)
+        return found
 
     import nltk
 
-    found = _find_nltk_wordnet([Path(p) for p in nltk.data.path if Path(p) != cache_root])
+    nltk_found = _find_nltk_wordnet([Path(p) for p in nltk.data.path if Path(p) != cache_root])
+    if nltk_found is not None:
+        return Resolved("wordnet", "nltk_data", nltk_found)
+    found = _system_wordnet_copy(rebuild_from + _system_wordnet_dirs(), copy)
+    if found is None and allow_download and is_online():
+        found = _downloaded_wordnet(cache_root, copy)
     if found is not None:
-        return Resolved("wordnet", "nltk_data", found)
+        return found
+    looked = ", ".join(str(p) for p in [cache_root, *nltk.data.path, *_system_wordnet_dirs()])
+    state = "offline" if not is_online() else "download failed or not allowed"
+    raise ModelUnavailable(
+        f"WordNet 3.0 is missing (looked in {looked}; {state}). {_wordnet_fix()}"
+    )
 
-    for system in rebuild_from + _system_wordnet_dirs():
+
+def _explicit_wordnet(explicit: Path, source: str) -> Resolved:
+    """WordNet at a folder the user named (``source``: the argument or the variable):
+    an ``nltk_data`` folder, or a dictionary folder (copied with ``data/lexnames`` into
+    the cache when it lacks that table).
+
+    Raises:
+        ModelUnavailable: the folder holds neither.
+    """
+    found = _find_nltk_wordnet([explicit])
+    if found is not None:
+        return Resolved("wordnet", source, found)
+    if _is_wordnet_dict(explicit):
+        if (explicit / "lexnames").is_file():
+            return Resolved("wordnet", source, explicit)
+        copy = cache_dir() / "nltk_data" / "corpora" / "wordnet"
+        return Resolved(
+            "wordnet", source, _build_wordnet_copy(explicit, copy), detail=str(explicit)
+        )
+    raise ModelUnavailable(
+        f"WordNet not found at {explicit} (from {source}): it holds neither "
+        f"corpora/wordnet nor WordNet's data.noun/index.noun files. {_wordnet_fix()}"
+    )
+
+
+def _cached_wordnet(cache_root: Path, copy: Path) -> tuple[Resolved | None, list[Path]]:
+    """WordNet in kiekai's cache: its own copy of a system dictionary when intact and
+    current, else a downloaded ``corpora/wordnet``. Also the dictionary a stale or
+    damaged copy was made from (to copy again), else ``[]``."""
+    if not (copy / _WORDNET_MARKER).exists():
+        found = _find_nltk_wordnet([cache_root])
+        return (Resolved("wordnet", "cache", found) if found is not None else None), []
+    marker = _read_copy_marker(copy)
+    built_from = Path(str(marker.get("source", ""))) if marker else None
+    if marker and built_from and _copy_intact(copy, marker):
+        if not _is_wordnet_dict(built_from) or _wordnet_copy_marker(built_from) == marker:
+            return Resolved("wordnet", "cache", copy, detail=f"copied from {built_from}"), []
+    return None, [built_from] if built_from else []  # stale or damaged: copied again
+
+
+def _system_wordnet_copy(candidates: list[Path], copy: Path) -> Resolved | None:
+    """A copy into ``copy`` of the first of ``candidates`` that is a WordNet dictionary.
+
+    Raises:
+        ModelUnavailable: the copy cannot be written.
+    """
+    for system in candidates:
         if _is_wordnet_dict(system):
             try:
                 built = _build_wordnet_copy(system, copy)
@@ -467,19 +502,21 @@ def resolve_wordnet(path: str | Path | None = None, *, allow_download: bool = Tr
                     "set KIEKAI_CACHE_DIR to a writable folder with about 40 MB free."
                 ) from exc
             return Resolved("wordnet", "system", built, detail=f"copied from {system}")
+    return None
 
-    if allow_download and is_online():
-        package = registry()["wordnet"]["nltk_package"]
-        (copy / _WORDNET_MARKER).unlink(missing_ok=True)  # a download replaces a damaged copy
-        if nltk.download(package, download_dir=str(cache_root), quiet=True):
-            found = _find_nltk_wordnet([cache_root])
-            if found is not None:
-                return Resolved("wordnet", "download", found)
-    looked = ", ".join(str(p) for p in [cache_root, *nltk.data.path, *_system_wordnet_dirs()])
-    state = "offline" if not is_online() else "download failed or not allowed"
-    raise ModelUnavailable(
-        f"WordNet 3.0 is missing (looked in {looked}; {state}). {_wordnet_fix()}"
-    )
+
+def _downloaded_wordnet(cache_root: Path, copy: Path) -> Resolved | None:
+    """WordNet downloaded by NLTK into ``cache_root`` (replacing a damaged copy), or
+    ``None`` when the download fails."""
+    import nltk
+
+    package = registry()["wordnet"]["nltk_package"]
+    (copy / _WORDNET_MARKER).unlink(missing_ok=True)  # a download replaces a damaged copy
+    if nltk.download(package, download_dir=str(cache_root), quiet=True):
+        found = _find_nltk_wordnet([cache_root])
+        if found is not None:
+            return Resolved("wordnet", "download", found)
+    return None
 
 
 def wordnet_version(folder: Path) -> str | None:
@@ -812,19 +849,56 @@ def resolve_clip(
             f"Choose one of open_clip's models, e.g. {default_model}; list them with "
             '`python -c "import open_clip; print(open_clip.list_models())"`.'
         )
+    given = _explicit_clip(model_name, checkpoint, pretrained, default_tag)
+    if given is not None:
+        return given
+    pretrained, tag_cfg = _clip_tag(model_name, pretrained, default_model, default_tag)
+    pinned = registry()["clip"]["pinned"].get(f"{model_name}/{pretrained}")
+    detail = f"{model_name} {pretrained}"
+    hf_hub = tag_cfg.get("hf_hub", "")
+    if hf_hub and (hit := _clip_hub_cache_file(hf_hub)) is not None:
+        return Resolved("clip", "hub cache", hit, _hash_status(hit, pinned), detail)
+    if allow_download and is_online():
+        path = _download_clip(tag_cfg, detail, model_name, pretrained)
+        if path is not None:
+            return Resolved("clip", "download", path, _hash_status(path, pinned), detail)
+    raise _no_clip_weights(model_name, pretrained, hf_hub)
+
+
+def _explicit_clip(
+    model_name: str, checkpoint: str | Path | None, pretrained: str | None, default_tag: str
+) -> Resolved | None:
+    """The checkpoint file the user named (``--clip-checkpoint``, else
+    ``KIEKAI_CLIP_CHECKPOINT``), or ``None`` when none was named.
+
+    Raises:
+        ModelUnavailable: the named file does not exist.
+    """
     explicit, source = (Path(checkpoint).expanduser(), "argument") if checkpoint else (None, "")
     if explicit is None and (env := _env_path("KIEKAI_CLIP_CHECKPOINT")) is not None:
         explicit, source = env, "env KIEKAI_CLIP_CHECKPOINT"
-    if explicit is not None:
-        if not explicit.is_file():
-            raise ModelUnavailable(
-                f"CLIP checkpoint {explicit} (from {source}) does not exist or is not a file. "
-                f"{_clip_fix(model_name, default_tag)}"
-            )
-        pinned = (
-            registry()["clip"]["pinned"].get(f"{model_name}/{pretrained}") if pretrained else None
+    if explicit is None:
+        return None
+    if not explicit.is_file():
+        raise ModelUnavailable(
+            f"CLIP checkpoint {explicit} (from {source}) does not exist or is not a file. "
+            f"{_clip_fix(model_name, default_tag)}"
         )
-        return Resolved("clip", source, explicit, _hash_status(explicit, pinned), model_name)
+    pinned = registry()["clip"]["pinned"].get(f"{model_name}/{pretrained}") if pretrained else None
+    return Resolved("clip", source, explicit, _hash_status(explicit, pinned), model_name)
+
+
+def _clip_tag(
+    model_name: str, pretrained: str | None, default_model: str, default_tag: str
+) -> tuple[str, dict[str, Any]]:
+    """The pretrained tag to use and open_clip's record of it: ``pretrained``, else
+    ``KIEKAI_CLIP_PRETRAINED``, else the registry's tag for the default model, else
+    open_clip's first tag for ``model_name``.
+
+    Raises:
+        ModelUnavailable: open_clip has no such tag for the model.
+    """
+    import open_clip
 
     if not pretrained:
         pretrained = os.environ.get("KIEKAI_CLIP_PRETRAINED", "").strip()
@@ -837,24 +911,27 @@ def resolve_clip(
             f"open_clip has no pretrained tag {pretrained!r} for {model_name}; known tags: "
             f"{', '.join(open_clip.list_pretrained_tags_by_model(model_name)) or 'none'}."
         )
-    pinned = registry()["clip"]["pinned"].get(f"{model_name}/{pretrained}")
-    detail = f"{model_name} {pretrained}"
-    hf_hub = tag_cfg.get("hf_hub", "")
-    if hf_hub and (hit := _clip_hub_cache_file(hf_hub)) is not None:
-        return Resolved("clip", "hub cache", hit, _hash_status(hit, pinned), detail)
-    if allow_download and is_online():
-        from open_clip.pretrained import download_pretrained
+    return pretrained, tag_cfg
 
-        try:
-            target = download_pretrained(tag_cfg, cache_dir=str(cache_dir() / "models" / "hub"))
-        except Exception as exc:  # open_clip raises bare Exceptions from urllib/hf_hub
-            raise ModelUnavailable(
-                f"Downloading CLIP {detail} failed: {exc}. {_clip_fix(model_name, pretrained)}"
-            ) from exc
-        if target:
-            path = Path(target)
-            return Resolved("clip", "download", path, _hash_status(path, pinned), detail)
-    raise _no_clip_weights(model_name, pretrained, hf_hub)
+
+def _download_clip(
+    tag_cfg: dict[str, Any], detail: str, model_name: str, pretrained: str
+) -> Path | None:
+    """The weights of ``tag_cfg`` downloaded by open_clip into kiekai's hub cache, or
+    ``None`` when open_clip gives no file.
+
+    Raises:
+        ModelUnavailable: the download failed.
+    """
+    from open_clip.pretrained import download_pretrained
+
+    try:
+        target = download_pretrained(tag_cfg, cache_dir=str(cache_dir() / "models" / "hub"))
+    except Exception as exc:  # open_clip raises bare Exceptions from urllib/hf_hub
+        raise ModelUnavailable(
+            f"Downloading CLIP {detail} failed: {exc}. {_clip_fix(model_name, pretrained)}"
+        ) from exc
+    return Path(target) if target else None
 
 
 def load_clip(

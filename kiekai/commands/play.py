@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, cast
 import typer
 from rich.console import Console
 
-from kiekai.commands import path_value
+from kiekai.commands import command_resources, path_value
 from kiekai.display import safe_text
 from kiekai.files import FileRefusedError
 from kiekai.kiek.rules import TURN_SECONDS
@@ -181,6 +181,7 @@ def register(app: typer.Typer) -> None:
         """Play a game of Kiek: split five photos 3 against 2 with one word; guess the others' words."""
         out = Console(highlight=False, emoji=False)
         err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+        command_resources()  # the judge, bots and perception of this game read these
         try:
             code = _play(
                 out,
