@@ -254,7 +254,7 @@ def test_models_command_shows_and_builds_the_table(cache, monkeypatch) -> None:
     from kiekai.cli import app
 
     monkeypatch.setenv("KIEKAI_OFFLINE", "1")
-    monkeypatch.setattr(models, "_clip_hub_cache_file", lambda hf_hub: None)
+    monkeypatch.setattr(models.clip, "_clip_hub_cache_file", lambda hf_hub: None)
     monkeypatch.setattr(resources, "table_words", lambda top_n=0: list(WORDS))
 
     def table_row(*args: str) -> tuple[int, str, str]:
