@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from kiekai.deck import Card
+from typing import Protocol
 
 #: Unicode bidirectional controls (format characters that reorder text, e.g. U+202E
 #: RIGHT-TO-LEFT OVERRIDE turns "photo\u202egpj.exe" into "photoexe.jpg" on screen).
@@ -70,7 +67,25 @@ def safe_text(text: object) -> str:
     return escape(printable(text))
 
 
-def card_names(cards: Sequence[Card], seen: Mapping[str, str] | None = None) -> dict[str, str]:
+class NamedCard(Protocol):
+    """What :func:`card_names` reads of a card: its id and its label.
+
+    :class:`kiekai.deck.Card` has both; a protocol here keeps this module free of the deck
+    package, which imports :func:`printable` from it.
+    """
+
+    @property
+    def id(self) -> str:
+        """The card's id (unique within a deck)."""
+        ...
+
+    @property
+    def label(self) -> str | None:
+        """The card's human label, or ``None``."""
+        ...
+
+
+def card_names(cards: Sequence[NamedCard], seen: Mapping[str, str] | None = None) -> dict[str, str]:
     """The name people see for each card: ``{card id: name}``.
 
     The deck's label (labels.csv, or the embedded deck's labels); else what the perception

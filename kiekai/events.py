@@ -1,9 +1,11 @@
 """Game events, the JSON-lines game log shared by the Kiek and Kismet engines, and checking
 a log read back.
 
-An :class:`Event` is a small frozen record appended by an engine; an :class:`EventLog`
-writes each event as one JSON line and flushes it at once, so a crash or Ctrl-C keeps
-everything that happened up to that moment. A game can be replayed from its log alone.
+An :class:`Event` is a small frozen record appended by an engine, built from the pydantic
+model of its type (:meth:`Event.of`; the model stays on the event as
+:attr:`Event.payload`, which readers dispatch on); an :class:`EventLog` writes each event as
+one JSON line and flushes it at once, so a crash or Ctrl-C keeps everything that happened up
+to that moment. A game can be replayed from its log alone.
 
 A log read back is outside input (edited, cut short, or not a log at all), so
 :func:`read_log` reads only regular files, with a size and a line-length bound
@@ -21,7 +23,7 @@ Adding an event type is one change here: a pydantic model of its ``data``, regis
         accepted: bool
 
 From then on :func:`read_log` checks it (and ``kiekai replay`` no longer reports it as
-unknown); to print it, :class:`kiekai.kiek.game.EventPrinter` needs an ``_on_overrule`` method.
+unknown); to show it, :class:`kiekai.kiek.describe.Describer` needs a method for it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, TextIO, TypeVar
+from typing import Annotated, Any, ClassVar, TextIO, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -71,6 +73,32 @@ class Event:
     turn: int = -1
     player: int | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
+    #: the typed model of ``data`` (:class:`EventData` registered for ``type``), or ``None``
+    #: for an event built from a bare dict and not checked (:func:`check_event` adds it)
+    payload: EventData | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, payload: EventData, *, turn: int = -1, player: int | None = None) -> Event:
+        """The event of a typed ``payload``: its type is the one ``payload``'s class was
+        registered for (:func:`event_data`), its ``data`` is ``payload.model_dump()`` by
+        alias, of the fields the writer set (a field left at its default is not written, so
+        a log holds what the engine said and reads back to the same model).
+
+        Raises:
+            TypeError: ``payload``'s class is not a registered event model.
+            ValueError: ``payload`` holds a field its model does not name (a misspelt or
+                renamed field), unless its model takes free fields (:attr:`EventData.open`).
+        """
+        kind = EVENT_TYPES.get(type(payload))
+        if kind is None:
+            raise TypeError(f"{type(payload).__name__} is not a registered event model")
+        extra = sorted(payload.model_extra or {})
+        if extra and not payload.open:
+            raise ValueError(
+                f"{kind[1]!r} event: {type(payload).__name__} has no field {extra[0]!r}"
+            )
+        data = payload.model_dump(by_alias=True, exclude_unset=True)
+        return cls(type=kind[1], turn=turn, player=player, data=data, payload=payload)
 
     def to_json(self) -> str:
         """Return the event as one line of JSON (no trailing newline), always UTF-8-encodable.
@@ -193,6 +221,10 @@ class EventData(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="allow", populate_by_name=True)
 
+    #: Whether a writer may put fields the model does not name into this event (a log
+    #: header's free settings); for every other model :meth:`Event.of` refuses them.
+    open: ClassVar[bool] = False
+
 
 #: A seat index (0-based).
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
@@ -205,10 +237,12 @@ PerSeat = Annotated[list[int], Field(max_length=MAX_SEATS)]
 #: Card ids (deck-relative photo paths).
 CardIds = list[str]
 
-M = TypeVar("M", bound=type[BaseModel])
+M = TypeVar("M", bound=type["EventData"])
 
 #: game -> event type -> model of its ``data``; filled by :func:`event_data`.
-EVENT_DATA: dict[str, dict[str, type[BaseModel]]] = {}
+EVENT_DATA: dict[str, dict[str, type[EventData]]] = {}
+#: model of an event's ``data`` -> (game, event type); the other way round of :data:`EVENT_DATA`.
+EVENT_TYPES: dict[type[EventData], tuple[str, str]] = {}
 
 
 def event_data(game: str, event_type: str) -> Callable[[M], M]:
@@ -223,6 +257,7 @@ def event_data(game: str, event_type: str) -> Callable[[M], M]:
         if event_type in types and types[event_type] is not model:
             raise ValueError(f"{game} event {event_type!r} already has a data model")
         types[event_type] = model
+        EVENT_TYPES[model] = (game, event_type)
         return model
 
     return register
@@ -238,8 +273,10 @@ class KiekPlayerEntry(EventData):
 
 @event_data("kiek", "header")
 class KiekHeader(EventData):
-    """First line of a Kiek log (:func:`kiekai.kiek.game.play_game`): the game, its seed, seats
+    """First line of a Kiek log (:func:`kiekai.kiek.runner.play_game`): the game, its seed, seats
     and settings, and the versions that wrote it."""
+
+    open: ClassVar[bool] = True
 
     game: str
     format: int | None = None
@@ -451,12 +488,164 @@ class KiekGameOver(EventData):
         return self
 
 
+# Kismet (kiekai/kismet/engine.py; rulebook ../shared/rules/kismet.txt, readings in
+# docs/kismet.md). ``t`` is the table clock's reading in seconds when it happened.
+
+#: A Kismet card id (``"<value>-<copy>"``, :class:`kiekai.kismet.engine.KismetCard`).
+KismetCardId = Annotated[str, Field(max_length=16)]
+#: The three dice of a throw.
+Dice = Annotated[list[int], Field(min_length=3, max_length=3)]
+
+
+@event_data("kismet", "setup")
+class KismetSetup(EventData):
+    """A game begins: base game (with the circle) or variant (with the first roller)."""
+
+    game: Annotated[str, Field(pattern=r"^(base|variant)$")]
+    players: Annotated[int, Field(ge=1, le=MAX_SEATS)]
+    seed: int
+    circle: list[KismetCardId | None] | None = None
+    first_roller: Seat | None = None
+    t: float = 0.0
+
+
+@event_data("kismet", "roll")
+class KismetRoll(EventData):
+    """A throw of the dice and the values it makes; the base game shows the circle, the
+    variant the cards in front of each player and whether it is a joker throw."""
+
+    dice: Dice
+    values: list[int]
+    circle: list[KismetCardId | None] | None = None
+    joker: bool = False
+    fronts: Annotated[list[list[int]], Field(max_length=MAX_SEATS)] | None = None
+    t: float = 0.0
+
+
+@event_data("kismet", "displaced")
+class KismetDisplaced(EventData):
+    """Base game: a hand was pushed off a card by a hand that was there first."""
+
+    slot: Count
+    by: Seat
+    t: float = 0.0
+
+
+@event_data("kismet", "cover")
+class KismetCover(EventData):
+    """Base game: a player covers a card of the circle."""
+
+    slot: Count
+    t: float = 0.0
+
+
+@event_data("kismet", "reveal")
+class KismetReveal(EventData):
+    """Base game: a covered card is turned up; right or wrong, and what was handed back."""
+
+    slot: Count
+    card: KismetCardId
+    value: int
+    correct: bool
+    points: int = 0
+    handed_back: KismetCardId | None = None
+    t: float = 0.0
+
+
+@event_data("kismet", "clear")
+class KismetClear(EventData):
+    """Base game: no card of the circle could be taken; they leave the game."""
+
+    removed: list[KismetCardId]
+    t: float = 0.0
+
+
+@event_data("kismet", "refill")
+class KismetRefill(EventData):
+    """Base game: the circle is filled up again from the draw pile."""
+
+    circle: list[KismetCardId | None]
+    t: float = 0.0
+
+
+@event_data("kismet", "game_over")
+class KismetGameOver(EventData):
+    """Base game: the draw pile cannot refill the circle; scores and winners."""
+
+    scores: PerSeat
+    winners: SeatList
+    draw_pile: Count = 0
+    needed: Count = 0
+    t: float = 0.0
+
+
+@event_data("kismet", "round_start")
+class KismetRoundStart(EventData):
+    """Variant: a round begins with its first roller."""
+
+    round: Count
+    roller: Seat
+    t: float = 0.0
+
+
+@event_data("kismet", "pre_lay")
+class KismetPreLay(EventData):
+    """Variant: the cards a player lays down secretly before play, and their chip points."""
+
+    values: list[int]
+    points: int = 0
+    t: float = 0.0
+
+
+@event_data("kismet", "lay")
+class KismetLay(EventData):
+    """Variant: the roller lays a matching card (``extra``: the joker throw's second one)."""
+
+    value: int
+    extra: bool = False
+    t: float = 0.0
+
+
+@event_data("kismet", "pass")
+class KismetPass(EventData):
+    """Variant: the roller passes the dice; ``overlooked``: a matching card was not laid."""
+
+    overlooked: bool
+    timed_out: bool = False
+    t: float = 0.0
+
+
+@event_data("kismet", "knock")
+class KismetKnock(EventData):
+    """Variant: a player knocks into the roller's turn; valid or not, and what followed."""
+
+    valid: bool
+    result: str
+    card: int | None = None
+    roller: Seat | None = None
+    t: float = 0.0
+    why: str | None = None
+    values: list[int] = Field(default_factory=list)
+
+
+@event_data("kismet", "round_over")
+class KismetRoundOver(EventData):
+    """Variant: a player laid all cards; minus points, placements and running tallies."""
+
+    round: Count
+    minus_points: PerSeat
+    placements: PerSeat
+    tallies: PerSeat
+    t: float = 0.0
+
+
 def check_event(event: Event, game: str) -> Event:
     """Check ``event.data`` against the model of its type in ``game`` (:data:`EVENT_DATA`).
 
     Returns:
         The event with ``data`` as the model gives it back (fields left out get their
-        defaults, so a reader can rely on every named field being there with its type).
+        defaults, so a reader can rely on every named field being there with its type) and
+        the model itself as ``payload`` (what the printer and the other readers dispatch on).
 
     Raises:
         ValueError: the type is not one of ``game``'s, or ``data`` does not fit its model
@@ -471,7 +660,23 @@ def check_event(event: Event, game: str) -> Event:
         data = model.model_validate(dict(event.data))
     except ValidationError as exc:
         raise ValueError(_describe(exc, prefix="data.")) from None
-    return Event(event.type, event.turn, event.player, data.model_dump(by_alias=True))
+    return Event(event.type, event.turn, event.player, data.model_dump(by_alias=True), payload=data)
+
+
+def typed(event: Event, game: str) -> EventData | None:
+    """The typed data of ``event``: its :attr:`~Event.payload`, or, for an event built from
+    a bare dict, ``data`` checked against the model of its type in ``game``.
+
+    Returns:
+        the model, or ``None`` when the type is not one of ``game``'s or ``data`` does not
+        fit its model (a reader then has nothing it can show).
+    """
+    if event.payload is not None:
+        return event.payload
+    try:
+        return check_event(event, game).payload
+    except (ValueError, KeyError):
+        return None
 
 
 # --------------------------------------------------------------------------- writing and reading

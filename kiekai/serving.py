@@ -15,7 +15,7 @@ addition, :class:`RequestTimeoutH11Protocol`: a request must arrive whole (heade
 body) within :data:`REQUEST_TIMEOUT_S` of its first byte (or of the connection's
 opening); otherwise the connection is closed, with ``408 Request Timeout`` when part of
 a request header had arrived. Judging time is not limited here (the API bounds it per
-request, see :data:`kiekai.api.REQUEST_DEADLINE_S`).
+request, see :data:`kiekai.judge.server.REQUEST_DEADLINE_S`).
 
 Limits (documented in ``docs/judge.md``, "HTTP API limits"):
 
@@ -24,7 +24,7 @@ Limits (documented in ``docs/judge.md``, "HTTP API limits"):
   (uvicorn's ``timeout_keep_alive``, its default);
 - :data:`MAX_HEADER_BYTES` = 16 KiB of request line and headers (h11's
   ``max_incomplete_event_size``; longer: 400);
-- bodies over :data:`kiekai.api.MAX_BODY_BYTES` get 413 (the app's ``BodyLimit``);
+- bodies over :data:`kiekai.judge.server.MAX_BODY_BYTES` get 413 (the app's ``BodyLimit``);
 - :data:`GRACEFUL_SHUTDOWN_S` = 10 s for requests in progress to finish after SIGTERM.
 
 Long-lived responses are not cut: the receipt timer stops once a request is in, and the

@@ -12,7 +12,7 @@ Prints, and with ``--write`` puts into ``docs/kismet.md`` (between the ``measure
    knock after a roller's lay measured from the log alone;
 3. the event loop's timing error: for every scheduled action in a real run on the monotonic
    clock, actual minus scheduled time, p50 / p99 / max in milliseconds; once for the bare
-   asyncio driver (:func:`kiekai.kismet.table.run_realtime`) and once inside the Textual
+   asyncio driver (:func:`kiekai.kismet.drivers.run_realtime`) and once inside the Textual
    app (headless, started by a key as a person starts it), with the machine's load average
    before and after, the process's nice value and the CPUs it may run on.
 
@@ -41,7 +41,8 @@ from pathlib import Path
 
 from kiekai.clock import MonotonicClock, VirtualClock
 from kiekai.kismet.bots import FLOORS, LEVELS, ReactionTimeModel
-from kiekai.kismet.table import Reaction, make_table, run_headless, run_realtime
+from kiekai.kismet.drivers import run_headless, run_realtime
+from kiekai.kismet.table import Reaction, make_table
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "kismet.md"
 START, END = "<!-- measure:start -->", "<!-- measure:end -->"

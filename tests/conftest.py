@@ -58,9 +58,9 @@ def bad_photos(shared_dir: Path) -> Path:
 @pytest.fixture(scope="session")
 def judges():
     """One real, warmed-up judge per strictness level, ``{Strictness: Judge}`` (the
-    server's :func:`kiekai.api.load_judges`; ``Strictness`` is a ``StrEnum``, so
+    server's :func:`kiekai.judge.server.load_judges`; ``Strictness`` is a ``StrEnum``, so
     ``judges["strict"]`` works too). Shared by every test of the process."""
-    from kiekai.api import load_judges
+    from kiekai.judge.server import load_judges
 
     return load_judges()
 

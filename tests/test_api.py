@@ -14,7 +14,9 @@ import math
 import pytest
 from fastapi.testclient import TestClient
 
-from kiekai.api import (
+from kiekai.commands.serve import is_loopback
+from kiekai.judge.protocol import JudgeLike
+from kiekai.judge.server import (
     BATCH_CHUNK,
     MAX_BATCH_PAIRS,
     MAX_BODY_BYTES,
@@ -23,8 +25,6 @@ from kiekai.api import (
     VerdictCache,
     create_app,
 )
-from kiekai.commands.serve import is_loopback
-from kiekai.judge.protocol import JudgeLike
 from kiekai.judge.verdict import Strictness, Verdict
 
 pytestmark = pytest.mark.slow

@@ -2,8 +2,8 @@
 without internet: their pages reference only assets served by the app itself.
 
 FastAPI's default docs pages load Swagger UI / ReDoc from cdn.jsdelivr.net, which leaves a
-blank page on a LAN without internet; :func:`kiekai.api.create_app` serves the assets from
-:data:`kiekai.api.DOCS_STATIC_URL` instead. The docs pages never call the judge, so these
+blank page on a LAN without internet; :func:`kiekai.judge.server.create_app` serves the assets from
+:data:`kiekai.judge.server.DOCS_STATIC_URL` instead. The docs pages never call the judge, so these
 tests serve a judge double and load no models.
 """
 
@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 from fastapi.testclient import TestClient
 
-from kiekai.api import DOCS_STATIC_URL, create_app
+from kiekai.judge.server import DOCS_STATIC_URL, create_app
 from kiekai.judge.verdict import Strictness
 
 #: Content types each kind of asset must be served with.

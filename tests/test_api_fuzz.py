@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiekai.api import MAX_WORD_CHARS, create_app
+from kiekai.judge.server import MAX_WORD_CHARS, create_app
 
 pytestmark = pytest.mark.slow
 

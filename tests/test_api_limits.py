@@ -32,7 +32,7 @@ import pytest
 from judge_tables import small_table_cache
 
 from kiekai import serving
-from kiekai.api import JudgeWorker
+from kiekai.judge.server import JudgeWorker
 
 pytestmark = pytest.mark.slow
 

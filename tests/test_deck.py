@@ -472,7 +472,7 @@ def test_deck_embed_embeds_every_usable_card_once(deck_cli, bad_photos, monkeypa
 
 
 def test_oversized_file_is_skipped_without_reading_it(tmp_path: Path, monkeypatch):
-    import kiekai.deck as deck_module
+    import kiekai.deck.decode as deck_module
 
     _photo(tmp_path / "big.png", size=(200, 200))
     _photo(tmp_path / "small.png", size=(40, 40))
@@ -486,7 +486,7 @@ def test_oversized_file_is_skipped_without_reading_it(tmp_path: Path, monkeypatc
 
 
 def test_sixteen_bit_int_grey_and_grey_alpha_modes(tmp_path: Path):
-    from kiekai.deck import _to_rgb
+    from kiekai.deck.decode import _to_rgb
 
     ramp = np.linspace(0, 65535, 64 * 64).reshape(64, 64)
     Image.fromarray(ramp.astype(np.uint16)).save(tmp_path / "ramp16.png")
@@ -579,7 +579,7 @@ def test_symlink_loops_and_dangling_links_are_skipped_with_reasons(tmp_path: Pat
 
 
 def test_unreadable_labels_csv_is_a_clear_error(tmp_path: Path, monkeypatch):
-    import kiekai.deck as deck_module
+    import kiekai.deck.labels as deck_module
 
     _photo(tmp_path / "a.jpg")
     labels = tmp_path / "labels.csv"
@@ -949,7 +949,7 @@ def test_open_rgb_shrinks_a_huge_photo_before_converting_it(tmp_path: Path, monk
     the palette and 16-bit modes, which cannot be averaged, are converted whole), so memory
     follows the size asked for (the web table's photos, contact sheets, perception); the
     colours are those of the photo."""
-    import kiekai.deck as deck_module
+    import kiekai.deck.decode as deck_module
 
     colour = {"L": 90, "RGB": (200, 30, 40), "RGBA": (200, 30, 40, 255), "P": 0, "I;16": 30000}[
         mode

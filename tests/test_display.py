@@ -71,3 +71,26 @@ def test_printable_keeps_writing_that_needs_format_characters():
         assert printable(text) == text
     assert printable("a\u200bb\ufeffc\u2028d\ud800") == "a\\u200bb\\ufeffc\\u2028d\\ud800"
     assert printable("\U000e0001") == "\\U000e0001"
+
+
+def test_display_imports_nothing_of_the_deck_package():
+    """display is below deck (deck prints through printable): no import of kiekai.deck,
+    not even for type checking, so the two modules cannot form a cycle."""
+    import ast
+    from pathlib import Path
+
+    import kiekai.display
+    from kiekai.deck import Card
+    from kiekai.display import card_names
+
+    tree = ast.parse(Path(kiekai.display.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {
+        a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names
+    }
+    assert not {m for m in imported if m and m.startswith("kiekai.deck")}
+    cards = [
+        Card("a.jpg", Path("a.jpg"), "0" * 64, label=" tench "),
+        Card("b.jpg", Path("b.jpg"), "1" * 64),
+    ]
+    assert card_names(cards, {"b.jpg": "goldfish"}) == {"a.jpg": "tench", "b.jpg": "goldfish"}

@@ -415,7 +415,7 @@ def test_split_words_over_http(judges) -> None:
     not one word (200, rejected); a control character is refused by validation (422)."""
     from fastapi.testclient import TestClient
 
-    from kiekai.api import create_app
+    from kiekai.judge.server import create_app
 
     with TestClient(create_app(judges)) as client:
         for guess in ("ca t", "c\u200bat", "ca-t"):

@@ -18,10 +18,10 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from kiekai.api import MAX_HOUSE_RULINGS, create_app
 from kiekai.cli import app as cli_app
 from kiekai.judge import Judge, Strictness
 from kiekai.judge.house_rules import HouseRules, HouseRuling
+from kiekai.judge.server import MAX_HOUSE_RULINGS, create_app
 
 pytestmark = pytest.mark.slow
 

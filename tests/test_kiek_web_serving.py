@@ -83,7 +83,7 @@ def test_the_event_stream_outlives_the_timeouts_and_keeps_streaming(server):
             assert next(line for line in lines if line.startswith("event: ")) == "event: version"
             time.sleep(max(TIMEOUT_S, serving.KEEP_ALIVE_TIMEOUT_S) + 1.5)
             with server.table.cond:
-                server.table._bump()  # the table changes: the page must hear of it
+                server.table.mark_changed()  # the table changes: the page must hear of it
             event = next(line for line in lines if line.startswith("event: "))
             assert event == "event: version"
         # the connection was not closed under the stream: a next request on a new one works

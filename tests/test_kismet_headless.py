@@ -217,3 +217,18 @@ def test_a_paused_table_shifts_its_countdown_and_every_pending_action():
     assert table.game.phase == "cover" and table.countdown() is None
     with pytest.raises(RuntimeError, match="already been started"):
         table.start()
+
+
+def test_table_module_still_offers_the_moved_names():
+    """kiekai.kismet.table re-exports the scheduler, the drivers and the text functions that
+    moved to their own modules: the same objects, so old imports keep working."""
+    import kiekai.kismet.table as table_module
+    from kiekai.kismet import drivers, prose, scheduler
+
+    assert table_module.Scheduler is scheduler.Scheduler
+    assert table_module.run_headless is drivers.run_headless
+    assert table_module.run_realtime is drivers.run_realtime
+    for name in ("describe", "printout", "plural", "table_lines", "round_result_lines",
+                 "wrong_knock_why"):  # fmt: skip
+        assert getattr(table_module, name) is getattr(prose, name)
+    assert set(table_module.__all__) >= {"BaseTable", "VariantTable", "make_table", "describe"}

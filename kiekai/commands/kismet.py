@@ -79,7 +79,7 @@ def results_text(table: BaseTable | VariantTable, names: dict[int, str]) -> str:
     over the rounds and the match winner(s) (fewest minus points); a match stopped before
     its last round names the leader(s) instead.
     """
-    from kiekai.kismet.table import plural, table_lines
+    from kiekai.kismet.prose import plural, table_lines
 
     lines = ["", "results"]
     if isinstance(table, BaseTable):

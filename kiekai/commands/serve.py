@@ -1,4 +1,4 @@
-"""``kiekai serve``: run the judge's HTTP API (:mod:`kiekai.api`) with uvicorn."""
+"""``kiekai serve``: run the judge's HTTP API (:mod:`kiekai.judge.server`) with uvicorn."""
 
 from __future__ import annotations
 
@@ -110,8 +110,8 @@ def serve(
     Binding an address other than loopback prints a warning: the API has no
     authentication.
     """
-    from kiekai.api import create_app, load_judges
     from kiekai.judge.resources import default_resources
+    from kiekai.judge.server import create_app, load_judges
 
     if not is_loopback(host):
         typer.echo(

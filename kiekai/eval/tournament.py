@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from kiekai.eval import common as ec
+from kiekai.events import KiekPlay, KiekReveal, KiekScore, typed
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -55,13 +56,14 @@ def game_records(
     unjudged = [0] * n
     split: dict[int, tuple[list[str], list[str]]] = {}
     for event in outcome.events:
-        data = event.data or {}
-        if event.type == "play" and event.player is not None:
-            split[event.player] = (list(data.get("three", [])), list(data.get("two", [])))
-        elif event.type == "reveal" and event.player is not None:
+        data = typed(event, "kiek")
+        if event.player is None:
+            continue
+        if isinstance(data, KiekPlay):
+            split[event.player] = (list(data.three), list(data.two))
+        elif isinstance(data, KiekReveal):
             active = event.player
-            words = data.get("words", [])
-            word = words[active] if active < len(words) else ""
+            word = data.words[active] if active < len(data.words) else ""
             active_turns[active] += 1
             three, two = split.get(active, ([], []))
             s3 = [taxonomy.synset_of_card(cards_by_id[i]) for i in three if i in cards_by_id]
@@ -70,9 +72,8 @@ def game_records(
             unjudged[active] += bool(word) and len(known) != 5
             if word and len(known) == 5:
                 true_words[active] += taxonomy.true_of(word, s3, s2)
-        elif event.type == "score" and event.player is not None:
-            points = data.get("points", [0] * n)
-            for seat, p in enumerate(points):
+        elif isinstance(data, KiekScore):
+            for seat, p in enumerate(data.points):
                 if seat == event.player:
                     active_points[seat] += p
                 else:

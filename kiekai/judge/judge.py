@@ -561,15 +561,8 @@ class Judge:
 
 
 def _prefetch(words: Iterable[str]) -> None:
-    """Batch-embed the normalised forms of ``words`` (speed only; results unchanged)."""
-    from kiekai.judge.normalize import normalise
-    from kiekai.judge.resources import prefetch_embeddings  # the judge's, in force
+    """Batch-embed the normalised forms of ``words`` when there are more than 8 (speed
+    only; results unchanged; see :mod:`kiekai.judge.batching`)."""
+    from kiekai.judge.batching import prefetch
 
-    norms = []
-    for w in words:
-        if isinstance(w, str):
-            n = normalise(w)
-            if n:
-                norms.append(n)
-    if len(norms) > 8:
-        prefetch_embeddings(norms)
+    prefetch(words, at_least=9)

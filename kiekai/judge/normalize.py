@@ -22,7 +22,7 @@ ARTICLES = frozenset({"a", "an", "the"})
 #: Longest guess, in characters after normalisation, that is looked up at all. Longer
 #: text is refused as not one word. The longest WordNet 3.0 lemma has 71 characters
 #: ("blood-oxygenation level dependent functional magnetic resonance imaging"); 80 is
-#: also the HTTP API's limit (``kiekai.api.MAX_WORD_CHARS``).
+#: also the HTTP API's limit (``kiekai.judge.server.MAX_WORD_CHARS``).
 MAX_WORD_CHARS = 80
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u00b4": "'"})

@@ -57,7 +57,7 @@ EMBEDDING_DIM = 384
 
 #: Entries of each of the judge's per-pair caches (evidence, WordNet links, affix links):
 #: about 2 KB per pair together, so at most about 70 MB. Servers keep their own cache of
-#: verdicts in front (``kiekai.api.VERDICT_CACHE_ENTRIES``); larger per-pair caches only
+#: verdicts in front (``kiekai.judge.server.VERDICT_CACHE_ENTRIES``); larger per-pair caches only
 #: grew memory (a 50,000-row ``--batch`` of new pairs held 100 MB more than 5,000 rows).
 PAIR_CACHE_ENTRIES = 32_768
 

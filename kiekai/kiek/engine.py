@@ -5,7 +5,7 @@ table (hands, the face-up cards, discards, words used, scores) and moves only th
 action methods, which validate against the rulebook (``../shared/rules/kiek.txt``) and
 append one :class:`kiekai.events.Event` per thing that happened to an
 :class:`kiekai.events.EventLog`. The engine never reads a clock or talks to a person:
-the runner (:mod:`kiekai.kiek.game`) enforces the two-minute turn and asks the players.
+the runner (:mod:`kiekai.kiek.runner`) enforces the two-minute turn and asks the players.
 
 A turn moves through four phases (:class:`Phase`)::
 
@@ -39,7 +39,26 @@ from enum import StrEnum
 from typing import cast
 
 from kiekai.deck import Card
-from kiekai.events import Event, EventLog
+from kiekai.events import (
+    Event,
+    EventData,
+    EventLog,
+    KiekCall,
+    KiekDiscard,
+    KiekGameOver,
+    KiekGuess,
+    KiekKeep,
+    KiekOverrule,
+    KiekOverruleRepeat,
+    KiekPlay,
+    KiekRedeal,
+    KiekReveal,
+    KiekScore,
+    KiekSetup,
+    KiekTimeUp,
+    KiekTurn,
+    KiekVerdict,
+)
 from kiekai.judge.normalize import normalise
 from kiekai.judge.protocol import JudgeLike
 from kiekai.judge.verdict import Verdict
@@ -129,6 +148,43 @@ class TurnResult:
     credited_caller: int | None
     penalised: frozenset[int]
     points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """The whole table at one moment, as an observer sees it (:meth:`KiekEngine.snapshot`):
+    plain values only, so a front end can keep it while the engine moves on.
+
+    Attributes:
+        turn: 0-based turn index.
+        round: 1-based round of the turn.
+        rounds: rounds the game plays.
+        total_turns: turns of the whole game.
+        stake: points per match this turn.
+        active: seat of the active player.
+        phase: the :class:`Phase` value (``"play"``, ``"guess"``, ``"call"``, ``"keep"``,
+            ``"over"``).
+        table: ids of the face-up cards.
+        hands: card ids in each seat's hand (a front end shows a person their own only).
+        scores: points by seat.
+        used_words: words used in earlier turns, in order.
+        time_limit: seconds per turn.
+        waiting_for: seats whose action the engine waits for (:meth:`KiekEngine.to_move`).
+    """
+
+    turn: int
+    round: int
+    rounds: int
+    total_turns: int
+    stake: int
+    active: int
+    phase: str
+    table: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    scores: tuple[int, ...]
+    used_words: tuple[str, ...]
+    time_limit: float
+    waiting_for: tuple[int, ...]
 
 
 @dataclass
@@ -242,20 +298,19 @@ class KiekEngine:
         self._state = _TurnState()
 
         self._emit(
-            "setup",
-            data={
-                "seed": seed,
-                "n_players": n_players,
-                "rounds": rounds,
-                "first_active": self.first_active,
-                "first_active_by": "given" if first_active is not None else "seed",
-                "hands": [[card.id for card in hand] for hand in self.hands],
-                "table": [card.id for card in self.table],
-                "aside": len(self.aside),
-                "deck_size": len(cards),
-                "labels": {card.id: card.label for card in cards if card.label},
-                "time_limit": self.time_limit,
-            },
+            KiekSetup(
+                seed=seed,
+                n_players=n_players,
+                rounds=rounds,
+                first_active=self.first_active,
+                first_active_by="given" if first_active is not None else "seed",
+                hands=[[card.id for card in hand] for hand in self.hands],
+                table=[card.id for card in self.table],
+                aside=len(self.aside),
+                deck_size=len(cards),
+                labels={card.id: card.label for card in cards if card.label},
+                time_limit=self.time_limit,
+            )
         )
         self._begin_turn()
 
@@ -349,6 +404,25 @@ class KiekEngine:
         return self.ranking()[0]
 
     # ------------------------------------------------------------------ views
+
+    def snapshot(self) -> TableSnapshot:
+        """The public table and every hand now, as a frozen :class:`TableSnapshot` (any
+        phase; an observer's copy: the engine keeps no reference to it)."""
+        return TableSnapshot(
+            turn=self.turn,
+            round=self.round + 1,
+            rounds=self.rounds,
+            total_turns=self.total_turns,
+            stake=self.stake,
+            active=self.active,
+            phase=self.phase.value,
+            table=tuple(c.id for c in self.table),
+            hands=tuple(tuple(c.id for c in hand) for hand in self.hands),
+            scores=tuple(self.scores),
+            used_words=tuple(self.used_words),
+            time_limit=self.time_limit,
+            waiting_for=tuple(self.to_move()),
+        )
 
     def active_view(self) -> ActiveView:
         """What the active player sees (table, own hand, words used, stake)."""
@@ -616,20 +690,19 @@ class KiekEngine:
         self._state.played, self._state.three, self._state.two = played, three, two
         self._state.secret = word
         self._emit(
-            "play",
+            KiekPlay(
+                played=list(played),
+                three=list(three),
+                two=list(two),
+                stake=self.stake,
+                forfeited=forfeited,
+                wrote_word=bool(word),
+            ),
             player=self.active,
-            data={
-                "played": list(played),
-                "three": list(three),
-                "two": list(two),
-                "stake": self.stake,
-                "forfeited": forfeited,
-                "wrote_word": bool(word),
-            },
         )
         if not word:
             # Nothing to guess: the turn is over with no points.
-            self._emit("reveal", player=self.active, data={"words": self._words_list()})
+            self._emit(KiekReveal(words=self._words_list()), player=self.active)
             self._score(callers=())
         else:
             self.phase = Phase.GUESS
@@ -650,12 +723,10 @@ class KiekEngine:
         self.check_guess(seat, word)
         word = word.strip()
         self._state.guesses[seat] = word
-        self._emit("guess", player=seat, data={"word": word})
+        self._emit(KiekGuess(word=word), player=seat)
         if len(self._state.guesses) == len(self.guessers):
             self._emit(
-                "reveal",
-                player=self.active,
-                data={"words": self._words_list(), "secret": self._state.secret},
+                KiekReveal(words=self._words_list(), secret=self._state.secret), player=self.active
             )
             self.phase = Phase.CALL
 
@@ -729,17 +800,16 @@ class KiekEngine:
         else:
             self._state.rulings[key] = (accepted, by)
         self._emit(
-            "overrule",
+            KiekOverrule(
+                guesser=group.seats[0],
+                guessers=list(group.seats),
+                secret=self._state.secret,
+                guess=group.word,
+                judge_accepted=judged,
+                accepted=accepted,
+                withdrawn=accepted == judged,
+            ),
             player=by,
-            data={
-                "guesser": group.seats[0],
-                "guessers": list(group.seats),
-                "secret": self._state.secret,
-                "guess": group.word,
-                "judge_accepted": judged,
-                "accepted": accepted,
-                "withdrawn": accepted == judged,
-            },
         )
 
     def overrule_repeat(self, word: str, used: str | None, by: int) -> None:
@@ -802,17 +872,16 @@ class KiekEngine:
             pair = used if used is not None else (group.verdict.matched or "")
             self._state.repeat_rulings[key] = (repeats, pair, by)
         self._emit(
-            "overrule-repeat",
+            KiekOverruleRepeat(
+                word=group.word,
+                writers=list(group.seats),
+                used=pair,
+                judge_repeats=judged,
+                judge_used=group.verdict.matched,
+                repeats=repeats,
+                withdrawn=repeats == judged,
+            ),
             player=by,
-            data={
-                "word": group.word,
-                "writers": list(group.seats),
-                "used": pair,
-                "judge_repeats": judged,
-                "judge_used": group.verdict.matched,
-                "repeats": repeats,
-                "withdrawn": repeats == judged,
-            },
         )
 
     def call(self, callers: Iterable[int]) -> TurnResult:
@@ -860,7 +929,7 @@ class KiekEngine:
         if card_id not in on_offer:
             raise IllegalAction(f"card {card_id!r} is not on offer; choose one of {on_offer}")
         self._state.kept.append(card_id)
-        self._emit("keep", player=seat, data={"card": card_id, "for": self.next_active})
+        self._emit(KiekKeep(card=card_id, for_=self.next_active), player=seat)
         if len(self._state.kept) == CHOOSERS:
             kept = [self.cards[c] for c in self._state.kept]
             dropped = [c for c in self.table if c.id not in self._state.kept]
@@ -869,9 +938,7 @@ class KiekEngine:
             dropped_turns = {c.id: self._turns_seen(c.id) + 1 for c in dropped}
             self.table_turns = {c.id: self._turns_seen(c.id) + 1 for c in kept}
             self._dropped_turns = dropped_turns
-            self._emit(
-                "discard", data={"cards": [c.id for c in dropped], "table": list(self._state.kept)}
-            )
+            self._emit(KiekDiscard(cards=[c.id for c in dropped], table=list(self._state.kept)))
             self.turn += 1
             self._begin_turn()
 
@@ -881,7 +948,7 @@ class KiekEngine:
         Called by the runner, which enforces the two-minute turn; the engine's state is
         not changed (the runner then submits an empty word).
         """
-        self._emit("time-up", player=seat, data={"what": what, "time_limit": self.time_limit})
+        self._emit(KiekTimeUp(what=what, time_limit=self.time_limit), player=seat)
 
     # ------------------------------------------------------------------ internals
 
@@ -895,8 +962,9 @@ class KiekEngine:
         if self.phase is not phase:
             raise IllegalAction(f"the game is in the {self.phase.value} phase, not {phase.value}")
 
-    def _emit(self, type_: str, *, player: int | None = None, data: dict | None = None) -> Event:
-        event = self.log.append(Event(type=type_, turn=self.turn, player=player, data=data or {}))
+    def _emit(self, payload: EventData, *, player: int | None = None) -> Event:
+        """Log the event of ``payload`` for this turn and pass it to :attr:`on_event`."""
+        event = self.log.append(Event.of(payload, turn=self.turn, player=player))
         if self.on_event is not None:
             self.on_event(event)
         return event
@@ -912,90 +980,16 @@ class KiekEngine:
         return dict(enumerate(self._words_list()))
 
     def _score(self, callers: tuple[int, ...]) -> TurnResult:
+        """Score the turn (rulebook "A Turn", "Ne Bis in Idem"; see :meth:`call`): the call,
+        then the matches, then the totals; logs ``call`` (when called), ``verdict`` per
+        guess and ``score``, and moves to KEEP or ends the game."""
         active, stake = self.active, self.stake
         words = self._words_list()
-        repeats: dict[int, str] = {}
-        repeat_reasons: dict[int, str] = {}
-        ruled_repeats: dict[int, bool] = {}
-        judged_repeats = self._judge_repeats()
-        for seat in self.seats_from_left_of(active):
-            if seat not in judged_repeats:
-                continue
-            repeat_ruling = self._state.repeat_rulings.get(ruling_key(words[seat]))
-            if repeat_ruling is not None:
-                ruled_repeats[seat] = repeat_ruling[0]
-                if repeat_ruling[0]:
-                    repeats[seat] = repeat_ruling[1]
-                    repeat_reasons[seat] = (
-                        f"The table overruled the judge: {words[seat]!r} repeats the used "
-                        f"word {repeat_ruling[1]!r}."
-                    )
-                continue
-            verdict = judged_repeats[seat]
-            if verdict.accepted:
-                repeats[seat] = verdict.matched or words[seat]
-                repeat_reasons[seat] = verdict.reason
         points = [0] * self.n_players
-        call_right = bool(callers) and bool(repeats)
-        penalised = frozenset(repeats) if call_right else frozenset()
-        credited: int | None = None
-        if call_right:
-            credited = next((s for s in callers if s not in penalised), None)
-            if credited is not None:
-                points[credited] += CALL_POINTS
-        if callers:
-            self._emit(
-                "call",
-                data={
-                    "callers": list(callers),
-                    "right": call_right,
-                    "credited": credited,
-                    "repeats": {str(s): w for s, w in repeats.items()},
-                    "reasons": {str(s): r for s, r in repeat_reasons.items()},
-                    "ruled": {str(s): r for s, r in ruled_repeats.items()},
-                    "points": CALL_POINTS if credited is not None else 0,
-                },
-            )
+        repeats, penalised, credited = self._score_call(callers, words, points)
         matches: dict[int, Verdict] = {}
-        secret = self._state.secret
-        secret_void = not secret or active in penalised
-        if not secret_void:
-            judged = self._judge_guesses()
-            for seat in self.guessers:
-                guess = self._state.guesses.get(seat, "")
-                if not guess:
-                    continue
-                verdict = judged[seat]
-                ruling = self._state.rulings.get(ruling_key(guess))
-                overruled = ruling is not None
-                if ruling is not None:
-                    verdict = Verdict(
-                        accepted=ruling[0],
-                        score=1.0 if ruling[0] else 0.0,
-                        relation="table-ruling",
-                        reason=(
-                            f"The table overruled the judge ({verdict.relation}): "
-                            f"{'a match' if ruling[0] else 'no match'}."
-                        ),
-                    )
-                matches[seat] = verdict
-                scored = verdict.accepted and seat not in penalised
-                if scored:
-                    points[seat] += stake
-                    points[active] += stake
-                self._emit(
-                    "verdict",
-                    player=seat,
-                    data={
-                        "secret": secret,
-                        "guess": guess,
-                        "accepted": verdict.accepted,
-                        "relation": verdict.relation,
-                        "reason": verdict.reason,
-                        "scored": stake if scored else 0,
-                        "overruled": overruled,
-                    },
-                )
+        if self._state.secret and active not in penalised:
+            matches = self._score_matches(stake, penalised, points)
         for seat in range(self.n_players):
             self.scores[seat] += points[seat]
         for word in words:
@@ -1016,20 +1010,19 @@ class KiekEngine:
         )
         self.results.append(result)
         note = ""
-        if not secret:
+        if not self._state.secret:
             note = "no word written: nothing to match"
         elif active in penalised:
             note = "the active player's word repeats a used word: no match scores"
         self._emit(
-            "score",
+            KiekScore(
+                stake=stake,
+                points=points,
+                totals=list(self.scores),
+                penalised=sorted(penalised),
+                note=note,
+            ),
             player=active,
-            data={
-                "stake": stake,
-                "points": points,
-                "totals": list(self.scores),
-                "penalised": sorted(penalised),
-                "note": note,
-            },
         )
         if self.turn + 1 >= self.total_turns:
             self._end(
@@ -1038,6 +1031,117 @@ class KiekEngine:
         else:
             self.phase = Phase.KEEP
         return result
+
+    def _turn_repeats(
+        self, words: Sequence[str]
+    ) -> tuple[dict[int, str], dict[int, str], dict[int, bool]]:
+        """Which words of this turn repeat a used word, after the table's rulings.
+
+        Returns:
+            ``(repeats, reasons, ruled)``: seat -> the used word its word repeats; seat ->
+            why (the judge's reason, or the table's ruling); seat -> the table's ruling, for
+            the seats whose word the table ruled on.
+        """
+        repeats: dict[int, str] = {}
+        reasons: dict[int, str] = {}
+        ruled: dict[int, bool] = {}
+        judged = self._judge_repeats()
+        for seat in self.seats_from_left_of(self.active):
+            if seat not in judged:
+                continue
+            ruling = self._state.repeat_rulings.get(ruling_key(words[seat]))
+            if ruling is not None:
+                ruled[seat] = ruling[0]
+                if ruling[0]:
+                    repeats[seat] = ruling[1]
+                    reasons[seat] = (
+                        f"The table overruled the judge: {words[seat]!r} repeats the used "
+                        f"word {ruling[1]!r}."
+                    )
+            elif judged[seat].accepted:
+                repeats[seat] = judged[seat].matched or words[seat]
+                reasons[seat] = judged[seat].reason
+        return repeats, reasons, ruled
+
+    def _score_call(
+        self, callers: tuple[int, ...], words: Sequence[str], points: list[int]
+    ) -> tuple[dict[int, str], frozenset[int], int | None]:
+        """Resolve the ne bis in idem call (rulebook "Ne Bis in Idem"), add the call point
+        to ``points`` and log the ``call`` event when anyone called.
+
+        Returns:
+            ``(repeats, penalised, credited)``: seat -> the used word its word repeats; the
+            seats that cannot score this turn; the seat that scored the call point or None.
+        """
+        repeats, reasons, ruled = self._turn_repeats(words)
+        call_right = bool(callers) and bool(repeats)
+        penalised = frozenset(repeats) if call_right else frozenset()
+        credited: int | None = None
+        if call_right:
+            credited = next((s for s in callers if s not in penalised), None)
+            if credited is not None:
+                points[credited] += CALL_POINTS
+        if callers:
+            self._emit(
+                KiekCall(
+                    callers=list(callers),
+                    right=call_right,
+                    credited=credited,
+                    repeats={str(s): w for s, w in repeats.items()},
+                    reasons={str(s): r for s, r in reasons.items()},
+                    ruled={str(s): r for s, r in ruled.items()},
+                    points=CALL_POINTS if credited is not None else 0,
+                )
+            )
+        return repeats, penalised, credited
+
+    def _score_matches(
+        self, stake: int, penalised: frozenset[int], points: list[int]
+    ) -> dict[int, Verdict]:
+        """Score each written guess against the secret (rulebook "A Turn": a match scores
+        the stake for the guesser and the active player), the table's rulings in place of
+        the judge's verdicts; adds to ``points`` and logs a ``verdict`` per guess.
+
+        Returns:
+            guesser's seat -> the verdict that counted.
+        """
+        matches: dict[int, Verdict] = {}
+        secret, active = self._state.secret, self.active
+        judged = self._judge_guesses()
+        for seat in self.guessers:
+            guess = self._state.guesses.get(seat, "")
+            if not guess:
+                continue
+            verdict = judged[seat]
+            ruling = self._state.rulings.get(ruling_key(guess))
+            if ruling is not None:
+                verdict = Verdict(
+                    accepted=ruling[0],
+                    score=1.0 if ruling[0] else 0.0,
+                    relation="table-ruling",
+                    reason=(
+                        f"The table overruled the judge ({verdict.relation}): "
+                        f"{'a match' if ruling[0] else 'no match'}."
+                    ),
+                )
+            matches[seat] = verdict
+            scored = verdict.accepted and seat not in penalised
+            if scored:
+                points[seat] += stake
+                points[active] += stake
+            self._emit(
+                KiekVerdict(
+                    secret=secret,
+                    guess=guess,
+                    accepted=verdict.accepted,
+                    relation=verdict.relation,
+                    reason=verdict.reason,
+                    scored=stake if scored else 0,
+                    overruled=ruling is not None,
+                ),
+                player=seat,
+            )
+        return matches
 
     def _begin_turn(self) -> None:
         self._state = _TurnState()
@@ -1054,15 +1158,14 @@ class KiekEngine:
             if self.phase is Phase.OVER:
                 return
         self._emit(
-            "turn",
+            KiekTurn(
+                round=self.round + 1,
+                stake=self.stake,
+                extra_round=self.round >= BASE_ROUNDS,
+                table=[c.id for c in self.table],
+                hand_size=len(self.hands[self.active]),
+            ),
             player=self.active,
-            data={
-                "round": self.round + 1,
-                "stake": self.stake,
-                "extra_round": self.round >= BASE_ROUNDS,
-                "table": [c.id for c in self.table],
-                "hand_size": len(self.hands[self.active]),
-            },
         )
 
     def _redeal(self) -> None:
@@ -1083,10 +1186,7 @@ class KiekEngine:
         each = min(HAND_SIZE, len(pool) // self.n_players)
         each -= each % PLAYED_PER_TURN
         if each < PLAYED_PER_TURN:
-            self._emit(
-                "redeal",
-                data={"discards": len(pool), "each": 0, "hands": []},
-            )
+            self._emit(KiekRedeal(discards=len(pool), each=0, hands=[]))
             self._end(
                 f"only {len(pool)} discarded cards to deal: fewer than "
                 f"{PLAYED_PER_TURN} for each of {self.n_players} players"
@@ -1102,13 +1202,12 @@ class KiekEngine:
             position += each
         self.discards = pool[position:]
         self._emit(
-            "redeal",
-            data={
-                "discards": len(pool),
-                "each": each,
-                "hands": [[c.id for c in hand] for hand in self.hands],
-                "left_discarded": len(self.discards),
-            },
+            KiekRedeal(
+                discards=len(pool),
+                each=each,
+                hands=[[c.id for c in hand] for hand in self.hands],
+                left_discarded=len(self.discards),
+            )
         )
 
     def _end(self, reason: str) -> None:
@@ -1118,14 +1217,13 @@ class KiekEngine:
         top = self.scores[ranking[0]]
         tied = [s for s in ranking if self.scores[s] == top]
         self._emit(
-            "game-over",
-            data={
-                "reason": reason,
-                "turns_played": len(self.results),
-                "scores": list(self.scores),
-                "ranking": ranking,
-                "winner": ranking[0],
-                "tie_broken_by_last_active": len(tied) > 1,
-                "last_active_turn": list(self.last_active_turn),
-            },
+            KiekGameOver(
+                reason=reason,
+                turns_played=len(self.results),
+                scores=list(self.scores),
+                ranking=ranking,
+                winner=ranking[0],
+                tie_broken_by_last_active=len(tied) > 1,
+                last_active_turn=list(self.last_active_turn),
+            )
         )

@@ -17,9 +17,30 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
-from kiekai.events import Event, EventLog
+from kiekai.events import (
+    EVENT_DATA,
+    Event,
+    EventData,
+    EventLog,
+    KismetClear,
+    KismetCover,
+    KismetDisplaced,
+    KismetGameOver,
+    KismetKnock,
+    KismetLay,
+    KismetPass,
+    KismetPreLay,
+    KismetRefill,
+    KismetReveal,
+    KismetRoll,
+    KismetRoundOver,
+    KismetRoundStart,
+    KismetSetup,
+    check_event,
+    typed,
+)
 from kiekai.kismet.rules import (
     CIRCLE_SIZE,
     DEFAULT_RULES,
@@ -125,8 +146,9 @@ class _Logged:
 
     log: EventLog
 
-    def _emit(self, type_: str, turn: int, player: int | None, **data: Any) -> None:
-        self.log.append(Event(type_, turn, player, data))
+    def _emit(self, payload: EventData, turn: int, player: int | None) -> None:
+        """Log the event of ``payload`` (:meth:`kiekai.events.Event.of`)."""
+        self.log.append(Event.of(payload, turn=turn, player=player))
 
 
 class BaseGame(_Logged):
@@ -172,14 +194,9 @@ class BaseGame(_Logged):
         self.covers: dict[int, Cover] = {}
         self.phase = "roll"
         self._emit(
-            "setup",
+            KismetSetup(game="base", players=players, seed=seed, circle=self._circle_ids(), t=0.0),
             -1,
             None,
-            game="base",
-            players=players,
-            seed=seed,
-            circle=self._circle_ids(),
-            t=0.0,
         )
 
     # --- queries -------------------------------------------------------------------------
@@ -244,13 +261,11 @@ class BaseGame(_Logged):
         self.covers = {}
         self.phase = "cover"
         self._emit(
-            "roll",
+            KismetRoll(
+                dice=list(self.dice), values=sorted(self.values), circle=self._circle_ids(), t=t
+            ),
             self.round,
             None,
-            dice=list(self.dice),
-            values=sorted(self.values),
-            circle=self._circle_ids(),
-            t=t,
         )
         return self.dice
 
@@ -287,10 +302,10 @@ class BaseGame(_Logged):
                 )
             displaced = holder.player
             del self.covers[holder.player]
-            self._emit("displaced", self.round, displaced, slot=slot, by=player, t=t)
+            self._emit(KismetDisplaced(slot=slot, by=player, t=t), self.round, displaced)
         cover = Cover(player, slot, t)
         self.covers[player] = cover
-        self._emit("cover", self.round, player, slot=slot, t=t)
+        self._emit(KismetCover(slot=slot, t=t), self.round, player)
         return CoverOutcome(cover, displaced)
 
     def end_round(self, t: float = 0.0) -> list[Reveal]:
@@ -329,42 +344,44 @@ class BaseGame(_Logged):
                 reveals.append(Reveal(cover.player, cover.slot, card, False, back))
             r = reveals[-1]
             self._emit(
-                "reveal",
+                KismetReveal(
+                    slot=cover.slot,
+                    card=card.id,
+                    value=card.value,
+                    correct=r.correct,
+                    points=self.rules.points(card.value) if r.correct else 0,
+                    handed_back=back.id if not r.correct and back is not None else None,
+                    t=t,
+                ),
                 self.round,
                 r.player,
-                slot=cover.slot,
-                card=card.id,
-                value=card.value,
-                correct=r.correct,
-                points=self.rules.points(card.value) if r.correct else 0,
-                handed_back=back.id if not r.correct and back is not None else None,
-                t=t,
             )
         if none_takeable:
             gone = [c for c in self.circle if c is not None]
             self.removed.extend(gone)
             self.circle = [None] * CIRCLE_SIZE
-            self._emit("clear", self.round, None, removed=[c.id for c in gone], t=t)
+            self._emit(KismetClear(removed=[c.id for c in gone], t=t), self.round, None)
         self.covers = {}
         self.dice = None
         need = [i for i, c in enumerate(self.circle) if c is None]
         if len(need) > len(self.draw_pile):
             self.phase = "over"
             self._emit(
-                "game_over",
+                KismetGameOver(
+                    scores=self.scores(),
+                    winners=self.winners(),
+                    draw_pile=len(self.draw_pile),
+                    needed=len(need),
+                    t=t,
+                ),
                 self.round,
                 None,
-                scores=self.scores(),
-                winners=self.winners(),
-                draw_pile=len(self.draw_pile),
-                needed=len(need),
-                t=t,
             )
         else:
             for i in need:
                 self.circle[i] = self.draw_pile.pop(0)
             self.phase = "roll"
-            self._emit("refill", self.round, None, circle=self._circle_ids(), t=t)
+            self._emit(KismetRefill(circle=self._circle_ids(), t=t), self.round, None)
         self.round += 1
         return reveals
 
@@ -469,14 +486,11 @@ class VariantGame(_Logged):
         self.knock_right_used = False
         self.winner: int | None = None
         self._emit(
-            "setup",
+            KismetSetup(
+                game="variant", players=players, seed=seed, first_roller=first_roller, t=0.0
+            ),
             -1,
             None,
-            game="variant",
-            players=players,
-            seed=seed,
-            first_roller=first_roller,
-            t=0.0,
         )
 
     # --- queries -------------------------------------------------------------------------
@@ -527,7 +541,9 @@ class VariantGame(_Logged):
         self.roller = None
         self.next_roller = (self.first_roller + self.round) % self.players
         self.phase = "pre_lay"
-        self._emit("round_start", self.turn, None, round=self.round, roller=self.next_roller, t=t)
+        self._emit(
+            KismetRoundStart(round=self.round, roller=self.next_roller, t=t), self.turn, None
+        )
 
     def pre_lay(self, player: int, values: Iterable[int], t: float = 0.0) -> None:
         """Secretly lay down cards before play (Variant Setup).
@@ -566,7 +582,7 @@ class VariantGame(_Logged):
             self.fronts[player].remove(v)
             self.laid[player].append(v)
         self.pre_laid[player] = chosen
-        self._emit("pre_lay", self.turn, player, values=list(chosen), points=points, t=t)
+        self._emit(KismetPreLay(values=list(chosen), points=points, t=t), self.turn, player)
         if len(self.pre_laid) == self.players:
             self.phase = "await_roll"
             self._check_round_end(t)
@@ -595,14 +611,15 @@ class VariantGame(_Logged):
         self.knocked = set()
         self.knock_right_used = False
         self._emit(
-            "roll",
+            KismetRoll(
+                dice=list(self.dice),
+                values=sorted(self.values),
+                joker=is_joker_throw(self.dice),
+                fronts=[list(f) for f in self.fronts],
+                t=t,
+            ),
             self.turn,
             player,
-            dice=list(self.dice),
-            values=sorted(self.values),
-            joker=is_joker_throw(self.dice),
-            fronts=[list(f) for f in self.fronts],
-            t=t,
         )
         return self.dice
 
@@ -629,7 +646,9 @@ class VariantGame(_Logged):
         self.fronts[player].remove(value)
         self.laid[player].append(value)
         self.laid_this_turn.append(value)
-        self._emit("lay", self.turn, player, value=value, extra=len(self.laid_this_turn) == 2, t=t)
+        self._emit(
+            KismetLay(value=value, extra=len(self.laid_this_turn) == 2, t=t), self.turn, player
+        )
         self._check_round_end(t)
 
     def pass_turn(self, player: int, t: float = 0.0, timed_out: bool = False) -> None:
@@ -656,7 +675,11 @@ class VariantGame(_Logged):
         self.phase = "pass"
         self.next_roller = (player + 1) % self.players
         extra = {"timed_out": True} if timed_out else {}
-        self._emit("pass", self.turn, player, overlooked=self.overlooked, **extra, t=t)
+        self._emit(
+            KismetPass.model_validate({"overlooked": self.overlooked, "t": t, **extra}),
+            self.turn,
+            player,
+        )
 
     def knock(self, player: int, t: float = 0.0, value: int | None = None) -> KnockOutcome:
         """``player`` knocks into the roller's turn (Variant, "Knocking").
@@ -721,15 +744,18 @@ class VariantGame(_Logged):
                 card = self._turn_back(roller)
                 outcome = KnockOutcome(player, True, "roller_turns_back", card)
         self._emit(
-            "knock",
+            KismetKnock.model_validate(
+                {
+                    "valid": outcome.valid,
+                    "result": outcome.result,
+                    "card": outcome.card,
+                    "roller": roller,
+                    "t": t,
+                    **({"why": outcome.why, "values": list(outcome.values)} if outcome.why else {}),
+                }
+            ),
             self.turn,
             player,
-            valid=outcome.valid,
-            result=outcome.result,
-            card=outcome.card,
-            roller=roller,
-            t=t,
-            **({"why": outcome.why, "values": list(outcome.values)} if outcome.why else {}),
         )
         if outcome.result == "lay":
             self._check_round_end(t)
@@ -760,14 +786,15 @@ class VariantGame(_Logged):
         self.phase = "round_over"
         self.dice = None
         self._emit(
-            "round_over",
+            KismetRoundOver(
+                round=self.round,
+                minus_points=minus,
+                placements=self.placements,
+                tallies=list(self.tallies),
+                t=t,
+            ),
             self.turn,
             self.winner,
-            round=self.round,
-            minus_points=minus,
-            placements=self.placements,
-            tallies=list(self.tallies),
-            t=t,
         )
 
 
@@ -786,53 +813,73 @@ def replay(events: Iterable[Event], rules: Rules = DEFAULT_RULES) -> BaseGame | 
 
     The ``setup`` event gives the kind of game, the players and the seed; players' actions
     are applied again in order and the seeded dice come out the same. The rebuilt game keeps
-    its own in-memory log, equal to the original.
+    its own in-memory log, equal to the original. Each event is read through its model
+    (its :attr:`~kiekai.events.Event.payload`, or its data checked by
+    :func:`kiekai.events.check_event`); an event of a type Kismet does not have is passed over.
 
     Args:
         events: the events of one game, starting with ``setup``.
         rules: the rules the game was played with (chip points are not logged).
 
     Raises:
-        ValueError: the first event is not a ``setup``, or the log does not match what the
-            rules and the seed give (e.g. different dice): the log is from another version
-            or was edited.
+        ValueError: the first event is not a ``setup``, an event's data does not fit its
+            model, or the log does not match what the rules and the seed give (e.g.
+            different dice): the log is from another version or was edited.
     """
     it = iter(events)
     first = next(it, None)
-    if first is None or first.type != "setup":
+    setup = None if first is None else typed(first, "kismet")
+    if not isinstance(setup, KismetSetup):
         raise ValueError("a Kismet log starts with a 'setup' event")
-    d = first.data
     game: BaseGame | VariantGame
-    if d.get("game") == "variant":
-        game = VariantGame(int(d["players"]), int(d["seed"]), rules, None, int(d["first_roller"]))
+    if setup.game == "variant":
+        game = VariantGame(setup.players, setup.seed, rules, None, int(setup.first_roller or 0))
     else:
-        game = BaseGame(int(d["players"]), int(d["seed"]), rules, None)
+        game = BaseGame(setup.players, setup.seed, rules, None)
     try:
         for e in it:
-            d, t = e.data, float(e.data.get("t", 0.0))
+            if e.type not in EVENT_DATA["kismet"]:
+                continue  # not an event of the game (nothing to apply)
+            data = e.payload or check_event(e, "kismet").payload
+            assert data is not None  # check_event gives the model or raises
             if isinstance(game, BaseGame):
-                if e.type == "roll":
-                    if list(game.roll(t)) != list(d["dice"]):
-                        raise ValueError(
-                            f"round {e.turn}: the seed gives other dice than {d['dice']}"
-                        )
-                elif e.type == "cover":
-                    game.cover(_player(e), int(d["slot"]), t)
-                elif e.type in ("reveal", "clear", "refill", "game_over") and game.phase == "cover":
-                    game.end_round(t)
-            elif e.type == "round_start":
-                game.start_round(t)
-            elif e.type == "pre_lay":
-                game.pre_lay(_player(e), d["values"], t)
-            elif e.type == "roll":
-                if list(game.roll(_player(e), t)) != list(d["dice"]):
-                    raise ValueError(f"turn {e.turn}: the seed gives other dice than {d['dice']}")
-            elif e.type == "lay":
-                game.lay(_player(e), int(d["value"]), t)
-            elif e.type == "pass":
-                game.pass_turn(_player(e), t, bool(d.get("timed_out", False)))
-            elif e.type == "knock":
-                game.knock(_player(e), t, d.get("card") if d.get("result") == "lay" else None)
+                _replay_base(game, e, data)
+            else:
+                _replay_variant(game, e, data)
     except IllegalAction as exc:
         raise ValueError(f"the log does not replay: {exc}") from exc
     return game
+
+
+#: Base-game events after which the covering is over (the round was ended).
+_ROUND_ENDED = (KismetReveal, KismetClear, KismetRefill, KismetGameOver)
+
+
+def _replay_base(game: BaseGame, e: Event, data: EventData) -> None:
+    """Apply one logged base-game event to ``game`` (the others follow from these)."""
+    t = float(getattr(data, "t", 0.0))
+    if isinstance(data, KismetRoll):
+        if list(game.roll(t)) != data.dice:
+            raise ValueError(f"round {e.turn}: the seed gives other dice than {data.dice}")
+    elif isinstance(data, KismetCover):
+        game.cover(_player(e), data.slot, t)
+    elif isinstance(data, _ROUND_ENDED) and game.phase == "cover":
+        game.end_round(t)
+
+
+def _replay_variant(game: VariantGame, e: Event, data: EventData) -> None:
+    """Apply one logged variant event to ``game`` (the others follow from these)."""
+    t = float(getattr(data, "t", 0.0))
+    if isinstance(data, KismetRoundStart):
+        game.start_round(t)
+    elif isinstance(data, KismetPreLay):
+        game.pre_lay(_player(e), data.values, t)
+    elif isinstance(data, KismetRoll):
+        if list(game.roll(_player(e), t)) != data.dice:
+            raise ValueError(f"turn {e.turn}: the seed gives other dice than {data.dice}")
+    elif isinstance(data, KismetLay):
+        game.lay(_player(e), data.value, t)
+    elif isinstance(data, KismetPass):
+        game.pass_turn(_player(e), t, data.timed_out)
+    elif isinstance(data, KismetKnock):
+        game.knock(_player(e), t, data.card if data.result == "lay" else None)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from kiekai.files import FileRefusedError, read_regular_bytes
 
@@ -151,19 +152,7 @@ def load_rules(path: str | os.PathLike[str]) -> Rules:
             the message names the file, the entry and what is allowed.
     """
     p = Path(path)
-    try:
-        raw = tomllib.loads(read_regular_bytes(p, MAX_RULES_BYTES).decode("utf-8"))
-    except FileNotFoundError as exc:
-        raise RulesFileError(f"rules file {p} does not exist; pass an existing TOML file") from exc
-    except FileRefusedError as exc:
-        raise RulesFileError(f"rules file {p} is {exc.reason}; pass a TOML file") from None
-    except RecursionError:
-        raise RulesFileError(
-            f"rules file {p} nests arrays or tables too deeply to read; a rules file has two "
-            f"flat tables, [chips] and [variant]"
-        ) from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise RulesFileError(f"rules file {p} is not readable TOML: {exc}") from exc
+    raw = _read_toml(p)
     unknown = set(raw) - {"chips", "variant"}
     if unknown:
         raise RulesFileError(
@@ -175,8 +164,42 @@ def load_rules(path: str | os.PathLike[str]) -> Rules:
                 f"rules file {p}: [{table}] must be a table (a '[{table}]' header with "
                 f"'key = value' lines), not {raw[table]!r}"
             )
+    chips = _chip_points(p, raw.get("chips", {}))
+    limit = _pre_lay_limit(p, raw.get("variant", {}))
+    return Rules(chips=MappingProxyType(chips), pre_lay_limit=limit)
+
+
+def _read_toml(p: Path) -> dict[str, Any]:
+    """The TOML document of rules file ``p``.
+
+    Raises:
+        RulesFileError: missing, not a regular file, over :data:`MAX_RULES_BYTES`, not
+            UTF-8 TOML, or nested too deep to parse.
+    """
+    try:
+        return tomllib.loads(read_regular_bytes(p, MAX_RULES_BYTES).decode("utf-8"))
+    except FileNotFoundError as exc:
+        raise RulesFileError(f"rules file {p} does not exist; pass an existing TOML file") from exc
+    except FileRefusedError as exc:
+        raise RulesFileError(f"rules file {p} is {exc.reason}; pass a TOML file") from None
+    except RecursionError:
+        raise RulesFileError(
+            f"rules file {p} nests arrays or tables too deeply to read; a rules file has two "
+            f"flat tables, [chips] and [variant]"
+        ) from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise RulesFileError(f"rules file {p} is not readable TOML: {exc}") from exc
+
+
+def _chip_points(p: Path, table: Mapping[str, object]) -> dict[int, int]:
+    """:func:`derived_chip_points` with the ``[chips]`` entries of rules file ``p`` over them.
+
+    Raises:
+        RulesFileError: a key is not a card value 2..12 in ASCII digits, or a value is not
+            an integer >= 0.
+    """
     chips = derived_chip_points()
-    for key, points in raw.get("chips", {}).items():
+    for key, points in table.items():
         # plain ASCII digits only: int() would also take "+7", " 7 " and other scripts' digits
         value = int(key) if key.isascii() and key.isdigit() else -1
         if value not in VALUES:
@@ -186,7 +209,15 @@ def load_rules(path: str | os.PathLike[str]) -> Rules:
                 f"rules file {p}: [chips] {key} = {points!r}; chip points must be integers >= 0"
             )
         chips[value] = points
-    variant = raw.get("variant", {})
+    return chips
+
+
+def _pre_lay_limit(p: Path, variant: Mapping[str, object]) -> int:
+    """The ``[variant]`` ``pre_lay_limit`` of rules file ``p`` (default: Variant Setup's 6).
+
+    Raises:
+        RulesFileError: another ``[variant]`` key, or a limit that is not an integer >= 0.
+    """
     extra = set(variant) - {"pre_lay_limit"}
     if extra:
         raise RulesFileError(f"rules file {p}: unknown [variant] key(s) {sorted(extra)}")
@@ -195,4 +226,4 @@ def load_rules(path: str | os.PathLike[str]) -> Rules:
         raise RulesFileError(
             f"rules file {p}: [variant] pre_lay_limit = {limit!r}; it must be an integer >= 0"
         )
-    return Rules(chips=MappingProxyType(chips), pre_lay_limit=limit)
+    return limit

@@ -1,38 +1,32 @@
-"""Kismet played in time: a scheduler of timed actions and the two tables (base game and
-variant) that connect the engine, the reflex bots, human input and one injectable clock.
+"""Kismet played in time: the two tables (base game and variant) that connect the engine,
+the reflex bots, human input and one injectable clock.
 
-The tables hold no rules; they decide *when* things happen. Bots' actions are scheduled at
-``now + reaction time``; humans act when their key arrives. :func:`run_headless` plays a
-bots-only game on a :class:`~kiekai.clock.VirtualClock` (a seed repeats exactly);
-:func:`run_realtime` drives a table on a real clock inside an asyncio loop (the Textual app
-and ``scripts/measure_kismet.py`` use it) and records the timing error of every scheduled
-action (actual minus scheduled time, seconds) in :attr:`Scheduler.lags`.
+The tables hold no rules; they decide *when* things happen, on a
+:class:`~kiekai.kismet.scheduler.Scheduler`. Bots' actions are scheduled at ``now +
+reaction time``; humans act when their key arrives. :func:`make_table` builds a table from
+a seed; the drivers (:mod:`kiekai.kismet.drivers`) run it headless or in real time, and
+:mod:`kiekai.kismet.prose` turns its events into text.
 
 A table can be started with a countdown (:meth:`_Table.start`) and paused (:meth:`_Table.pause`,
 e.g. while the terminal is too small to show the board): while paused nothing runs and no
 human move is taken; on :meth:`_Table.resume` every pending action moves on by the time the
 table stood still, so nobody gains or loses reaction time.
 
-The second half of the module turns events into text: :func:`describe` (one line, for the
-terminal UI's event list) and :func:`printout` (the printed game of ``kiekai kismet --humans
-0``: the circle and the dice at every roll, the cards in front of every player in the
-variant, round results as small tables), so a printed game can be checked against the
-rulebook line by line.
+The scheduler, the drivers and the text functions are re-exported here for callers that
+import them from this module.
 """
 
 from __future__ import annotations
 
 import abc
-import asyncio
-import heapq
-import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import partial
 
-from kiekai.clock import Clock, VirtualClock
-from kiekai.events import Event, EventLog
+from kiekai.clock import Clock
+from kiekai.events import EventLog
 from kiekai.kismet.bots import FLOORS, ReflexBot
+from kiekai.kismet.drivers import run_headless, run_realtime
 from kiekai.kismet.engine import (
     BaseGame,
     IllegalAction,
@@ -41,105 +35,34 @@ from kiekai.kismet.engine import (
     Reveal,
     VariantGame,
 )
+from kiekai.kismet.prose import (
+    describe,
+    plural,
+    printout,
+    round_result_lines,
+    table_lines,
+    wrong_knock_why,
+)
 from kiekai.kismet.rules import DEFAULT_RULES, Rules, is_joker_throw, slot_name
+from kiekai.kismet.scheduler import Scheduler
 
-
-@dataclass(order=True)
-class _Job:
-    due: float
-    seat: int
-    seq: int
-    tag: str = field(compare=False)
-    fn: Callable[[], object] = field(compare=False)
-    cancelled: bool = field(default=False, compare=False)
-
-
-class Scheduler:
-    """Timed actions in order of due time (seconds), then seat, then scheduling order.
-
-    Equal due times are therefore decided by seat and then by order, which keeps headless
-    games deterministic. :attr:`lags` collects ``actual - due`` (seconds) of every job run.
-    A paused scheduler runs nothing and reports nothing due; :meth:`resume` moves every
-    pending job on by the paused time.
-    """
-
-    def __init__(self) -> None:
-        self._heap: list[_Job] = []
-        self._seq = itertools.count()
-        self.lags: list[float] = []
-        #: due time (s) of the job being run, ``None`` outside :meth:`run_due`.
-        self.running: float | None = None
-        #: clock reading (s) when :meth:`pause` was called, ``None`` while running.
-        self.paused_at: float | None = None
-
-    def at(self, due: float, fn: Callable[[], object], tag: str = "", seat: int = -1) -> _Job:
-        """Schedule ``fn`` to run at time ``due`` (seconds); returns a handle for :meth:`cancel`."""
-        job = _Job(due, seat, next(self._seq), tag, fn)
-        heapq.heappush(self._heap, job)
-        return job
-
-    def cancel(self, tag: str) -> None:
-        """Cancel every pending job whose tag equals ``tag`` or starts with ``tag + ':'``."""
-        for job in self._heap:
-            if job.tag == tag or job.tag.startswith(tag + ":"):
-                job.cancelled = True
-
-    def pending(self, tag: str) -> bool:
-        """True when a job tagged exactly ``tag`` is waiting to run."""
-        return any(job.tag == tag and not job.cancelled for job in self._heap)
-
-    def due_of(self, tag: str) -> float | None:
-        """Due time (s) of the earliest pending job tagged exactly ``tag``, or ``None``."""
-        dues = [job.due for job in self._heap if job.tag == tag and not job.cancelled]
-        return min(dues) if dues else None
-
-    @property
-    def paused(self) -> bool:
-        """True between :meth:`pause` and :meth:`resume`."""
-        return self.paused_at is not None
-
-    def pause(self, now: float) -> None:
-        """Stop running jobs from ``now`` (seconds) on; a second call changes nothing."""
-        if self.paused_at is None:
-            self.paused_at = now
-
-    def resume(self, now: float) -> float:
-        """Run again from ``now``: every pending job is due later by the paused time.
-
-        Returns:
-            The seconds the scheduler stood still (0 when it was not paused).
-        """
-        if self.paused_at is None:
-            return 0.0
-        still = max(0.0, now - self.paused_at)
-        for job in self._heap:  # the same shift for all keeps the heap ordered
-            job.due += still
-        self.paused_at = None
-        return still
-
-    def next_due(self) -> float | None:
-        """Due time of the earliest pending job, or ``None`` when nothing is pending (or the
-        scheduler is paused)."""
-        while self._heap and self._heap[0].cancelled:
-            heapq.heappop(self._heap)
-        if self.paused_at is not None:
-            return None
-        return self._heap[0].due if self._heap else None
-
-    def run_due(self, now: float) -> int:
-        """Run every job due at or before ``now`` (including ones they schedule); returns the
-        number run (0 while paused)."""
-        ran = 0
-        while (due := self.next_due()) is not None and due <= now:
-            job = heapq.heappop(self._heap)
-            self.lags.append(now - job.due)
-            self.running = job.due
-            try:
-                job.fn()
-            finally:
-                self.running = None
-            ran += 1
-        return ran
+__all__ = [
+    "BaseTable",
+    "Reaction",
+    "RoundView",
+    "Scheduler",
+    "VariantTable",
+    "describe",
+    "make_table",
+    "plural",
+    "printout",
+    "round_result_lines",
+    "run_headless",
+    "run_realtime",
+    "seat_names",
+    "table_lines",
+    "wrong_knock_why",
+]
 
 
 @dataclass(frozen=True)
@@ -778,61 +701,6 @@ class VariantTable(_Table):
         )
 
 
-# ------------------------------------------------------------------------------------------
-# Drivers
-# ------------------------------------------------------------------------------------------
-
-
-def run_headless(
-    table: BaseTable | VariantTable, clock: VirtualClock, max_steps: int = 1_000_000
-) -> None:
-    """Play a table without people to the end on a virtual clock (instant, deterministic).
-
-    Raises:
-        RuntimeError: the table waits for a human (nothing is scheduled) or exceeds
-            ``max_steps`` jobs.
-    """
-    if not table.started:
-        table.start()
-    steps = 0
-    while not table.done:
-        due = table.scheduler.next_due()
-        if due is None:
-            raise RuntimeError("the game waits for a human; headless games need bots only")
-        if due > clock.now():
-            clock.advance(due - clock.now())
-        steps += table.run_due(clock.now())
-        if steps > max_steps:
-            raise RuntimeError(f"game did not end within {max_steps} actions")
-
-
-async def run_realtime(
-    table: BaseTable | VariantTable,
-    wake: asyncio.Event,
-    on_step: Callable[[], None] | None = None,
-) -> None:
-    """Drive ``table`` on its (real) clock until it is done, inside a running asyncio loop.
-
-    Starts the table unless it was started already (e.g. with a countdown). Sleeps until
-    the next job is due or until ``wake`` is set (a human acted, the table was paused or
-    resumed), then runs what is due and calls ``on_step``. Timing errors land in
-    ``table.scheduler.lags``.
-    """
-    if not table.started:
-        table.start()
-    while not table.done:
-        due = table.scheduler.next_due()
-        timeout = None if due is None else max(0.0, due - table.clock.now())
-        if timeout is None or timeout > 0:
-            try:
-                await asyncio.wait_for(wake.wait(), timeout)
-            except TimeoutError:
-                pass
-        wake.clear()
-        if table.run_due() and on_step is not None:
-            on_step()
-
-
 def seat_names(players: int, humans: int = 0) -> dict[int, str]:
     """Seat → display name: ``human`` for seats ``0 .. humans-1``, ``bot1``, ``bot2`` … for
     the rest (numbered from 1 with or without a person, as people count)."""
@@ -876,212 +744,3 @@ def make_table(
         )
     base = BaseGame(players, seed, rules, log)
     return BaseTable(base, bots, clock, human_seats, between_rounds=between_rounds, names=names)
-
-
-# ------------------------------------------------------------------------------------------
-# Text
-# ------------------------------------------------------------------------------------------
-
-
-def plural(n: int, word: str) -> str:
-    """``"1 card"``, ``"2 cards"``, ``"0 cards"``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _join(values: Iterable[object], last: str = "and") -> str:
-    """``[5, 7, 8]`` → ``"5, 7 and 8"``."""
-    items = [str(v) for v in values]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
-
-
-def wrong_knock_why(why: str, values: Sequence[int], roller: str, knocker: str = "you") -> str:
-    """Why a knock was wrong, in a few words (Variant, "Knocking").
-
-    Args:
-        why: :attr:`~kiekai.kismet.engine.KnockOutcome.why` (``"roller_can_lay"`` or
-            ``"cannot_lay"``).
-        values: :attr:`~kiekai.kismet.engine.KnockOutcome.values`.
-        roller: the roller's name; ``knocker``: the knocker's (``"you"`` reads as "you have").
-
-    Returns:
-        e.g. ``"bot1 still has a 7 or 8"`` or ``"you have no 5, 6 or 9"``; ``""`` for an
-        unknown ``why`` (logs written before the reason was logged).
-    """
-    either = _join(values, "or")
-    if why == "roller_can_lay":
-        return f"{roller} still has {'an' if values and values[0] in (8, 11) else 'a'} {either}"
-    if why == "cannot_lay":
-        return f"{knocker} {'have' if knocker == 'you' else 'has'} no {either}"
-    return ""
-
-
-def _value(card_id: str) -> int:
-    return KismetCard.from_id(card_id).value
-
-
-def table_lines(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
-    """A small text table: the first column left-aligned, the others right-aligned."""
-    cells = [list(map(str, header))] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    out = []
-    for row in cells:
-        parts = [row[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
-        ]
-        out.append("  ".join(parts).rstrip())
-    return out
-
-
-def round_result_lines(event: Event, names: Mapping[int, str]) -> list[str]:
-    """A variant ``round_over`` event as a small table: minus points still in front of each
-    player this round, the placement (1 = best; equal points share a place) and the running
-    total of minus points."""
-    d = event.data
-    rows = [
-        (names.get(p, f"seat {p}"), m, place, total)
-        for p, (m, place, total) in enumerate(
-            zip(d["minus_points"], d["placements"], d["tallies"], strict=True)
-        )
-    ]
-    return table_lines(("player", "minus points", "place", "total"), rows)
-
-
-def describe(
-    event: Event,
-    names: Mapping[int, str] | None = None,
-    show_values: bool = True,
-    origin: float = 0.0,
-    show_pre_lay: bool = False,
-    rules: Rules | None = DEFAULT_RULES,
-) -> str | None:
-    """One line of text for an event, or ``None`` for events not worth a line.
-
-    Cards are named by value, circle places by letter (a..k), players by name; points say
-    whether they are won or lost. ``show_values=False`` leaves out the values the dice make
-    while a round is played (a person playing has to form the sums himself; they are shown
-    with the results). Pre-laid cards are secret: unless ``show_pre_lay`` (the printed
-    bots-only game), a pre-lay says only that the player has chosen. Times are printed in
-    seconds after ``origin`` (seconds on the table's clock; a monotonic clock counts from
-    boot, so the UI passes the clock's reading when the game opened), never below 0.
-    ``rules`` gives the chip points of a handed-back card (``None``: not shown).
-    """
-    names = names or {}
-
-    def name(seat: object) -> str:
-        return names.get(seat, f"seat {seat}")  # type: ignore[call-overload]
-
-    d = event.data
-    who = name(event.player) if event.player is not None else ""
-    t = f"{max(0.0, float(d.get('t', 0.0)) - origin):8.2f}s "
-    kind = event.type
-    if kind == "setup":
-        return f"{t}setup: {d['players']} players, seed {d['seed']}"
-    if kind == "roll":
-        roller = f"{who} rolls " if event.player is not None else "roll "
-        values = f" -> values {_join(d['values'], 'or')}" if show_values else ""
-        joker = (
-            " (joker throw: the roller may lay one more card after the matching one)"
-            if d.get("joker")
-            else ""
-        )
-        return f"{t}{roller}{_join(d['dice'])}{values}{joker}"
-    if kind == "cover":
-        return f"{t}  {who} covers card {slot_name(d['slot'])}"
-    if kind == "displaced":
-        return (
-            f"{t}  {who} is pushed off card {slot_name(d['slot'])}: "
-            f"{name(d['by'])}'s hand was there first"
-        )
-    if kind == "reveal":
-        where = f" ({slot_name(d['slot'])})" if "slot" in d else ""
-        if d["correct"]:
-            return f"{t}  {who} takes the {d['value']}{where}: +{plural(d['points'], 'point')}"
-        if d["handed_back"]:
-            back = _value(d["handed_back"])
-            lost = f" (-{plural(rules.points(back), 'point')})" if rules is not None else ""
-            return f"{t}  {who} covered the {d['value']}{where}: wrong, hands back the {back}{lost}"
-        return f"{t}  {who} covered the {d['value']}{where}: wrong; no card won yet to hand back"
-    if kind == "clear":
-        return f"{t}  no card could be taken: all {len(d['removed'])} cards leave the game"
-    if kind == "game_over":
-        return f"{t}game over: too few cards left to refill the circle"
-    if kind == "round_start":
-        return f"{t}round {d['round'] + 1} starts; {name(d['roller'])} rolls first"
-    if kind == "pre_lay":
-        if not show_pre_lay:
-            return f"{t}  {who} has chosen cards to pre-lay (face down)"
-        if not d["values"]:
-            return f"{t}  {who} pre-lays nothing"
-        return (
-            f"{t}  {who} pre-lays {_join(d['values'])} face down (worth {d['points']} minus points)"
-        )
-    if kind == "lay":
-        extra = " (the joker throw's extra card)" if d.get("extra") else ""
-        return f"{t}  {who} lays the {d['value']}{extra}"
-    if kind == "pass":
-        if d.get("timed_out"):
-            return f"{t}  {who}'s time ran out: the turn ends (not an overlook)"
-        if d.get("overlooked"):
-            return f"{t}  {who} passes, overlooking a card he could lay: others may knock"
-        return f"{t}  {who} passes"
-    if kind == "knock":
-        card, roller = d.get("card"), name(d.get("roller"))
-        text = {
-            "lay": f"knocks first and lays the {card}",
-            "roller_turns_back": (
-                f"knocks first: {roller} turns back the {card}"
-                if card is not None
-                else f"knocks first: {roller} has no laid-down card to turn back"
-            ),
-            "too_slow": "knocks rightly, but too late",
-            "penalty": f"knocks wrongly and turns the {card} face up again",
-            "no_penalty": "knocks wrongly; no laid-down card to turn back, so no penalty",
-        }.get(d["result"], d["result"])
-        why = wrong_knock_why(d.get("why", ""), d.get("values", ()), roller, who)
-        if why and d["result"] == "penalty":  # short enough for an 80-column event list
-            text = f"knocks wrongly ({why}), turns the {card} up"
-        elif why and d["result"] == "no_penalty":
-            text = f"knocks wrongly ({why}); no cost"
-        return f"{t}  {who} {text}"
-    if kind == "round_over":
-        return f"{t}round {d['round'] + 1} over: {who} laid all cards"
-    return None
-
-
-def printout(
-    events: Iterable[Event],
-    names: Mapping[int, str] | None = None,
-    rules: Rules = DEFAULT_RULES,
-) -> Iterator[str]:
-    """The printed game of a bots-only table (``kiekai kismet --humans 0``), line by line.
-
-    Every event's :func:`describe` line (with the values the dice make and the pre-laid
-    cards), and besides: in the base game the circle at every roll (``a 5  b 7 …``, with
-    chip points); in the variant, at every roll, the cards face up in front of each player,
-    and each round's results as a small table. Everything a rule check needs is on the page.
-    """
-    names = names or {}
-    for event in events:
-        line = describe(event, names, show_values=True, show_pre_lay=True, rules=rules)
-        if line is not None:
-            yield line
-        d = event.data
-        pad = " " * 12
-        if event.type == "roll" and "circle" in d:
-            cards = [
-                f"{slot_name(i)} {_value(c):>2}" if c is not None else f"{slot_name(i)}  -"
-                for i, c in enumerate(d["circle"])
-            ]
-            yield f"{pad}circle: " + "  ".join(cards)
-        elif event.type == "roll" and "fronts" in d:
-            width = max(len(names.get(p, f"seat {p}")) for p in range(len(d["fronts"])))
-            for p, front in enumerate(d["fronts"]):
-                shown = " ".join(f"{v:>2}" for v in front) or "(none)"
-                minus = sum(rules.points(v) for v in front)
-                who = names.get(p, f"seat {p}")
-                yield f"{pad}{who:<{width}} in front: {shown}  ({minus} minus points)"
-        elif event.type == "round_over":
-            for row in round_result_lines(event, names):
-                yield f"{pad}{row}"

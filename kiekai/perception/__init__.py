@@ -29,9 +29,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kiekai.deck import Card
 from kiekai.perception.base import Perception
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from kiekai.perception.classifier import ClassifierPerception
+    from kiekai.perception.labels import LabelsPerception
 
 KINDS = ("auto", "clip", "labels", "classifier", "colour")
 
@@ -78,8 +85,8 @@ def _finish(
 
 def _with_attributes(
     parts: list[Perception],
-    labels: object | None,
-    classifier: object | None,
+    labels: LabelsPerception | None,
+    classifier: ClassifierPerception | None,
     colours: Perception | None,
     echo: Callable[[str], object],
     rest: Perception | None = None,
@@ -105,7 +112,7 @@ def _with_attributes(
     by_label = labels_distribution(labels, table) if labels is not None else None
     by_pixels = classifier_distribution(classifier, table) if classifier is not None else None
 
-    def distribution(cards: Sequence[Card]):
+    def distribution(cards: Sequence[Card]) -> np.ndarray:
         import numpy as np
 
         out = by_label(cards) if by_label is not None else np.zeros((len(cards), len(table.wnids)))

@@ -25,7 +25,7 @@ import csv
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -33,6 +33,8 @@ from kiekai import paths
 from kiekai.perception.base import Perception
 
 if TYPE_CHECKING:
+    from nltk.corpus.reader.wordnet import Synset
+
     from kiekai.deck import Card
 
 #: The table shipped with kiekai (``data/class-attributes.tsv`` in a checkout, the wheel's copy
@@ -340,7 +342,28 @@ def class_colour(p: np.ndarray, attributes: ClassAttributes) -> np.ndarray:
     )
 
 
-def labels_distribution(labels: object, attributes: ClassAttributes) -> ClassDistribution:
+class _SynsetOfCard(Protocol):
+    """What :func:`labels_distribution` reads of a labels perception."""
+
+    def card_synset(self, card: Card) -> Synset | None:
+        """The WordNet synset a card's label or wnid names, or ``None``."""
+        ...
+
+
+class _ClassProbabilities(Protocol):
+    """What :func:`classifier_distribution` reads of a classifier perception."""
+
+    @property
+    def wnids(self) -> Sequence[str]:
+        """The class ids (WordNet 3.0 noun ids) in the order of :meth:`probabilities`."""
+        ...
+
+    def probabilities(self, cards: Sequence[Card]) -> np.ndarray:
+        """float (N, len(wnids)): each card's softmax over the classes."""
+        ...
+
+
+def labels_distribution(labels: _SynsetOfCard, attributes: ClassAttributes) -> ClassDistribution:
     """A one-hot class distribution from a deck's labels: ``labels.card_synset(card)`` (a
     :class:`kiekai.perception.labels.LabelsPerception`) names the class; a card whose synset is
     not one of the table's classes is a row of zeros (undecided)."""
@@ -349,7 +372,7 @@ def labels_distribution(labels: object, attributes: ClassAttributes) -> ClassDis
     def distribution(cards: Sequence[Card]) -> np.ndarray:
         out = np.zeros((len(cards), len(attributes.wnids)))
         for i, card in enumerate(cards):
-            synset = labels.card_synset(card)  # type: ignore[attr-defined]
+            synset = labels.card_synset(card)
             if synset is None:
                 continue
             row = index.get(f"n{synset.offset():08d}")
@@ -360,16 +383,18 @@ def labels_distribution(labels: object, attributes: ClassAttributes) -> ClassDis
     return distribution
 
 
-def classifier_distribution(classifier: object, attributes: ClassAttributes) -> ClassDistribution:
+def classifier_distribution(
+    classifier: _ClassProbabilities, attributes: ClassAttributes
+) -> ClassDistribution:
     """The classifier's softmax (``classifier.probabilities(cards)``, float (N, 1000) over
     ``classifier.wnids``) reordered to the table's classes (classes the table lacks dropped)."""
-    wnids = tuple(classifier.wnids)  # type: ignore[attr-defined]
+    wnids = tuple(classifier.wnids)
     index = attributes.index
     source = np.asarray([i for i, w in enumerate(wnids) if w in index], dtype=np.intp)
     target = np.asarray([index[wnids[i]] for i in source], dtype=np.intp)
 
     def distribution(cards: Sequence[Card]) -> np.ndarray:
-        p = np.asarray(classifier.probabilities(cards), dtype=np.float64)  # type: ignore[attr-defined]
+        p = np.asarray(classifier.probabilities(cards), dtype=np.float64)
         out = np.zeros((len(cards), len(attributes.wnids)))
         out[:, target] = p[:, source]
         return out

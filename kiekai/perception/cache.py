@@ -87,7 +87,8 @@ class EmbeddingCache:
             self.misses += 1
             return None
         self.hits += 1
-        return vector
+        found: np.ndarray = vector
+        return found
 
     def put(self, key: str, vector: np.ndarray) -> None:
         """Store ``vector`` (converted to float32, shape (D,)) under ``key``, atomically.

@@ -185,7 +185,8 @@ class ClassifierPerception:
         z = self.logits(cards).astype(np.float64)
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
-        return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+        softmax: np.ndarray = (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+        return softmax
 
     def top_k_probabilities(self, cards: Sequence[Card], k: int = TOP_K) -> np.ndarray:
         """:meth:`probabilities` with all but each row's ``k`` largest entries set to 0 and the
@@ -201,7 +202,8 @@ class ClassifierPerception:
         rows = np.arange(len(p))[:, None]
         out = np.zeros_like(p)
         out[rows, keep] = p[rows, keep]
-        return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
+        top: np.ndarray = (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
+        return top
 
     def top_classes(self, card: Card, k: int = 5) -> list[tuple[str, str, float]]:
         """The ``k`` most probable classes of a photo: ``(wnid, description, probability)``,

@@ -261,7 +261,8 @@ class ClipPerception:
 
     def cosines(self, cards: Sequence[Card], words: Sequence[str]) -> np.ndarray:
         """Return raw CLIP cosine similarities, float32 (N, V) in [-1, 1]."""
-        return self.embed_images(cards) @ self.embed_words(words).T
+        cosines: np.ndarray = self.embed_images(cards) @ self.embed_words(words).T
+        return cosines
 
     def scores(self, cards: Sequence[Card], words: Sequence[str]) -> np.ndarray:
         """Score each word against each card (see the module docstring for the calibration).
@@ -289,6 +290,6 @@ class ClipPerception:
         else:
             ref_cosine = cosine
         z = (cosine - ref_cosine.mean(axis=0)) / np.maximum(ref_cosine.std(axis=0), MIN_STD)
-        scores = (1.0 / (1.0 + np.exp(-SLOPE * (z - Z_SHIFT)))).astype(np.float32)
+        scores: np.ndarray = (1.0 / (1.0 + np.exp(-SLOPE * (z - Z_SHIFT)))).astype(np.float32)
         scores[~np.any(images != 0, axis=1)] = 0.5  # photo not decoded: undecided
         return scores

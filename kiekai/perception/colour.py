@@ -363,7 +363,8 @@ def subject_features(rgb: np.ndarray) -> np.ndarray:
 
 
 def _logistic(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
+    probability: np.ndarray = 1.0 / (1.0 + np.exp(-x))
+    return probability
 
 
 def scores_from_features(features: np.ndarray) -> dict[str, np.ndarray]:
@@ -514,7 +515,8 @@ class ColourModel:
         """float64 (N, F): the standardised inputs."""
         columns = design_columns(features, class_colour)
         x = np.stack([columns[name] for name in self.inputs], axis=1)
-        return (x - self.mean) / self.scale
+        standardised: np.ndarray = (x - self.mean) / self.scale
+        return standardised
 
     def probabilities(
         self, features: np.ndarray, class_colour: np.ndarray | None = None
@@ -591,7 +593,8 @@ class ColourPerception:
         self.note: str | None = None
         if model_path is not False:
             try:
-                self.models = load_colour_models(None if model_path in (None, True) else model_path)  # type: ignore[arg-type]
+                path = model_path if isinstance(model_path, (str, Path)) else None  # True: default
+                self.models = load_colour_models(path)
             except ColourModelError as exc:
                 self.note = f"colour: {exc}; until then colours are scored by the hand-set rule"
                 (echo or (lambda line: print(line, file=sys.stderr)))(self.note)

@@ -68,7 +68,8 @@ class LabelledFirst:
 
     def knows(self, words: Sequence[str]) -> np.ndarray:
         """bool (V,): what either part knows (the labels perception knows every word)."""
-        return self.labels.knows(words) | self.other.knows(words)
+        known: np.ndarray = self.labels.knows(words) | self.other.knows(words)
+        return known
 
     def prepare(self, cards: Sequence[Card]) -> list[tuple[Card, str]]:
         """Prepare the unlabelled cards with the other perception; return those it cannot

@@ -46,6 +46,8 @@ from kiekai.lexicon import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from nltk.corpus.reader.wordnet import Synset
 
     from kiekai.judge.resources import Resources
@@ -61,7 +63,11 @@ SIM_SPAN = 0.5
 _TOKEN = re.compile(r"[a-z]+")
 
 
-def _card_key(card: Card) -> tuple[str, str | None, str | None]:
+#: What a card's scores depend on: its content hash, label and wnid (:func:`_card_key`).
+_CardKey = tuple[str, str | None, str | None]
+
+
+def _card_key(card: Card) -> _CardKey:
     return (card.id, card.wnid, card.label)
 
 
@@ -98,11 +104,11 @@ class LabelsPerception:
         self.cards: list[Card] = self.usable(cards)
         self.vocabulary = vocabulary if vocabulary is not None else all_categories()
         self.use_embeddings = use_embeddings
-        self._card_synset: dict[tuple, Synset | None] = {}
-        self._card_text: dict[tuple, str] = {}
+        self._card_synset: dict[_CardKey, Synset | None] = {}
+        self._card_text: dict[_CardKey, str] = {}
         self._word_senses: dict[str, tuple[Synset, ...]] = {}
-        self._cache: dict[tuple[tuple, str], float] = {}
-        self._rows: dict[tuple, np.ndarray] = {}
+        self._cache: dict[tuple[_CardKey, str], float] = {}
+        self._rows: dict[_CardKey, np.ndarray] = {}
         self._synset_words: dict[str, list[int]] | None = None
         self._has_senses = np.zeros(0, dtype=bool)
         self._vocab_matrix: np.ndarray | None = None
@@ -298,7 +304,8 @@ class LabelsPerception:
         else:
             matrix = self._embeddings.matrix(words)
         cos = np.einsum("ij,j->i", matrix, self._embeddings.get(text))  # no BLAS threads
-        return np.clip((cos - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0).astype(np.float32)
+        similarity: np.ndarray = np.clip((cos - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0)
+        return similarity.astype(np.float32)
 
     def _embedded_words(self) -> list[str]:
         """The vocabulary words scored by embedding similarity (all but group "broad")."""
@@ -343,7 +350,7 @@ class TextEmbeddings:
         self._loaded = False
         self._dirty = 0
 
-    def _path(self):
+    def _path(self) -> Path:
         from kiekai.models import cache_dir
 
         return cache_dir() / "embeddings" / self.FILE
@@ -415,7 +422,11 @@ class TextEmbeddings:
         )
 
 
-def _shared_index(vocabulary: Vocabulary) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
+#: ``(index, has_senses, embedded)`` of a vocabulary (:func:`_shared_index`).
+_WordIndex = tuple[dict[str, list[int]], np.ndarray, np.ndarray]
+
+
+def _shared_index(vocabulary: Vocabulary) -> _WordIndex:
     """The WordNet index of a vocabulary, computed once per vocabulary object (kept with
     the vocabulary's other derived data).
 
@@ -425,9 +436,7 @@ def _shared_index(vocabulary: Vocabulary) -> tuple[dict[str, list[int]], np.ndar
         word has noun senses here; bool (V,) whether it is scored by embedding similarity
         (all but group ``broad``).
     """
-    hit: tuple[dict[str, list[int]], np.ndarray, np.ndarray] | None = vocabulary._derived.get(
-        "wordnet_index"
-    )
+    hit: _WordIndex | None = vocabulary._derived.get("wordnet_index")
     if hit is not None:
         return hit
     index: dict[str, list[int]] = {}

@@ -287,7 +287,8 @@ def _box_share(box: Any) -> float:
     """A MediaPipe relative bounding box's area share of the photo, clipped to the photo."""
     x0, y0 = max(0.0, box.xmin), max(0.0, box.ymin)
     x1, y1 = min(1.0, box.xmin + box.width), min(1.0, box.ymin + box.height)
-    return max(0.0, x1 - x0) * max(0.0, y1 - y0)
+    share: float = max(0.0, x1 - x0) * max(0.0, y1 - y0)
+    return share
 
 
 def _detections(found: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -499,14 +500,16 @@ class PeopleModel:
             raw = features[detector][:, names[detector].index(feature)].astype(np.float64)
             columns.append(TRANSFORMS[transform](raw))
         x = np.stack(columns, axis=1)
-        return (x - np.asarray(self.mean)) / np.asarray(self.scale)
+        standardised: np.ndarray = (x - np.asarray(self.mean)) / np.asarray(self.scale)
+        return standardised
 
     def probability(
         self, features: dict[str, np.ndarray], names: dict[str, tuple[str, ...]]
     ) -> np.ndarray:
         """float64 (N,): the logistic's probability that each photo shows a person."""
         z = self.design(features, names) @ np.asarray(self.coef) + self.intercept
-        return 1.0 / (1.0 + np.exp(-z))
+        probability: np.ndarray = 1.0 / (1.0 + np.exp(-z))
+        return probability
 
 
 def load_models(path: Path | str | None = None) -> list[PeopleModel]:

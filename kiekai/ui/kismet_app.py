@@ -39,17 +39,11 @@ from textual.containers import Container, Horizontal, Vertical
 from textual.widgets import Static
 
 from kiekai.clock import MonotonicClock, VirtualClock
+from kiekai.kismet.drivers import run_realtime
 from kiekai.kismet.engine import VariantGame
+from kiekai.kismet.prose import describe, plural, table_lines
 from kiekai.kismet.rules import SLOT_NAMES, VALUES, is_joker_throw, reachable_values
-from kiekai.kismet.table import (
-    BaseTable,
-    RoundView,
-    VariantTable,
-    describe,
-    plural,
-    run_realtime,
-    table_lines,
-)
+from kiekai.kismet.table import BaseTable, RoundView, VariantTable
 
 #: Keys for the 11 circle places (base game) or the values 2..12 (variant), in order.
 CARD_KEYS = SLOT_NAMES
@@ -606,6 +600,7 @@ class KismetApp(App[None]):
         return text
 
     def _variant_prompt(self) -> str:
+        """The prompt line of the variant: what the person may do now, or waits for."""
         table = self.table
         assert isinstance(table, VariantTable)
         g = table.game
@@ -633,17 +628,11 @@ class KismetApp(App[None]):
                 )
             return "Your turn: r takes the dice"
         if g.phase == "turn" and g.roller == seat:
-            if g.dice is not None and is_joker_throw(g.dice):
-                value = 2 * g.dice[0]
-                if not g.laid_this_turn and value in g.fronts[seat]:
-                    return f"Joker throw! Lay your {value}, then one more card of your choice"
-                if not g.laid_this_turn:
-                    return f"Joker throw, but your {value} is laid already: p passes"
-                if len(g.laid_this_turn) == 1:
-                    return "Joker throw: lay one more card of your choice (its key), or p"
-            if g.laid_this_turn:
-                return "p passes the dice to the next player"
-            return "Your roll: lay a card two of the dice make (its key), or p passes"
+            return _own_roll_prompt(g, seat)
+        return self._others_turn_prompt(g, seat)
+
+    def _others_turn_prompt(self, g: VariantGame, seat: int) -> str:
+        """The variant's prompt while another player has (or takes) the dice."""
         if g.phase == "pass" and g.roller == seat:
             return f"You passed: {self.names[g.next_roller]} takes the dice next"
         roller = self.names[g.roller] if g.roller is not None else "the roller"
@@ -699,3 +688,20 @@ def _or(values: list[int]) -> str:
     if len(values) <= 1:
         return "".join(map(str, values))
     return ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
+
+
+def _own_roll_prompt(g: VariantGame, seat: int) -> str:
+    """The variant's prompt after the person at ``seat`` has rolled: which card he may lay
+    (a joker throw lets him lay one more: rulebook, "Variant Playing the Game", "Joker
+    throw"), or that p passes."""
+    if g.dice is not None and is_joker_throw(g.dice):
+        value = 2 * g.dice[0]
+        if not g.laid_this_turn and value in g.fronts[seat]:
+            return f"Joker throw! Lay your {value}, then one more card of your choice"
+        if not g.laid_this_turn:
+            return f"Joker throw, but your {value} is laid already: p passes"
+        if len(g.laid_this_turn) == 1:
+            return "Joker throw: lay one more card of your choice (its key), or p"
+    if g.laid_this_turn:
+        return "p passes the dice to the next player"
+    return "Your roll: lay a card two of the dice make (its key), or p passes"

@@ -29,16 +29,18 @@ import io
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qsl
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pydantic import BaseModel, ConfigDict
 
+from kiekai.events import KiekGameOver
 from kiekai.kiek.engine import ruling_key
 from kiekai.kiek.players import ActivePlay
 from kiekai.web.table import MAX_WORD, SHARED_KINDS, Pending, WebSeat, WebTable
@@ -105,12 +107,28 @@ class SecurityHeaders:
 
 
 class Refused(Exception):
-    """An answer the table refuses; ``status`` is the HTTP status, the message says why."""
+    """An answer the table refuses; ``status`` is the HTTP status, the message says why
+    (answered as JSON ``{"error": message}`` by the app's handler)."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class NotASeat(Exception):
+    """A seat link that names no seat at this table (403). ``page``: answer with an HTML
+    page (the seat's page itself) rather than JSON (its state, stream and posts)."""
+
+    def __init__(self, page: bool) -> None:
+        super().__init__("not a seat at this table")
+        self.page = page
+
+
+_BAD_LINK = (
+    "This seat link is not valid at this table: it may be from an earlier game, or "
+    "mistyped. Use the link the table printed when it started."
+)
 
 
 def create_app(table: WebTable) -> FastAPI:
@@ -124,46 +142,88 @@ def create_app(table: WebTable) -> FastAPI:
         lstrip_blocks=True,
     )
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    photos: OrderedDict[str, bytes] = OrderedDict()
-    photo_lock = threading.Lock()
-    #: one lock per photo being encoded: concurrent requests for it wait for the first
-    decoding: dict[str, threading.Lock] = {}
-    #: at most PHOTO_DECODES photos decoded at once (each holds the full-size image)
-    decode_slots = threading.BoundedSemaphore(PHOTO_DECODES)
+    _add_error_handlers(app, env)
+    app.include_router(_seat_routes(table, env))
+    app.include_router(_photo_routes(PhotoCache(table)))
+    return app
 
-    def page(status: int, title: str, message: str) -> HTMLResponse:
-        html = env.get_template("message.html").render(title=title, message=message)
-        return HTMLResponse(html, status_code=status)
 
-    def seat_or_none(token: str) -> WebSeat | None:
-        if not _TOKEN.fullmatch(token):
-            return None
-        return table.seat_for(token)
+def _page(env: Environment, status: int, title: str, message: str) -> HTMLResponse:
+    """A small HTML page saying ``message`` (``message.html``)."""
+    html = env.get_template("message.html").render(title=title, message=message)
+    return HTMLResponse(html, status_code=status)
 
-    bad_link = (
-        "This seat link is not valid at this table: it may be from an earlier game, or "
-        "mistyped. Use the link the table printed when it started."
-    )
+
+def _add_error_handlers(app: FastAPI, env: Environment) -> None:
+    """Answer refusals once for every route: :class:`Refused` and :class:`NotASeat` as JSON
+    ``{"error": ...}`` (a page for a seat's page), HTTP errors as a page for a browser's
+    page request and as JSON otherwise."""
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
         if request.method == "GET" and "text/html" in request.headers.get("accept", ""):
-            return page(exc.status_code, "Kiek", str(exc.detail))
+            return _page(env, exc.status_code, "Kiek", str(exc.detail))
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
-    @app.get("/", response_class=HTMLResponse)
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> Response:
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(NotASeat)
+    async def not_a_seat(request: Request, exc: NotASeat) -> Response:
+        if exc.page:
+            return _page(env, 403, "Not a seat at this table", _BAD_LINK)
+        return JSONResponse({"error": _BAD_LINK}, status_code=403)
+
+
+def known_action(action: str) -> str:
+    """The path's ``action`` when the page posts it (a dependency of the answer route).
+
+    Raises:
+        Refused: 404 for any other action.
+    """
+    if action not in _ACTIONS:
+        raise Refused(
+            404, f"unknown action {action[:40]!r}; the page posts one of {', '.join(_ACTIONS)}"
+        )
+    return action
+
+
+def _seat_for(table: WebTable, token: str, *, page: bool) -> WebSeat:
+    """The seat of ``table`` whose secret is ``token``.
+
+    Raises:
+        NotASeat: no seat has that token (``page``: answered with a page, else JSON).
+    """
+    seat = table.seat_for(token) if _TOKEN.fullmatch(token) else None
+    if seat is None:
+        raise NotASeat(page)
+    return seat
+
+
+def _seat_routes(table: WebTable, env: Environment) -> APIRouter:
+    """The routes of a seat (``/``, ``/seat/{token}`` and below) serving ``table``; the seat
+    comes from its token once per request through ``Depends`` (dependencies are given as
+    defaults: they are local to this app's table, which string annotations cannot name)."""
+    router = APIRouter()
+
+    def seat_of(token: str) -> WebSeat:
+        return _seat_for(table, token, page=False)
+
+    def page_seat(token: str) -> WebSeat:
+        return _seat_for(table, token, page=True)
+
+    @router.get("/", response_class=HTMLResponse)
     async def index() -> HTMLResponse:
-        return page(
+        return _page(
+            env,
             200,
             "Kiek table",
             "This is a Kiek table. Open the link printed for your seat when the table started.",
         )
 
-    @app.get("/seat/{token}", response_class=HTMLResponse)
-    async def seat_page(token: str) -> HTMLResponse:
-        seat = seat_or_none(token)
-        if seat is None:
-            return page(403, "Not a seat at this table", bad_link)
+    @router.get("/seat/{token}", response_class=HTMLResponse)
+    async def seat_page(seat: WebSeat = Depends(page_seat)) -> HTMLResponse:
         table.join(seat)
         context = seat_context(table, seat)
         html = env.get_template("page.html").render(
@@ -173,11 +233,8 @@ def create_app(table: WebTable) -> FastAPI:
         )
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
-    @app.get("/seat/{token}/state")
-    async def seat_state(token: str) -> JSONResponse:
-        seat = seat_or_none(token)
-        if seat is None:
-            return JSONResponse({"error": bad_link}, status_code=403)
+    @router.get("/seat/{token}/state")
+    async def seat_state(seat: WebSeat = Depends(seat_of)) -> JSONResponse:
         context = seat_context(table, seat)
         return JSONResponse(
             {
@@ -190,114 +247,132 @@ def create_app(table: WebTable) -> FastAPI:
             headers={"Cache-Control": "no-store"},
         )
 
-    @app.get("/seat/{token}/stream")
-    async def seat_stream(token: str, request: Request) -> Response:
-        seat = seat_or_none(token)
-        if seat is None:
-            return JSONResponse({"error": bad_link}, status_code=403)
+    @router.get("/seat/{token}/stream")
+    async def seat_stream(request: Request, seat: WebSeat = Depends(seat_of)) -> Response:
         connection = table.connect(seat)
-
-        async def events():
-            try:
-                yield "retry: 1500\n\n"
-                last, quiet = -1, 0.0
-                while True:
-                    if await request.is_disconnected():
-                        return
-                    if seat.stream_id != connection:
-                        yield "event: replaced\ndata: this seat was opened in another tab\n\n"
-                        return
-                    if table.closing:
-                        yield "event: closed\ndata: the table has closed\n\n"
-                        return
-                    if table.version != last:
-                        last = table.version
-                        quiet = 0.0
-                        yield f"event: version\ndata: {last}\n\n"
-                    elif quiet >= PING_SECONDS:
-                        quiet = 0.0
-                        yield ": ping\n\n"
-                    await asyncio.sleep(0.15)
-                    quiet += 0.15
-            finally:
-                table.disconnect(seat)
-
         return StreamingResponse(
-            events(),
+            _seat_events(table, seat, connection, request),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
 
-    @app.post("/seat/{token}/{action}")
-    async def seat_post(token: str, action: str, request: Request) -> JSONResponse:
-        seat = seat_or_none(token)
-        if seat is None:
-            return JSONResponse({"error": bad_link}, status_code=403)
-        if action not in _ACTIONS:
-            return JSONResponse(
-                {
-                    "error": f"unknown action {action[:40]!r}; the page posts one of {', '.join(_ACTIONS)}"
-                },
-                status_code=404,
-            )
-        try:
-            form = await read_form(request)
-            answer(table, seat, action, form)
-        except Refused as exc:
-            return JSONResponse({"error": exc.message}, status_code=exc.status)
+    @router.post("/seat/{token}/{action}")
+    async def seat_post(
+        seat: WebSeat = Depends(seat_of),
+        action: str = Depends(known_action),
+        fields: dict[str, list[str]] = Depends(read_form),
+    ) -> JSONResponse:
+        answer(table, seat, action, fields)
         return JSONResponse({"ok": True, "version": table.version})
 
-    @app.get("/photo/{name}")
+    return router
+
+
+async def _seat_events(
+    table: WebTable, seat: WebSeat, connection: int, request: Request
+) -> AsyncIterator[str]:
+    """The seat's live stream (server-sent events): ``version`` whenever the table changes,
+    ``replaced`` when the seat is opened in a newer tab, ``closed`` when the table closes,
+    a comment every :data:`PING_SECONDS` to keep the connection open."""
+    try:
+        yield "retry: 1500\n\n"
+        last, quiet = -1, 0.0
+        while True:
+            if await request.is_disconnected():
+                return
+            if seat.stream_id != connection:
+                yield "event: replaced\ndata: this seat was opened in another tab\n\n"
+                return
+            if table.closing:
+                yield "event: closed\ndata: the table has closed\n\n"
+                return
+            if table.version != last:
+                last = table.version
+                quiet = 0.0
+                yield f"event: version\ndata: {last}\n\n"
+            elif quiet >= PING_SECONDS:
+                quiet = 0.0
+                yield ": ping\n\n"
+            await asyncio.sleep(0.15)
+            quiet += 0.15
+    finally:
+        table.disconnect(seat)
+
+
+class PhotoCache:
+    """The table's deck photos as JPEGs for browsers: at most :data:`PHOTO_SIDE` pixels,
+    :data:`PHOTO_CACHE` kept encoded, each encoded once however many pages ask at the same
+    moment (every page of a table asks for the same new cards together), and at most
+    :data:`PHOTO_DECODES` decoded at a time (each holds the full-size image)."""
+
+    def __init__(self, table: WebTable) -> None:
+        self.table = table
+        self._photos: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+        #: one lock per photo being encoded: concurrent requests for it wait for the first
+        self._decoding: dict[str, threading.Lock] = {}
+        self._slots = threading.BoundedSemaphore(PHOTO_DECODES)
+
+    def jpeg(self, card: Any) -> bytes | None:
+        """The card's JPEG, or ``None`` when it cannot be decoded now."""
+        with self._lock:
+            data = self._photos.get(card.sha256)
+            if data is not None:
+                self._photos.move_to_end(card.sha256)
+                return data
+            lock = self._decoding.setdefault(card.sha256, threading.Lock())
+        with lock:
+            with self._lock:
+                data = self._photos.get(card.sha256)
+            if data is not None:
+                return data
+            data = self._encode(card)
+            with self._lock:
+                if data is not None:
+                    self._photos[card.sha256] = data
+                    while len(self._photos) > PHOTO_CACHE:
+                        self._photos.popitem(last=False)
+                self._decoding.pop(card.sha256, None)
+            return data
+
+    def _encode(self, card: Any) -> bytes | None:
+        """Decode the card (:func:`kiekai.deck.open_rgb`, shrunk) and encode it as a JPEG;
+        ``None`` for any failure (a photo that cannot be shown is a 404, not a 500)."""
+        try:
+            from kiekai.deck import open_rgb
+
+            with self._slots:
+                image = open_rgb(card, max_side=PHOTO_SIDE)
+                buffer = io.BytesIO()
+                image.save(buffer, "JPEG", quality=86)
+            return buffer.getvalue()
+        except Exception:
+            return None
+
+
+def _photo_routes(photos: PhotoCache) -> APIRouter:
+    """``GET /photo/{sha256}.jpg``: a deck photo looked up by its content hash, never by a
+    path from the request."""
+    router = APIRouter()
+
+    @router.get("/photo/{name}")
     def photo(name: str) -> Response:
         found = _DIGEST.fullmatch(name)
-        card = table.photos.get(found.group(1)) if found else None
+        card = photos.table.photos.get(found.group(1)) if found else None
         if card is None:
             raise HTTPException(404, "no photo of this table has that name")
-        data = encoded_photo(card)
+        data = photos.jpeg(card)
         if data is None:  # a photo that cannot be decoded now is a 404, not a 500
             raise HTTPException(404, "this photo cannot be shown")
         return Response(
             data, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"}
         )
 
-    def encoded_photo(card) -> bytes | None:
-        """The card's JPEG for browsers, encoded once however many pages ask at the same
-        moment (every page of a table asks for the same new cards together), with at most
-        :data:`PHOTO_DECODES` photos decoded at a time; ``None`` when it cannot be decoded."""
-        with photo_lock:
-            data = photos.get(card.sha256)
-            if data is not None:
-                photos.move_to_end(card.sha256)
-                return data
-            lock = decoding.setdefault(card.sha256, threading.Lock())
-        with lock:
-            with photo_lock:
-                data = photos.get(card.sha256)
-            if data is not None:
-                return data
-            try:
-                from kiekai.deck import open_rgb
-
-                with decode_slots:
-                    image = open_rgb(card, max_side=PHOTO_SIDE)
-                    buffer = io.BytesIO()
-                    image.save(buffer, "JPEG", quality=86)
-                data = buffer.getvalue()
-            except Exception:
-                data = None
-            with photo_lock:
-                if data is not None:
-                    photos[card.sha256] = data
-                    while len(photos) > PHOTO_CACHE:
-                        photos.popitem(last=False)
-                decoding.pop(card.sha256, None)
-            return data
-
-    return app
+    return router
 
 
 async def read_form(request: Request) -> dict[str, list[str]]:
-    """The fields of a small urlencoded form post.
+    """The fields of a small urlencoded form post (a dependency of the answer route).
 
     Raises:
         Refused: 415 for another content type, 413 for more than :data:`MAX_BODY` bytes,
@@ -335,21 +410,90 @@ async def read_form(request: Request) -> dict[str, list[str]]:
     return form
 
 
-def _one(form: dict[str, list[str]], key: str, default: str | None = None) -> str:
-    values = form.get(key)
-    if not values:
-        if default is not None:
-            return default
-        raise Refused(400, f"the answer has no {key!r} field")
-    if len(values) > 1:
-        raise Refused(400, f"the answer has {len(values)} {key!r} fields; send one")
-    return values[0]
+# ------------------------------------------------------------------------ posted forms
 
 
-def _indices(form: dict[str, list[str]], count: int, size: int, what: str) -> list[int]:
-    raw = form.get("card", [])
+class SeatForm(BaseModel):
+    """The fields one kind of answer posts, read from the form's fields by :meth:`read`.
+
+    A ``str`` field is sent once (a default makes it optional), a ``list[str]`` field any
+    number of times (the card numbers); fields not declared are ignored.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    @classmethod
+    def read(cls, fields: Mapping[str, list[str]]) -> Self:
+        """The form of ``fields`` (as :func:`read_form` returns them).
+
+        Raises:
+            Refused: 400 when a field is missing or a single field is sent more than once.
+        """
+        values: dict[str, Any] = {}
+        for name, info in cls.model_fields.items():
+            given = fields.get(name)
+            if info.annotation == list[str]:
+                values[name] = list(given or [])
+            elif given:
+                if len(given) > 1:
+                    raise Refused(400, f"the answer has {len(given)} {name!r} fields; send one")
+                values[name] = given[0]
+            elif info.is_required():
+                raise Refused(400, f"the answer has no {name!r} field")
+        return cls.model_validate(values)
+
+
+class AnswerForm(SeatForm):
+    """What every answer posts: the id of the question it answers."""
+
+    request: str
+
+
+class PlayForm(SeatForm):
+    """The active player's play: ``step`` ``cards`` (two cards of the hand), ``back``, or
+    ``split`` (three of the five cards and the word)."""
+
+    step: str
+    card: list[str] = []
+    word: str = ""
+
+
+class GuessForm(SeatForm):
+    """A guesser's word."""
+
+    word: str = ""
+
+
+class RevealForm(SeatForm):
+    """At the reveal: ``do`` ``call``, ``overrule`` (the guess ``word``) or ``done``."""
+
+    do: str
+    word: str | None = None
+
+
+class RepeatsForm(SeatForm):
+    """After a ne bis in idem call: ``do`` ``overrule`` (the ``word``, and the ``used`` word
+    it repeats when the judge found none) or ``done``."""
+
+    do: str
+    word: str | None = None
+    used: str = ""
+
+
+class KeepForm(SeatForm):
+    """The card on offer a player keeps."""
+
+    card: list[str] = []
+
+
+def _indices(card: Sequence[str], count: int, size: int, what: str) -> list[int]:
+    """The card numbers posted, when they are ``count`` different numbers below ``size``.
+
+    Raises:
+        Refused: 400 for numbers that are not whole numbers, 422 for a wrong choice.
+    """
     try:
-        numbers = [int(v) for v in raw]
+        numbers = [int(v) for v in card]
     except ValueError:
         raise Refused(400, "card numbers must be whole numbers") from None
     if (
@@ -361,7 +505,18 @@ def _indices(form: dict[str, list[str]], count: int, size: int, what: str) -> li
     return numbers
 
 
-def answer(table: WebTable, seat: WebSeat, action: str, form: dict[str, list[str]]) -> None:
+def _required(value: str | None, name: str) -> str:
+    """``value``, a field an answer of this kind must have sent.
+
+    Raises:
+        Refused: 400 when it was not sent.
+    """
+    if value is None:
+        raise Refused(400, f"the answer has no {name!r} field")
+    return value
+
+
+def answer(table: WebTable, seat: WebSeat, action: str, fields: Mapping[str, list[str]]) -> None:
     """Apply a person's post to the table.
 
     Raises:
@@ -375,61 +530,65 @@ def answer(table: WebTable, seat: WebSeat, action: str, form: dict[str, list[str
         table.start()
         return
     with table.cond:
-        if table.state in ("over", "stopped"):
-            raise Refused(409, "the game is over; nothing more can be answered")
-        pending = seat.pending
-        request_id = _one(form, "request")
-        if pending is None or pending.id != request_id or pending.answered:
-            raise Refused(
-                409,
-                "that question is no longer asked (the page was out of date); it has been refreshed",
-            )
+        pending = _asked(table, seat, fields)
         if action == "shown":
             if pending.hourglass is not None:
                 pending.hourglass.start()
-            table._bump()
+            table.mark_changed()
             return
         if action != pending.kind:
             raise Refused(409, f"the table is asking you to {pending.kind}, not to {action}")
         try:
-            if action == "play":
-                _answer_play(table, pending, form)
-            elif action == "guess":
-                _answer_guess(table, seat, pending, form)
-            elif action == "reveal":
-                _answer_reveal(table, seat, pending, form)
-            elif action == "repeats":
-                _answer_repeats(table, seat, pending, form)
-            elif action == "keep":
-                (index,) = _indices(form, 1, len(pending.view.cards), "card on offer")
-                pending.answer = pending.view.cards[index].id
+            _ANSWERS[action](table, seat, pending, fields)
         except Refused as exc:
             if exc.status == 422:
                 pending.error = exc.message
-                table._bump()
+                table.mark_changed()
             raise
         pending.error = ""
-        table._bump()
+        table.mark_changed()
 
 
-def _answer_play(table: WebTable, pending: Pending, form: dict[str, list[str]]) -> None:
+def _asked(table: WebTable, seat: WebSeat, fields: Mapping[str, list[str]]) -> Pending:
+    """The question the post answers: the seat's open question with the posted id (caller
+    holds ``table.cond``).
+
+    Raises:
+        Refused: 409 when the game is over or the question is no longer asked, 400 when
+            the post names no question.
+    """
+    if table.state in ("over", "stopped"):
+        raise Refused(409, "the game is over; nothing more can be answered")
+    pending = seat.pending
+    request_id = AnswerForm.read(fields).request
+    if pending is None or pending.id != request_id or pending.answered:
+        raise Refused(
+            409,
+            "that question is no longer asked (the page was out of date); it has been refreshed",
+        )
+    return pending
+
+
+def _answer_play(
+    table: WebTable, seat: WebSeat, pending: Pending, fields: Mapping[str, list[str]]
+) -> None:
     view = pending.view
-    step = _one(form, "step")
-    if step == "cards":
+    form = PlayForm.read(fields)
+    if form.step == "cards":
         hand = [c.id for c in view.hand]
-        chosen = _indices(form, 2, len(hand), "cards of your hand to play")
+        chosen = _indices(form.card, 2, len(hand), "cards of your hand to play")
         pending.played = tuple(hand[i] for i in chosen)
         pending.step = 2
         return
-    if step == "back":
+    if form.step == "back":
         pending.step, pending.played = 1, ()
         pending.draft_cards, pending.draft_word = (), ""
         return
-    if step != "split" or pending.step != 2:
+    if form.step != "split" or pending.step != 2:
         raise Refused(409, "choose the two cards of your hand first")
     five = [c.id for c in view.table] + list(pending.played)
-    three_ix = _indices(form, 3, len(five), "cards for the group of three")
-    word = _one(form, "word", "").strip()
+    three_ix = _indices(form.card, 3, len(five), "cards for the group of three")
+    word = form.word.strip()
     why = table.check_word(word)
     if why:
         pending.draft_cards, pending.draft_word = tuple(three_ix), word[:MAX_WORD]
@@ -440,9 +599,9 @@ def _answer_play(table: WebTable, pending: Pending, form: dict[str, list[str]]) 
 
 
 def _answer_guess(
-    table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]
+    table: WebTable, seat: WebSeat, pending: Pending, fields: Mapping[str, list[str]]
 ) -> None:
-    word = _one(form, "word", "").strip()
+    word = GuessForm.read(fields).word.strip()
     why = table.check_word(word)
     if why:
         pending.draft_word = word[:MAX_WORD]
@@ -452,10 +611,10 @@ def _answer_guess(
     pending.answer = word
 
 
-def _find_word(groups, form: dict[str, list[str]]):
+def _find_word(groups, word: str | None):
     """The group of ``groups`` (:class:`~kiekai.kiek.players.WordVerdict`) the post's
     ``word`` field names (by the table's ruling key), or a 422."""
-    key = ruling_key(_one(form, "word")[:MAX_WORD])
+    key = ruling_key(_required(word, "word")[:MAX_WORD])
     found = [g for g in groups if ruling_key(g.word) == key]
     if not found:
         raise Refused(422, "that word has no verdict to overrule")
@@ -463,50 +622,67 @@ def _find_word(groups, form: dict[str, list[str]]):
 
 
 def _answer_reveal(
-    table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]
+    table: WebTable, seat: WebSeat, pending: Pending, fields: Mapping[str, list[str]]
 ) -> None:
-    what = _one(form, "do")
+    form = RevealForm.read(fields)
     view = pending.view
-    if what == "call":
+    if form.do == "call":
         pending.call = not pending.call
-    elif what == "overrule":
-        group = _find_word(view.guesses, form)
+    elif form.do == "overrule":
+        group = _find_word(view.guesses, form.word)
         key = ruling_key(group.word)
         if key in table.rulings:
             del table.rulings[key]
         else:
             table.rulings[key] = (group.word, not group.verdict.accepted, seat.index)
-    elif what == "done":
+    elif form.do == "done":
         pending.answer = True
     else:
         raise Refused(400, "do must be call, overrule or done")
 
 
 def _answer_repeats(
-    table: WebTable, seat: WebSeat, pending: Pending, form: dict[str, list[str]]
+    table: WebTable, seat: WebSeat, pending: Pending, fields: Mapping[str, list[str]]
 ) -> None:
     """After a ne bis in idem call: overrule the judge's repeat verdict on a word (a word
     the judge says repeats: no repeat; a word it says is new: ``used`` names the used word
     it repeats), take a ruling back, or say done."""
-    what = _one(form, "do")
+    form = RepeatsForm.read(fields)
     view = pending.view
-    if what == "overrule":
-        group = _find_word(view.repeats, form)
+    if form.do == "overrule":
+        group = _find_word(view.repeats, form.word)
         key = ruling_key(group.word)
         if key in table.repeat_rulings:
             del table.repeat_rulings[key]
         elif group.verdict.accepted:
             table.repeat_rulings[key] = (group.word, None, seat.index)
         else:
-            named = _one(form, "used", "")
+            named = form.used
             used = [u for u in view.used_words if ruling_key(u) == ruling_key(named[:MAX_WORD])]
             if not named or not used:
                 raise Refused(422, "choose the used word it repeats")
             table.repeat_rulings[key] = (group.word, used[0], seat.index)
-    elif what == "done":
+    elif form.do == "done":
         pending.answer = True
     else:
         raise Refused(400, "do must be overrule or done")
+
+
+def _answer_keep(
+    table: WebTable, seat: WebSeat, pending: Pending, fields: Mapping[str, list[str]]
+) -> None:
+    (index,) = _indices(KeepForm.read(fields).card, 1, len(pending.view.cards), "card on offer")
+    pending.answer = pending.view.cards[index].id
+
+
+#: The answer of each kind of question (the posted action names the kind).
+_ANSWERS: dict[str, Callable[[WebTable, WebSeat, Pending, Mapping[str, list[str]]], None]] = {
+    "play": _answer_play,
+    "guess": _answer_guess,
+    "reveal": _answer_reveal,
+    "repeats": _answer_repeats,
+    "keep": _answer_keep,
+}
 
 
 # ---------------------------------------------------------------------- what a seat sees
@@ -515,7 +691,7 @@ def _answer_repeats(
 def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
     """Everything the templates show to ``seat``, as plain values (read under the lock)."""
     with table.cond:
-        snap = dict(table.snapshot)
+        snap = table.snapshot
         names = [s.name for s in table.seats]
 
         def card(card_id: str, index: int = 0) -> dict[str, Any]:
@@ -526,7 +702,7 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
                 "index": index,
             }
 
-        scores = snap.get("scores", [0] * len(names))
+        scores = snap.scores if snap is not None else (0,) * len(names)
         players = [
             {
                 "name": s.name,
@@ -534,12 +710,12 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
                 "bot": not s.human or s.by_bot or (table.state != "lobby" and not s.joined),
                 "joined": s.joined,
                 "score": scores[s.index] if s.index < len(scores) else 0,
-                "active": snap.get("active") == s.index and table.state == "playing",
+                "active": snap is not None and snap.active == s.index and table.state == "playing",
                 "online": s.streams > 0,
             }
             for s in table.seats
         ]
-        hands = snap.get("hands", [])
+        hands = snap.hands if snap is not None else ()
         hand = [card(c) for c in hands[seat.index]] if seat.index < len(hands) else []
         turns = []
         for record in table.turns[-2:]:
@@ -556,16 +732,16 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
             "names": names,
             "players": players,
             "snap": snap,
-            "table_cards": [card(c) for c in snap.get("table", [])],
+            "table_cards": [card(c) for c in snap.table] if snap is not None else [],
             "hand": hand,
-            "used_words": snap.get("used_words", []),
+            "used_words": list(snap.used_words) if snap is not None else [],
             "log_lines": list(table.log_lines)[-14:],
             "notices": list(seat.notices),
             "current": current,
             "previous": previous,
             "final": _final_context(table.final, names) if table.final else None,
             "stop_reason": table.stop_reason,
-            "waiting_for": [names[i] for i in snap.get("waiting_for", [])],
+            "waiting_for": [names[i] for i in snap.waiting_for] if snap is not None else [],
             "decision": None,
             "lobby_seats": [
                 {"name": s.name, "joined": s.joined, "you": s is seat}
@@ -574,12 +750,12 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
             ],
             "bots_in_lobby": [s.name for s in table.seats if not s.human],
             "log_path": table.log_path,
-            "my_guess": seat.last_guess if snap.get("phase") == "guess" else "",
+            "my_guess": seat.last_guess if snap is not None and snap.phase == "guess" else "",
         }
         pending = seat.pending
         if pending is not None and (not pending.answered or pending.kind in SHARED_KINDS):
             context["decision"] = _decision_context(table, seat, pending, card, names)
-        key = f"{table.state}:{snap.get('turn')}:{snap.get('phase')}"
+        key = f"{table.state}:{snap.turn}:{snap.phase}" if snap is not None else f"{table.state}::"
         if pending is not None and context["decision"] is not None:  # a decision needs pending
             d = context["decision"]
             # not the refusal: the page shows it from the answer and keeps what was typed
@@ -594,29 +770,25 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
 def _turn_context(record, names, card, snap) -> dict[str, Any]:
     words = list(record.words)
     verdicts = []
-    for seat_index, data in sorted(record.verdicts.items()):
+    for seat_index, verdict in sorted(record.verdicts.items()):
         verdicts.append(
             {
                 "who": names[seat_index],
-                "guess": data.get("guess", ""),
-                "accepted": bool(data.get("accepted")),
-                "scored": data.get("scored", 0),
-                "reason": data.get("reason", ""),
-                "overruled": bool(data.get("overruled")),
+                "guess": verdict.guess,
+                "accepted": verdict.accepted,
+                "scored": verdict.scored,
+                "reason": verdict.reason,
+                "overruled": verdict.overruled,
             }
         )
     call = None
-    if record.call:
+    if record.call is not None:
+        credited = record.call.credited
         call = {
-            "callers": [names[s] for s in record.call.get("callers", [])],
-            "right": bool(record.call.get("right")),
-            "credited": names[record.call["credited"]]
-            if record.call.get("credited") is not None
-            else None,
-            "repeats": [
-                {"who": names[int(s)], "word": w}
-                for s, w in dict(record.call.get("repeats", {})).items()
-            ],
+            "callers": [names[s] for s in record.call.callers],
+            "right": record.call.right,
+            "credited": names[credited] if credited is not None else None,
+            "repeats": [{"who": names[int(s)], "word": w} for s, w in record.call.repeats.items()],
         }
     return {
         "turn": record.turn + 1,
@@ -633,27 +805,25 @@ def _turn_context(record, names, card, snap) -> dict[str, Any]:
         "verdicts": verdicts,
         "rulings": [
             {
-                "by": names[int(r.get("by") or 0)],
-                "who": ", ".join(
-                    names[int(s)] for s in (r.get("guessers") or [r.get("guesser", 0)])
-                ),
-                "guess": r.get("guess", ""),
-                "accepted": bool(r.get("accepted")),
-                "withdrawn": bool(r.get("withdrawn")),
+                "by": names[by],
+                "who": ", ".join(names[s] for s in (r.guessers or [r.guesser])),
+                "guess": r.guess,
+                "accepted": r.accepted,
+                "withdrawn": r.withdrawn,
             }
-            for r in record.rulings
+            for by, r in record.rulings
         ],
         "repeat_rulings": [
             {
-                "by": names[int(r.get("by") or 0)],
-                "who": ", ".join(names[int(s)] for s in r.get("writers") or []),
-                "word": r.get("word", ""),
-                "used": r.get("used", ""),
-                "repeats": bool(r.get("repeats")),
-                "withdrawn": bool(r.get("withdrawn")),
+                "by": names[by],
+                "who": ", ".join(names[s] for s in r.writers),
+                "word": r.word,
+                "used": r.used,
+                "repeats": r.repeats,
+                "withdrawn": r.withdrawn,
             }
-            for r in record.repeat_rulings
-        ],  # fmt: skip
+            for by, r in record.repeat_rulings
+        ],
         "call": call,
         "points": [{"who": names[i], "points": p} for i, p in enumerate(record.points) if p],
         "scored": record.scored,
@@ -661,17 +831,16 @@ def _turn_context(record, names, card, snap) -> dict[str, Any]:
     }
 
 
-def _final_context(final: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    scores = final.get("scores", [])
-    ranking = final.get("ranking", [])
+def _final_context(final: KiekGameOver, names: list[str]) -> dict[str, Any]:
+    scores = final.scores
     return {
-        "reason": final.get("reason", ""),
+        "reason": final.reason,
         "rows": [
             {"place": place, "name": names[s], "points": scores[s] if s < len(scores) else 0}
-            for place, s in enumerate(ranking, start=1)
+            for place, s in enumerate(final.ranking, start=1)
         ],
-        "winner": names[final["winner"]] if final.get("winner") is not None else "",
-        "tie": bool(final.get("tie_broken_by_last_active")),
+        "winner": names[final.winner],
+        "tie": final.tie_broken_by_last_active,
     }
 
 

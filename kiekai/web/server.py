@@ -203,7 +203,7 @@ def run_web_game(
                     seat.name = f"{seat.name} (bot)"
                     seat.by_bot = True
                 players.append(make_bot(seat.index, seat.name))
-        table._bump()
+        table.mark_changed()
 
     def both(event: Event) -> None:
         table.on_event(event)

@@ -1,6 +1,6 @@
 """The state of a Kiek table played in browsers, and the people's seats at it.
 
-One :class:`WebTable` is shared by the game thread (the runner, :func:`kiekai.kiek.game.play_game`)
+One :class:`WebTable` is shared by the game thread (the runner, :func:`kiekai.kiek.runner.play_game`)
 and the web server's threads (:mod:`kiekai.web.app`). The game asks a person's seat, a
 :class:`WebHumanPlayer` (the same :class:`~kiekai.kiek.players.HumanKiekPlayer` protocol as
 the terminal's person), for a decision; the seat posts a :class:`Pending` question on the table
@@ -27,15 +27,28 @@ import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from io import StringIO
+from dataclasses import replace as with_fields
 from typing import TYPE_CHECKING, Any
-
-from rich.console import Console
 
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
-from kiekai.events import Event
-from kiekai.kiek.engine import KiekEngine, Phase, one_word_verdict
+from kiekai.events import (
+    Event,
+    KiekAborted,
+    KiekCall,
+    KiekGameOver,
+    KiekOverrule,
+    KiekOverruleRepeat,
+    KiekPlay,
+    KiekReveal,
+    KiekScore,
+    KiekTimeUp,
+    KiekTurn,
+    KiekVerdict,
+    typed,
+)
+from kiekai.kiek.describe import Describer, Line
+from kiekai.kiek.engine import KiekEngine, Phase, TableSnapshot, one_word_verdict
 from kiekai.kiek.players import (
     ActivePlay,
     ActiveView,
@@ -163,13 +176,38 @@ class TurnRecord:
     forfeited: bool = False
     wrote_word: bool = True
     words: tuple[str, ...] = ()
-    verdicts: dict[int, dict[str, Any]] = field(default_factory=dict)
-    rulings: list[dict[str, Any]] = field(default_factory=list)
-    repeat_rulings: list[dict[str, Any]] = field(default_factory=list)
-    call: dict[str, Any] | None = None
+    #: guesser's seat -> the judge's (or the table's) verdict on the guess
+    verdicts: dict[int, KiekVerdict] = field(default_factory=dict)
+    #: (the seat that asked, the ruling) for each ruling on a guess, in order
+    rulings: list[tuple[int, KiekOverrule]] = field(default_factory=list)
+    #: (the seat that asked, the ruling) for each ruling on a repeat, in order
+    repeat_rulings: list[tuple[int, KiekOverruleRepeat]] = field(default_factory=list)
+    call: KiekCall | None = None
     points: tuple[int, ...] = ()
     time_ups: list[tuple[int, str]] = field(default_factory=list)
     scored: bool = False
+
+
+def _record_turn(record: TurnRecord, seat: int, data: object) -> None:
+    """Add to this turn's ``record`` what an event of ``seat`` says aloud (its typed data)."""
+    if isinstance(data, KiekPlay):
+        record.three, record.two = tuple(data.three), tuple(data.two)
+        record.forfeited, record.wrote_word = data.forfeited, data.wrote_word
+    elif isinstance(data, KiekTimeUp):
+        record.time_ups.append((seat, data.what))
+    elif isinstance(data, KiekReveal):
+        record.words = tuple(data.words)
+    elif isinstance(data, KiekOverrule):
+        record.rulings.append((seat, data))
+    elif isinstance(data, KiekOverruleRepeat):
+        record.repeat_rulings.append((seat, data))
+    elif isinstance(data, KiekVerdict):
+        record.verdicts[seat] = data
+    elif isinstance(data, KiekCall):
+        record.call = data
+    elif isinstance(data, KiekScore):
+        record.points = tuple(data.points)
+        record.scored = True
 
 
 class WebTable:
@@ -219,10 +257,12 @@ class WebTable:
         self.card_names = dict(card_names)
         self.started = threading.Event()
         self.engine: KiekEngine | None = None
-        self.snapshot: dict[str, Any] = {}
+        #: the engine's table as the pages show it (:meth:`KiekEngine.snapshot`), once attached
+        self.snapshot: TableSnapshot | None = None
         self.turns: list[TurnRecord] = []
-        self.log_lines: deque[str] = deque(maxlen=LOG_LINES)
-        self.final: dict[str, Any] | None = None
+        #: the table log's newest lines (:class:`~kiekai.kiek.describe.Describer`'s)
+        self.log_lines: deque[Line] = deque(maxlen=LOG_LINES)
+        self.final: KiekGameOver | None = None
         self.stop_reason = ""
         #: this turn's rulings on guesses: word key -> (the word, match?, seat that asked)
         self.rulings: dict[str, tuple[str, bool, int]] = {}
@@ -234,12 +274,7 @@ class WebTable:
         self.rounds: dict[str, dict[int, Pending]] = {}
         self.log_path: str | None = None
         self._ids = itertools.count(1)
-        self._printer_out = StringIO()
-        from kiekai.kiek.game import EventPrinter
-
-        self._printer = EventPrinter(
-            Console(file=self._printer_out, width=400, color_system=None, force_terminal=False)
-        )
+        self._describer = Describer()
 
     # ------------------------------------------------------------------ seats
 
@@ -257,7 +292,7 @@ class WebTable:
         with self.cond:
             if not seat.joined and not seat.by_bot:
                 seat.joined = True
-                self._bump()
+                self.mark_changed()
             if self.state == "lobby" and all(s.joined for s in self.seats if s.human):
                 self.start()
 
@@ -267,7 +302,7 @@ class WebTable:
             if self.state != "lobby":
                 return
             self.state = "playing"
-            self._bump()
+            self.mark_changed()
         self.started.set()
 
     def stop(self, reason: str) -> None:
@@ -277,7 +312,7 @@ class WebTable:
             if self.state not in ("over", "stopped"):
                 self.state = "stopped"
                 self.stop_reason = reason
-            self._bump()
+            self.mark_changed()
         self.started.set()
 
     def connect(self, seat: WebSeat) -> int:
@@ -286,7 +321,7 @@ class WebTable:
             seat.streams += 1
             seat.stream_id += 1
             seat.gone_since = None
-            self._bump()
+            self.mark_changed()
             return seat.stream_id
 
     def disconnect(self, seat: WebSeat) -> None:
@@ -310,72 +345,41 @@ class WebTable:
         with self.cond:
             self.engine = engine
             self._take_snapshot()
-            self._bump()
+            self.mark_changed()
 
     def on_event(self, event: Event) -> None:
         """Called by the runner (game thread) with every event as it is logged."""
         with self.cond:
-            self._printer(event)
-            text = self._printer_out.getvalue()
-            self._printer_out.seek(0)
-            self._printer_out.truncate()
-            for line in text.splitlines():
-                line = line.strip(" ─")  # the printer's rule lines are drawn with ─
-                if line and line[0] not in "┏┃┡│└┗╇━┛┓┌├╭╰":  # the final table has its panel
-                    self.log_lines.append(line)
+            self.log_lines.extend(self._describer.describe(event))
             self._record(event)
             if self.engine is not None:
                 self._take_snapshot(after=event)
-            self._bump()
+            self.mark_changed()
 
     def _record(self, event: Event) -> None:
-        data = event.data
-        if event.type == "turn":
+        """Keep what ``event`` says aloud for the pages: a new turn's record, the end, or
+        a part of the current turn (:meth:`_record_turn`)."""
+        data = typed(event, "kiek")
+        if isinstance(data, KiekTurn):
             self.turns.append(
-                TurnRecord(
-                    turn=event.turn, active=int(event.player or 0), stake=int(data.get("stake", 1))
-                )
+                TurnRecord(turn=event.turn, active=int(event.player or 0), stake=data.stake)
             )
             self.rulings = {}
             self.repeat_rulings = {}
             self.rounds = {}
             for seat in self.seats:
                 seat.last_guess = ""
-            return
-        if event.type == "game-over":
-            self.final = dict(data)
+        elif isinstance(data, KiekGameOver):
+            self.final = data
             self.state = "over"
-            return
-        if event.type == "aborted":
+        elif isinstance(data, KiekAborted):
             self.state = "stopped"
-            self.stop_reason = str(data.get("reason", ""))
-            return
-        if not self.turns or self.turns[-1].turn != event.turn:
-            return
-        record = self.turns[-1]
-        if event.type == "play":
-            record.three = tuple(data.get("three", ()))
-            record.two = tuple(data.get("two", ()))
-            record.forfeited = bool(data.get("forfeited"))
-            record.wrote_word = bool(data.get("wrote_word"))
-        elif event.type == "time-up":
-            record.time_ups.append((int(event.player or 0), str(data.get("what", ""))))
-        elif event.type == "reveal":
-            record.words = tuple(str(w) for w in data.get("words", ()))
-        elif event.type == "overrule":
-            record.rulings.append({**data, "by": event.player})
-        elif event.type == "overrule-repeat":
-            record.repeat_rulings.append({**data, "by": event.player})
-        elif event.type == "verdict":
-            record.verdicts[int(event.player or 0)] = dict(data)
-        elif event.type == "call":
-            record.call = dict(data)
-        elif event.type == "score":
-            record.points = tuple(data.get("points", ()))
-            record.scored = True
+            self.stop_reason = data.reason
+        elif self.turns and self.turns[-1].turn == event.turn:
+            _record_turn(self.turns[-1], int(event.player or 0), data)
 
     def _take_snapshot(self, after: Event | None = None) -> None:
-        """Copy what the pages show from the engine (under the lock).
+        """Take the engine's :meth:`~KiekEngine.snapshot` for the pages (under the lock).
 
         Args:
             after: the event being logged, if any. The engine logs ``play`` (with a word)
@@ -387,29 +391,18 @@ class WebTable:
         """
         engine = self.engine
         assert engine is not None
-        phase = engine.phase.value
-        if after is not None:
-            if after.type == "play" and after.data.get("wrote_word") and phase == Phase.PLAY.value:
-                phase = Phase.GUESS.value
-            elif after.type == "reveal" and phase == Phase.GUESS.value:
-                phase = Phase.CALL.value
-        self.snapshot = {
-            "turn": engine.turn,
-            "round": engine.round + 1,
-            "rounds": engine.rounds,
-            "total_turns": engine.total_turns,
-            "stake": engine.stake,
-            "active": engine.active,
-            "phase": phase,
-            "table": [c.id for c in engine.table],
-            "hands": [[c.id for c in hand] for hand in engine.hands],
-            "scores": list(engine.scores),
-            "used_words": list(engine.used_words),
-            "time_limit": engine.time_limit,
-            "waiting_for": list(engine.to_move()) if engine.phase is not Phase.OVER else [],
-        }
+        snapshot = engine.snapshot()
+        data = None if after is None else typed(after, "kiek")
+        if isinstance(data, KiekPlay) and data.wrote_word and snapshot.phase == Phase.PLAY:
+            snapshot = with_fields(snapshot, phase=Phase.GUESS.value)
+        elif isinstance(data, KiekReveal) and snapshot.phase == Phase.GUESS:
+            snapshot = with_fields(snapshot, phase=Phase.CALL.value)
+        self.snapshot = snapshot
 
-    def _bump(self) -> None:
+    def mark_changed(self) -> None:
+        """Count one change of the table (:attr:`version`) and wake everything waiting on
+        :attr:`cond`: the pages' live streams send the new version, the game thread sees
+        answers. The caller holds ``cond``."""
         self.version += 1
         self.cond.notify_all()
 
@@ -432,7 +425,7 @@ class WebTable:
                 self.rounds.setdefault(kind, {})[seat] = pending
             if self.engine is not None:  # the engine has moved on to this question
                 self._take_snapshot()
-            self._bump()
+            self.mark_changed()
             return pending
 
     def wait_timed(self, seat: int, pending: Pending) -> Any:
@@ -489,7 +482,7 @@ class WebTable:
             person.notices.append(f"You did not answer in time: the table {what} for you.")
         if person.pending is pending and pending.kind not in SHARED_KINDS:
             person.pending = None
-        self._bump()
+        self.mark_changed()
 
     def round_finished(self, kind: str, turn: int) -> bool:
         """Whether every person's seat has answered this turn's shared question ``kind``
@@ -515,7 +508,7 @@ class WebTable:
         """Show ``message`` to the person at ``seat``."""
         with self.cond:
             seat.notices.append(message)
-            self._bump()
+            self.mark_changed()
 
     def check_word(self, word: str) -> str:
         """Why ``word`` cannot be written ("" when it is one word)."""
@@ -619,7 +612,7 @@ class WebHumanPlayer:
         with self.table.cond:
             if self.table.seats[self.seat].pending is pending:
                 self.table.seats[self.seat].pending = None
-                self.table._bump()
+                self.table.mark_changed()
 
     def keep_card(self, view: KeepView) -> str:
         """Post the keep question; the first card on offer when the person is gone."""

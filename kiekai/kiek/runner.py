@@ -1,0 +1,474 @@
+"""The Kiek game runner: drives the engine with players, the clock and the game log.
+
+:func:`play_game` asks each seat (bot or human, through the
+:class:`kiekai.kiek.players.KiekPlayer` protocol) for its decisions, enforces the
+two-minute turn through a :class:`kiekai.clock.Clock`, and writes every event to a
+JSON-lines :class:`kiekai.events.EventLog` (flushed per event, so a crash or Ctrl-C keeps
+the log). The log starts with a ``header`` event (seed, players, deck, perception,
+strictness, versions), so :func:`kiekai.kiek.replay.replay` can print the whole game from
+the log alone.
+"""
+
+from __future__ import annotations
+
+import platform
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from kiekai.clock import Clock, MonotonicClock
+from kiekai.deck import Card
+from kiekai.events import Event, EventLog, KiekAborted, KiekHeader
+from kiekai.judge.house_rules import HouseRules, HouseRulesError, HouseRuling
+from kiekai.kiek.engine import (
+    TURN_SECONDS,
+    IllegalAction,
+    JudgeLike,
+    KiekEngine,
+    Phase,
+    ruling_key,
+)
+from kiekai.kiek.players import ActivePlay, Hourglass, HumanKiekPlayer, KiekPlayer, TimeUp
+
+_T = TypeVar("_T")
+
+#: Version of the log format written by :func:`play_game` (in the header event).
+LOG_FORMAT = 1
+#: Tries a human gets when the engine refuses an answer before the game stops.
+HUMAN_RETRIES = 5
+
+
+class GameAborted(RuntimeError):
+    """The game stopped before its end (EOF on stdin, Ctrl-C, a player's error).
+
+    Attributes:
+        reason: one sentence for the person at the terminal.
+        log_path: where the (kept) log is, or ``None`` for an in-memory log.
+    """
+
+    def __init__(self, reason: str, log_path: Path | None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.log_path = log_path
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """The result of a finished game.
+
+    Attributes:
+        names: player names by seat.
+        scores: final points by seat.
+        ranking: seats from first to last place (ties to the player who played last).
+        winner: the winning seat.
+        turns: turns played.
+        end_reason: why the game ended, in words.
+        log_path: the JSON-lines log, or ``None`` for an in-memory log.
+        events: every event of the game, header first.
+    """
+
+    names: tuple[str, ...]
+    scores: tuple[int, ...]
+    ranking: tuple[int, ...]
+    winner: int
+    turns: int
+    end_reason: str
+    log_path: Path | None
+    events: tuple[Event, ...]
+
+
+def versions() -> dict[str, str]:
+    """Versions recorded in the log header: kiekai, Python and the platform."""
+    from kiekai import __version__
+
+    return {
+        "kiekai": __version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(terse=True),
+    }
+
+
+def play_game(
+    players: Sequence[KiekPlayer],
+    cards: Sequence[Card],
+    *,
+    judge: JudgeLike,
+    seed: int,
+    rounds: int = 3,
+    clock: Clock | None = None,
+    log: EventLog | None = None,
+    header: Mapping[str, Any] | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    time_limit: float = TURN_SECONDS,
+    house_rules: HouseRules | None = None,
+    ruling_level: str = "standard",
+    card_names: Mapping[str, str] | None = None,
+    on_engine: Callable[[KiekEngine], None] | None = None,
+) -> GameOutcome:
+    """Play one whole game of Kiek and return the outcome.
+
+    Seat ``i`` is ``players[i]``; the first human seat is the first active player (the
+    rulebook's "youngest player"), else the seed chooses. Each turn the active player gets
+    ``time_limit`` seconds (120, rulebook "A Turn") on an
+    :class:`~kiekai.kiek.players.Hourglass` that a person's front end turns when the cards
+    and prompt are on screen (a bot is timed from the moment it is asked); a word that
+    comes later, or a :class:`~kiekai.kiek.players.TimeUp` from the player, counts as
+    nothing written (a ``time-up`` event says so). Guessers write at the same time at a
+    real table, so each guesser gets what the active player left of the two minutes, and
+    people are asked at once (each in its own thread) while the bots answer in turn; the
+    words are written to the engine in seating order, so a seeded game repeats exactly.
+
+    At the reveal every person may overrule the judge's verdicts
+    (:meth:`~kiekai.kiek.players.HumanKiekPlayer.overrule`): a ruling that no other person
+    contradicts is applied (:meth:`KiekEngine.overrule`) and, with ``house_rules``, saved
+    to the table's house-rules file at ``ruling_level`` for the next games
+    (:meth:`~kiekai.judge.house_rules.HouseRules.add`). Applying the table's rulings is
+    the judge's job, not the runner's: build it with the same object,
+    ``Judge(strictness, house_rules=rules)``, and it decides every pair the table has
+    ruled on (in ``match`` and ``is_repeat``, reason "house rule"), a ruling made in this
+    game from the next verdict on.
+
+    Args:
+        players: 3 to 8 seats (bots and humans).
+        cards: the deck (at least 4 per player + 3).
+        judge: decides matches, repeats and one-word checks.
+        seed: seeds the engine (shuffle, redeals, first active player without humans).
+        rounds: rounds to play (3 = the game proper; more = extra rounds).
+        clock: time source (default: :class:`~kiekai.clock.MonotonicClock`).
+        log: the event log (default: in memory); a header event is written first.
+        header: extra header fields (deck path, perception, strictness ...).
+        on_event: called with every event as it is logged (e.g. an :class:`EventPrinter`).
+        time_limit: seconds per turn.
+        house_rules: where the table's new rulings are saved (``add``: the file, and the
+            rulings the judge applies when it was built with this object).
+        ruling_level: the strictness level new rulings are saved at (the judge's level).
+        card_names: card id -> the name shown to people (default:
+            :func:`kiekai.display.card_names`); written to the log header for replays.
+        on_engine: called once with the engine right after it is built (front ends that
+            show the table read it; they must not call its actions).
+
+    Returns:
+        the :class:`GameOutcome`.
+
+    Raises:
+        ValueError: bad numbers of players or cards (from the engine).
+        GameAborted: EOF on a human's input or Ctrl-C; an ``aborted`` event is logged first
+            and the log is kept.
+        IllegalAction: a bot answered against the rules (a bug in the bot).
+    """
+    from kiekai.display import card_names as default_card_names
+
+    clock = clock or MonotonicClock()
+    log = log if log is not None else EventLog(None)
+    names = [p.name for p in players]
+    shown_names = dict(card_names) if card_names is not None else default_card_names(cards)
+    header_event = Event.of(
+        KiekHeader.model_validate(
+            {
+                "game": "kiek",
+                "format": LOG_FORMAT,
+                "seed": seed,
+                "rounds": rounds,
+                "time_limit": time_limit,
+                "players": [
+                    {"seat": i, "name": p.name, "human": bool(p.is_human)}
+                    for i, p in enumerate(players)
+                ],
+                **dict(header or {}),
+                "card_names": shown_names,
+                "house_rules": str(house_rules.path)
+                if house_rules is not None and house_rules.path
+                else None,
+                "versions": versions(),
+            }
+        )
+    )
+    log.append(header_event)
+    if on_event is not None:
+        on_event(header_event)
+    humans = [i for i, p in enumerate(players) if p.is_human]
+    engine = KiekEngine(
+        cards,
+        len(players),
+        judge=judge,
+        seed=seed,
+        first_active=humans[0] if humans else None,
+        rounds=rounds,
+        log=log,
+        on_event=on_event,
+        time_limit=time_limit,
+    )
+    if on_engine is not None:
+        on_engine(engine)
+    table = _Table(engine, players, clock, house_rules, ruling_level)
+    try:
+        while not engine.is_over():
+            table.step()
+    except (KeyboardInterrupt, EOFError) as exc:
+        reason = (
+            "stopped with Ctrl-C"
+            if isinstance(exc, KeyboardInterrupt)
+            else "the input ended (EOF on stdin) while a player was being asked"
+        )
+        for player in players:  # a person's question on screen ends before the last words
+            if player.is_human:
+                cast(HumanKiekPlayer, player).stop(reason)
+        event = log.append(
+            Event.of(KiekAborted(reason=reason, scores=list(engine.scores)), turn=engine.turn)
+        )
+        if on_event is not None:
+            on_event(event)
+        raise GameAborted(reason, log.path) from None
+    return GameOutcome(
+        names=tuple(names),
+        scores=tuple(engine.scores),
+        ranking=tuple(engine.ranking()),
+        winner=engine.winner(),
+        turns=len(engine.results),
+        end_reason=engine.end_reason,
+        log_path=log.path,
+        events=tuple(log.events),
+    )
+
+
+class _Table:
+    """Asks the players of one game for their decisions and applies them to the engine."""
+
+    def __init__(
+        self,
+        engine: KiekEngine,
+        players: Sequence[KiekPlayer],
+        clock: Clock,
+        house_rules: HouseRules | None,
+        ruling_level: str,
+    ) -> None:
+        self.engine = engine
+        self.players = players
+        self.clock = clock
+        self.house_rules = house_rules
+        self.ruling_level = ruling_level
+
+    def step(self) -> None:
+        """Ask for and apply the decisions of the current phase."""
+        engine = self.engine
+        if engine.phase is Phase.PLAY:
+            self.active_turn()
+        elif engine.phase is Phase.CALL:
+            self.reveal()
+        elif engine.phase is Phase.KEEP:
+            seat = engine.to_move()[0]
+            player = self.players[seat]
+            _retrying(player, lambda: engine.keep(seat, player.keep_card(engine.keep_view(seat))))
+        else:  # pragma: no cover - GUESS is handled inside the active turn
+            raise RuntimeError(f"unexpected phase {engine.phase}")
+
+    def active_turn(self) -> None:
+        """The timed part of a turn: the active player's play, then every guess."""
+        engine = self.engine
+        glass = Hourglass(self.clock, engine.time_limit)
+        _retrying(self.players[engine.active], lambda: self.ask_play(glass))
+        if engine.phase is not Phase.GUESS:
+            return
+        left = max(0.0, engine.time_limit - glass.elapsed())
+        guessers = list(engine.guessers)
+        words = _ask_at_once(self.players, guessers, lambda seat: self.ask_guess(seat, left))
+        for guesser in guessers:
+            word = words[guesser]
+            if word is None:
+                engine.note_time_up(guesser, "guess")
+                word = ""
+            engine.guess(guesser, word)
+
+    def ask_play(self, glass: Hourglass) -> None:
+        """Ask the active player for the play on ``glass``; a play that comes too late, a
+        :class:`TimeUp`, or no word counts as nothing written (``time-up`` logged)."""
+        engine = self.engine
+        seat = engine.active
+        try:
+            play: ActivePlay | None = self.players[seat].play_turn(
+                replace(engine.active_view(), hourglass=glass)
+            )
+        except TimeUp:
+            play = None
+        if play is None or glass.ran_out() or not play.word.strip():
+            engine.note_time_up(seat, "word")
+            if play is not None:
+                play = ActivePlay(play.played, play.three, play.two, "")
+        engine.play(play)
+
+    def ask_guess(self, guesser: int, left: float) -> str | None:
+        """Ask ``guesser`` for a word in the ``left`` seconds of the turn; ``None`` when
+        time ran out or nothing was written. A person whose word the engine refuses is told
+        why and asked again (:data:`HUMAN_RETRIES` tries)."""
+        engine = self.engine
+        player = self.players[guesser]
+        if left <= 0:
+            return None
+        hourglass = Hourglass(self.clock, left)
+        for attempt in range(HUMAN_RETRIES):
+            try:
+                word = player.guess(replace(engine.guess_view(guesser, left), hourglass=hourglass))
+            except TimeUp:
+                return None
+            if word is None or not word.strip() or hourglass.ran_out():
+                return None
+            try:
+                engine.check_guess(guesser, word)
+                return word
+            except IllegalAction as exc:
+                if not player.is_human or attempt == HUMAN_RETRIES - 1:
+                    raise
+                _tell(player, f"Not allowed: {exc}. Try again.")
+        return None  # pragma: no cover - the loop returns or raises
+
+    def reveal(self) -> None:
+        """The words read aloud: people may overrule verdicts; anyone may call a repeat;
+        after a call, people may overrule the judge's repeat verdicts."""
+        engine = self.engine
+        seats = engine.to_move()
+        views = {seat: engine.reveal_view(seat) for seat in seats}
+
+        def ask(seat: int) -> tuple[Mapping[str, bool], bool]:
+            player = self.players[seat]
+            rulings: Mapping[str, bool] = {}
+            if player.is_human and views[seat].guesses:
+                rulings = cast(HumanKiekPlayer, player).overrule(views[seat])
+            return rulings, bool(player.call_repeat(views[seat]))
+
+        answers = _ask_at_once(self.players, seats, ask)
+        secret = views[seats[0]].words.get(engine.active, "")
+        proposed: dict[str, dict[bool, list[int]]] = {}
+        for seat in seats:
+            for word, accepted in dict(answers[seat][0]).items():
+                proposed.setdefault(ruling_key(str(word)), {}).setdefault(
+                    bool(accepted), []
+                ).append(seat)
+        for group in engine.distinct_guesses():
+            ruled = proposed.get(ruling_key(group.word), {})
+            if len(ruled) != 1:
+                continue  # no ruling, or people at the table disagree: the judge's verdict stands
+            ((accepted, by),) = ruled.items()
+            if accepted == group.verdict.accepted:
+                continue
+            engine.overrule(group.word, accepted, by=by[0])
+            self.save_ruling(HouseRuling(secret, group.word, accepted, self.ruling_level), by[0])
+        callers = [seat for seat in seats if answers[seat][1]]
+        if callers and engine.used_words:
+            self.rule_on_repeats(callers)
+        engine.call(callers)
+
+    def rule_on_repeats(self, callers: Sequence[int]) -> None:
+        """Ne bis in idem was called: the people see the judge's repeat verdicts and may
+        overrule them (rulebook "Ne Bis in Idem": the call is right if all players agree);
+        a ruling nobody contradicts is applied and saved as a house rule."""
+        engine = self.engine
+        people = [s for s in engine.seats_from_left_of(engine.active) if self.players[s].is_human]
+        if not people:
+            return
+        views = {seat: engine.call_view(seat, callers) for seat in people}
+        if not views[people[0]].repeats:
+            return
+
+        def ask(seat: int) -> Mapping[str, str | None]:
+            return cast(HumanKiekPlayer, self.players[seat]).overrule_repeats(views[seat])
+
+        answers = _ask_at_once(self.players, people, ask)
+        proposed: dict[str, dict[bool, list[tuple[int, str | None]]]] = {}
+        for seat in people:
+            for word, used in dict(answers[seat]).items():
+                used = None if used is None else str(used)
+                proposed.setdefault(ruling_key(str(word)), {}).setdefault(
+                    used is not None, []
+                ).append((seat, used))
+        for group in engine.distinct_repeats():
+            ruled = proposed.get(ruling_key(group.word), {})
+            if len(ruled) != 1:
+                continue  # no ruling, or people disagree: the judge's verdict stands
+            ((repeats, asked),) = ruled.items()
+            if repeats == group.verdict.accepted:
+                continue
+            by, used = asked[0]
+            try:
+                engine.overrule_repeat(group.word, used, by=by)
+            except IllegalAction as exc:
+                _tell(self.players[by], f"Not allowed: {exc}.")
+                continue
+            # the pair ruled on: the used word the table named, or the judge's when the
+            # table rules "no repeat" (saved as a ruling like a match: docs/judge.md)
+            pair = used if used is not None else group.verdict.matched
+            if pair:
+                self.save_ruling(HouseRuling(pair, group.word, repeats, self.ruling_level), by)
+
+    def save_ruling(self, ruling: HouseRuling, by: int) -> None:
+        """Append the table's ruling to its house-rules file (the next games apply it)."""
+        if self.house_rules is None:
+            return
+        try:
+            self.house_rules.add(ruling)
+        except (OSError, HouseRulesError) as exc:
+            _tell(
+                self.players[by],
+                f"The ruling counts in this game but could not be saved to "
+                f"{self.house_rules.path}: {exc}",
+            )
+
+
+def _ask_at_once(
+    players: Sequence[KiekPlayer], seats: Sequence[int], ask: Callable[[int], _T]
+) -> dict[int, _T]:
+    """``ask(seat)`` for every seat; people at once, each in its own thread, bots in turn.
+
+    Rulebook "A Turn": the guessers write at the same time. Bots are asked in this thread
+    in seating order (so a seeded game repeats exactly) while people answer. The first
+    error of a seat (in seating order) is raised here once everyone has answered; Ctrl-C
+    in this thread stops waiting at once (the people's threads are daemons).
+    """
+    results: dict[int, _T] = {}
+    errors: dict[int, BaseException] = {}
+
+    def run(seat: int) -> None:
+        try:
+            results[seat] = ask(seat)
+        except BaseException as exc:  # re-raised in the caller's thread
+            errors[seat] = exc
+
+    threads = []
+    for seat in seats:
+        if players[seat].is_human:
+            thread = threading.Thread(
+                target=run, args=(seat,), name=f"kiek-seat-{seat}", daemon=True
+            )
+            thread.start()
+            threads.append(thread)
+    for seat in seats:
+        if not players[seat].is_human:
+            run(seat)
+            if seat in errors:
+                break
+    for thread in threads:
+        while thread.is_alive():
+            thread.join(0.1)
+    for seat in seats:
+        if seat in errors:
+            raise errors[seat]
+    return results
+
+
+def _tell(player: KiekPlayer, message: str) -> None:
+    """Tell a person ``message`` (bots are told nothing)."""
+    if player.is_human:
+        cast(HumanKiekPlayer, player).tell(message)
+
+
+def _retrying(player: KiekPlayer, action: Callable[[], None]) -> None:
+    """Run ``action``; a human whose answer the engine refuses is told why and asked again."""
+    for attempt in range(HUMAN_RETRIES):
+        try:
+            action()
+            return
+        except IllegalAction as exc:
+            if not player.is_human or attempt == HUMAN_RETRIES - 1:
+                raise
+            _tell(player, f"Not allowed: {exc}. Try again.")

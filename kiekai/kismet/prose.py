@@ -1,0 +1,283 @@
+"""Kismet events as text: one line per event, and the printed game of a bots-only table.
+
+:func:`describe` gives one line (the terminal UI's event list); :func:`printout` the printed
+game of ``kiekai kismet --humans 0``: the circle and the dice at every roll, the cards in
+front of every player in the variant, round results as small tables, so that a printed
+game can be checked against the rulebook (/work/shared/rules/) line by line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from kiekai.events import Event
+from kiekai.kismet.engine import KismetCard
+from kiekai.kismet.rules import DEFAULT_RULES, Rules, slot_name
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 card"``, ``"2 cards"``, ``"0 cards"``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _join(values: Iterable[object], last: str = "and") -> str:
+    """``[5, 7, 8]`` → ``"5, 7 and 8"``."""
+    items = [str(v) for v in values]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def wrong_knock_why(why: str, values: Sequence[int], roller: str, knocker: str = "you") -> str:
+    """Why a knock was wrong, in a few words (Variant, "Knocking").
+
+    Args:
+        why: :attr:`~kiekai.kismet.engine.KnockOutcome.why` (``"roller_can_lay"`` or
+            ``"cannot_lay"``).
+        values: :attr:`~kiekai.kismet.engine.KnockOutcome.values`.
+        roller: the roller's name; ``knocker``: the knocker's (``"you"`` reads as "you have").
+
+    Returns:
+        e.g. ``"bot1 still has a 7 or 8"`` or ``"you have no 5, 6 or 9"``; ``""`` for an
+        unknown ``why`` (logs written before the reason was logged).
+    """
+    either = _join(values, "or")
+    if why == "roller_can_lay":
+        return f"{roller} still has {'an' if values and values[0] in (8, 11) else 'a'} {either}"
+    if why == "cannot_lay":
+        return f"{knocker} {'have' if knocker == 'you' else 'has'} no {either}"
+    return ""
+
+
+def _value(card_id: str) -> int:
+    return KismetCard.from_id(card_id).value
+
+
+def table_lines(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    """A small text table: the first column left-aligned, the others right-aligned."""
+    cells = [list(map(str, header))] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    out = []
+    for row in cells:
+        parts = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
+        out.append("  ".join(parts).rstrip())
+    return out
+
+
+def round_result_lines(event: Event, names: Mapping[int, str]) -> list[str]:
+    """A variant ``round_over`` event as a small table: minus points still in front of each
+    player this round, the placement (1 = best; equal points share a place) and the running
+    total of minus points."""
+    d = event.data
+    rows = [
+        (names.get(p, f"seat {p}"), m, place, total)
+        for p, (m, place, total) in enumerate(
+            zip(d["minus_points"], d["placements"], d["tallies"], strict=True)
+        )
+    ]
+    return table_lines(("player", "minus points", "place", "total"), rows)
+
+
+def describe(
+    event: Event,
+    names: Mapping[int, str] | None = None,
+    show_values: bool = True,
+    origin: float = 0.0,
+    show_pre_lay: bool = False,
+    rules: Rules | None = DEFAULT_RULES,
+) -> str | None:
+    """One line of text for an event, or ``None`` for events not worth a line.
+
+    Cards are named by value, circle places by letter (a..k), players by name; points say
+    whether they are won or lost. ``show_values=False`` leaves out the values the dice make
+    while a round is played (a person playing has to form the sums himself; they are shown
+    with the results). Pre-laid cards are secret: unless ``show_pre_lay`` (the printed
+    bots-only game), a pre-lay says only that the player has chosen. Times are printed in
+    seconds after ``origin`` (seconds on the table's clock; a monotonic clock counts from
+    boot, so the UI passes the clock's reading when the game opened), never below 0.
+    ``rules`` gives the chip points of a handed-back card (``None``: not shown).
+    """
+    say = _Speaker(names or {}, show_values, show_pre_lay, rules)
+    line = _LINES.get(event.type)
+    if line is None:
+        return None
+    t = f"{max(0.0, float(event.data.get('t', 0.0)) - origin):8.2f}s "
+    return t + line(say, event, say.name(event.player) if event.player is not None else "")
+
+
+@dataclass(frozen=True)
+class _Speaker:
+    """How :func:`describe` words events: the players' names and what it shows."""
+
+    names: Mapping[int, str]
+    show_values: bool
+    show_pre_lay: bool
+    rules: Rules | None
+
+    def name(self, seat: object) -> str:
+        """The name of ``seat`` (``"seat N"`` for one without a name)."""
+        return self.names.get(seat, f"seat {seat}") if isinstance(seat, int) else f"seat {seat}"
+
+
+#: ``line(speaker, event, who)``: the text of one event after its time stamp (``who``: the
+#: name of the event's player, ``""`` for a table event).
+_Line = Callable[[_Speaker, Event, str], str]
+
+
+def _setup(say: _Speaker, event: Event, who: str) -> str:
+    return f"setup: {event.data['players']} players, seed {event.data['seed']}"
+
+
+def _roll(say: _Speaker, event: Event, who: str) -> str:
+    d = event.data
+    roller = f"{who} rolls " if event.player is not None else "roll "
+    values = f" -> values {_join(d['values'], 'or')}" if say.show_values else ""
+    joker = (
+        " (joker throw: the roller may lay one more card after the matching one)"
+        if d.get("joker")
+        else ""
+    )
+    return f"{roller}{_join(d['dice'])}{values}{joker}"
+
+
+def _cover(say: _Speaker, event: Event, who: str) -> str:
+    return f"  {who} covers card {slot_name(event.data['slot'])}"
+
+
+def _displaced(say: _Speaker, event: Event, who: str) -> str:
+    d = event.data
+    return (
+        f"  {who} is pushed off card {slot_name(d['slot'])}: "
+        f"{say.name(d['by'])}'s hand was there first"
+    )
+
+
+def _reveal(say: _Speaker, event: Event, who: str) -> str:
+    d = event.data
+    where = f" ({slot_name(d['slot'])})" if "slot" in d else ""
+    if d["correct"]:
+        return f"  {who} takes the {d['value']}{where}: +{plural(d['points'], 'point')}"
+    if d["handed_back"]:
+        back = _value(d["handed_back"])
+        lost = f" (-{plural(say.rules.points(back), 'point')})" if say.rules is not None else ""
+        return f"  {who} covered the {d['value']}{where}: wrong, hands back the {back}{lost}"
+    return f"  {who} covered the {d['value']}{where}: wrong; no card won yet to hand back"
+
+
+def _clear(say: _Speaker, event: Event, who: str) -> str:
+    return f"  no card could be taken: all {len(event.data['removed'])} cards leave the game"
+
+
+def _game_over(say: _Speaker, event: Event, who: str) -> str:
+    return "game over: too few cards left to refill the circle"
+
+
+def _round_start(say: _Speaker, event: Event, who: str) -> str:
+    d = event.data
+    return f"round {d['round'] + 1} starts; {say.name(d['roller'])} rolls first"
+
+
+def _pre_lay(say: _Speaker, event: Event, who: str) -> str:
+    d = event.data
+    if not say.show_pre_lay:
+        return f"  {who} has chosen cards to pre-lay (face down)"
+    if not d["values"]:
+        return f"  {who} pre-lays nothing"
+    return f"  {who} pre-lays {_join(d['values'])} face down (worth {d['points']} minus points)"
+
+
+def _lay(say: _Speaker, event: Event, who: str) -> str:
+    extra = " (the joker throw's extra card)" if event.data.get("extra") else ""
+    return f"  {who} lays the {event.data['value']}{extra}"
+
+
+def _pass(say: _Speaker, event: Event, who: str) -> str:
+    if event.data.get("timed_out"):
+        return f"  {who}'s time ran out: the turn ends (not an overlook)"
+    if event.data.get("overlooked"):
+        return f"  {who} passes, overlooking a card he could lay: others may knock"
+    return f"  {who} passes"
+
+
+def _knock(say: _Speaker, event: Event, who: str) -> str:
+    d = event.data
+    card, roller = d.get("card"), say.name(d.get("roller"))
+    text = {
+        "lay": f"knocks first and lays the {card}",
+        "roller_turns_back": (
+            f"knocks first: {roller} turns back the {card}"
+            if card is not None
+            else f"knocks first: {roller} has no laid-down card to turn back"
+        ),
+        "too_slow": "knocks rightly, but too late",
+        "penalty": f"knocks wrongly and turns the {card} face up again",
+        "no_penalty": "knocks wrongly; no laid-down card to turn back, so no penalty",
+    }.get(d["result"], d["result"])
+    why = wrong_knock_why(d.get("why", ""), d.get("values", ()), roller, who)
+    if why and d["result"] == "penalty":  # short enough for an 80-column event list
+        text = f"knocks wrongly ({why}), turns the {card} up"
+    elif why and d["result"] == "no_penalty":
+        text = f"knocks wrongly ({why}); no cost"
+    return f"  {who} {text}"
+
+
+def _round_over(say: _Speaker, event: Event, who: str) -> str:
+    return f"round {event.data['round'] + 1} over: {who} laid all cards"
+
+
+#: The events :func:`describe` gives a line, by type.
+_LINES: dict[str, _Line] = {
+    "setup": _setup,
+    "roll": _roll,
+    "cover": _cover,
+    "displaced": _displaced,
+    "reveal": _reveal,
+    "clear": _clear,
+    "game_over": _game_over,
+    "round_start": _round_start,
+    "pre_lay": _pre_lay,
+    "lay": _lay,
+    "pass": _pass,
+    "knock": _knock,
+    "round_over": _round_over,
+}
+
+
+def printout(
+    events: Iterable[Event],
+    names: Mapping[int, str] | None = None,
+    rules: Rules = DEFAULT_RULES,
+) -> Iterator[str]:
+    """The printed game of a bots-only table (``kiekai kismet --humans 0``), line by line.
+
+    Every event's :func:`describe` line (with the values the dice make and the pre-laid
+    cards), and besides: in the base game the circle at every roll (``a 5  b 7 …``, with
+    chip points); in the variant, at every roll, the cards face up in front of each player,
+    and each round's results as a small table. Everything a rule check needs is on the page.
+    """
+    names = names or {}
+    for event in events:
+        line = describe(event, names, show_values=True, show_pre_lay=True, rules=rules)
+        if line is not None:
+            yield line
+        d = event.data
+        pad = " " * 12
+        if event.type == "roll" and "circle" in d:
+            cards = [
+                f"{slot_name(i)} {_value(c):>2}" if c is not None else f"{slot_name(i)}  -"
+                for i, c in enumerate(d["circle"])
+            ]
+            yield f"{pad}circle: " + "  ".join(cards)
+        elif event.type == "roll" and "fronts" in d:
+            width = max(len(names.get(p, f"seat {p}")) for p in range(len(d["fronts"])))
+            for p, front in enumerate(d["fronts"]):
+                shown = " ".join(f"{v:>2}" for v in front) or "(none)"
+                minus = sum(rules.points(v) for v in front)
+                who = names.get(p, f"seat {p}")
+                yield f"{pad}{who:<{width}} in front: {shown}  ({minus} minus points)"
+        elif event.type == "round_over":
+            for row in round_result_lines(event, names):
+                yield f"{pad}{row}"
