@@ -11,7 +11,9 @@ its kind, its concreteness (Brysbaert et al. 2014) and the WordNet senses a read
 *misread* it in. Word frequencies are wordfreq Zipf values (log10 of occurrences per billion
 words; Speer et al., *wordfreq*), computed when the vocabulary loads.
 
-WordNet access goes through :func:`kiekai.models.wordnet` (NLTK's reader for WordNet 3.0).
+WordNet is read through :func:`kiekai.judge.resources.wordnet`: the reader of the
+:class:`~kiekai.judge.resources.Resources` in force (the judge's, a command's), the same
+one the judge reads, so a game opens WordNet once.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ import numpy as np
 from kiekai import paths
 
 if TYPE_CHECKING:
-    from nltk.corpus.reader.wordnet import Synset, WordNetCorpusReader
+    from nltk.corpus.reader.wordnet import Synset
+
+    from kiekai.judge.protocol import WordNetLike
 
 #: kiekai's data folder: the repository's ``data/`` or the installed copy (:mod:`kiekai.paths`).
 DATA_DIR = paths.data_dir()
@@ -46,8 +50,8 @@ class VocabularyError(ValueError):
     """The vocabulary file is missing or malformed (the message names the file and line)."""
 
 
-def _wn() -> WordNetCorpusReader:
-    from kiekai.models import wordnet
+def _wn() -> WordNetLike:
+    from kiekai.judge.resources import wordnet
 
     return wordnet()
 
@@ -594,21 +598,19 @@ def _all_senses(word: str, declared: tuple[str, ...]) -> tuple[Synset, ...]:
     return tuple(senses)
 
 
-_SENSE_INDEX: dict[int, tuple[Vocabulary, dict[str, tuple[int, ...]]]] = {}
-
-
 def sense_index(vocabulary: Vocabulary) -> dict[str, tuple[int, ...]]:
     """Map: declared synset name -> positions of the words of ``vocabulary`` that declare it.
 
-    Built from the file's strings alone (no WordNet), once per vocabulary object per process.
+    Built from the file's strings alone (no WordNet), once per vocabulary object (kept
+    with the vocabulary's other derived data).
     """
-    hit = _SENSE_INDEX.get(id(vocabulary))
-    if hit is not None and hit[0] is vocabulary:
-        return hit[1]
+    hit: dict[str, tuple[int, ...]] | None = vocabulary._derived.get("sense_index")
+    if hit is not None:
+        return hit
     index: dict[str, list[int]] = {}
     for v, names in enumerate(vocabulary.synsets):
         for name in names:
             index.setdefault(name, []).append(v)
     frozen = {k: tuple(v) for k, v in index.items()}
-    _SENSE_INDEX[id(vocabulary)] = (vocabulary, frozen)
+    vocabulary._derived["sense_index"] = frozen
     return frozen

@@ -40,15 +40,13 @@ def small_table_cache(folder: Path, words: Sequence[str] = TABLE_WORDS) -> Path:
         if not link.exists():
             link.symlink_to(real / name, target_is_directory=True)
     saved_env = os.environ.get("KIEKAI_CACHE_DIR")
-    saved_table = (resources._TABLE, resources._TABLE_LOOKED_UP)
+    builder = resources.Resources(embedding_table=None)  # the process's own stay as they are
     os.environ["KIEKAI_CACHE_DIR"] = str(folder)
     try:
-        resources.load_embedding_table(words=list(words), build=True)
+        builder.load_embedding_table(words=list(words), build=True)
     finally:
         if saved_env is None:
             os.environ.pop("KIEKAI_CACHE_DIR", None)
         else:
             os.environ["KIEKAI_CACHE_DIR"] = saved_env
-        resources.use_embedding_table(saved_table[0])
-        resources._TABLE_LOOKED_UP = saved_table[1]
     return folder

@@ -71,7 +71,7 @@ def test_weights_come_from_the_package_and_match_the_pin():
 
 
 def test_missing_package_names_the_package_and_the_fix(monkeypatch):
-    monkeypatch.setattr(models, "_classifier_package_file", lambda: None)
+    monkeypatch.setattr(models.classifier, "_classifier_package_file", lambda: None)
     with pytest.raises(models.ModelUnavailable) as info:
         models.resolve_classifier()
     message = str(info.value)
@@ -80,7 +80,7 @@ def test_missing_package_names_the_package_and_the_fix(monkeypatch):
 
 
 def test_hash_mismatch_is_refused_with_the_fix(monkeypatch, tmp_path):
-    monkeypatch.setattr(models, "_classifier_package_file", lambda: None)
+    monkeypatch.setattr(models.classifier, "_classifier_package_file", lambda: None)
     cfg = models.registry()["classifier"]
     fake = models.cache_dir() / "models" / cfg["weights_file"]
     fake.write_bytes(b"not the weights")
@@ -92,7 +92,7 @@ def test_hash_mismatch_is_refused_with_the_fix(monkeypatch, tmp_path):
 
 def test_a_copy_in_the_cache_is_used_when_the_package_is_missing(monkeypatch):
     real = models.resolve_classifier().path
-    monkeypatch.setattr(models, "_classifier_package_file", lambda: None)
+    monkeypatch.setattr(models.classifier, "_classifier_package_file", lambda: None)
     copy = models.cache_dir() / "models" / real.name
     shutil.copyfile(real, copy)
     resolved = models.resolve_classifier()

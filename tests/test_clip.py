@@ -99,7 +99,7 @@ def test_checkpoint_from_env(tiny_clip, monkeypatch):
 def test_missing_weights_message_names_the_fixes(tmp_path, monkeypatch):
     monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-hf-cache"))
-    monkeypatch.setattr(models, "_clip_hub_cache_file", lambda hf_hub: None)
+    monkeypatch.setattr(models.clip, "_clip_hub_cache_file", lambda hf_hub: None)
     with pytest.raises(models.ModelUnavailable) as info:
         models.load_clip()
     message = str(info.value)
@@ -242,7 +242,7 @@ def test_embedding_cache_rejects_wrong_length_and_bad_keys(tmp_path):
 
 
 def test_non_default_architecture_gets_its_own_tag_and_fix(monkeypatch):
-    monkeypatch.setattr(models, "_clip_hub_cache_file", lambda hf_hub: None)
+    monkeypatch.setattr(models.clip, "_clip_hub_cache_file", lambda hf_hub: None)
     tag = open_clip.list_pretrained_tags_by_model("RN50")[0]
     with pytest.raises(models.ModelUnavailable) as info:
         models.resolve_clip(model_name="RN50")

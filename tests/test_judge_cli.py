@@ -120,12 +120,17 @@ def test_loading_line_goes_to_stderr_only(monkeypatch) -> None:
     from kiekai import models
     from kiekai.judge import resources
 
+    shared = resources.default_resources()
+
     def unloaded():  # a fresh cache of the loader: the model counts as not loaded yet
         monkeypatch.setattr(
             models,
             "sentence_model",
             functools.lru_cache(maxsize=4)(models.sentence_model.__wrapped__),
         )
+        # and the process holds no encoder a command's resources could start with
+        fresh = resources.Resources(wordnet=shared.wordnet())
+        monkeypatch.setattr(resources, "default_resources", lambda: fresh)
 
     notice = "loading the sentence model"
     try:

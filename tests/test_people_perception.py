@@ -53,7 +53,7 @@ def _registry_with(monkeypatch: pytest.MonkeyPatch, change) -> None:
     """Make kiekai.models.registry() return a changed copy of the registry."""
     changed = copy.deepcopy(models.registry())
     change(changed)
-    monkeypatch.setattr(models, "registry", lambda: changed)
+    monkeypatch.setattr(models.common, "registry", lambda: changed)
 
 
 def test_the_shipped_models_load_and_name_their_detectors():

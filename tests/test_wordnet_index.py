@@ -79,7 +79,7 @@ def _synset_facts(synset) -> dict:
 
 def test_lookups_equal_nltk_on_thousands_of_words(readers) -> None:
     index, nltk_reader = readers
-    wi.FALLBACKS.clear()
+    index.fallbacks.clear()
     differences = []
     compared = 0
     for word in _words(nltk_reader):
@@ -103,10 +103,10 @@ def test_lookups_equal_nltk_on_thousands_of_words(readers) -> None:
                 )
     assert compared > 10_000
     assert not differences, differences[:20]
-    assert not wi.FALLBACKS  # every answer came from the index
+    assert not index.fallbacks  # every answer came from the index
 
 
-def test_objects_mix_with_nltks_and_answer_the_rest_through_it(readers) -> None:
+def test_objects_mix_with_nltks_and_refuse_the_rest(readers) -> None:
     index, nltk_reader = readers
     dog, nltk_dog = index.synset("dog.n.01"), nltk_reader.synset("dog.n.01")
     assert dog == nltk_dog and nltk_dog == dog and hash(dog) == hash(nltk_dog)
@@ -128,10 +128,17 @@ def test_objects_mix_with_nltks_and_answer_the_rest_through_it(readers) -> None:
     for name in wi.STORED_FILES:
         with index.open(name) as mine, nltk_reader.open(name) as theirs:
             assert mine.read() == theirs.read()
-    # a question the index does not store goes to NLTK's object, with NLTK's answer
-    wi.FALLBACKS.clear()
-    assert dog.path_similarity(cat) == nltk_dog.path_similarity(nltk_reader.synset("cat.n.01"))
-    assert wi.FALLBACKS["path_similarity"] == 1
+    # a question the index does not store raises instead of loading NLTK's reader
+    fresh = wi.WordNetIndex(index.path, nltk_reader=lambda: pytest.fail("NLTK was loaded"))
+    for asked in (
+        lambda: fresh.synset("dog.n.01").path_similarity(fresh.synset("cat.n.01")),
+        lambda: fresh.synset("dog.n.01").lemmas()[0].frame_strings(),
+        lambda: fresh.lemma_count,
+    ):
+        with pytest.raises(AttributeError, match="WordNet index's .* has no .*NLTK's reader"):
+            asked()
+    assert not hasattr(fresh, "ic") and fresh._nltk_reader is None
+    assert not fresh.fallbacks
     with pytest.raises(ValueError, match="no WordNet synset named"):
         index.synset("dog.n.99")
 
@@ -231,15 +238,11 @@ def test_a_cache_that_cannot_be_written_falls_back_to_nltk(tmp_path, monkeypatch
         raise PermissionError(13, "Permission denied", str(tmp_path))
 
     monkeypatch.setattr(wi.tempfile, "mkstemp", read_only)
-    saved = resources._WORDNET
-    resources.use_wordnet(None)
-    resources._WARNED.discard("wordnet-index")
-    try:
-        with pytest.warns(RuntimeWarning, match="WordNet index cannot be written"):
-            reader = resources.wordnet()
-        assert type(reader).__name__ == "WordNetCorpusReader"
-    finally:
-        resources.use_wordnet(saved)
+    fresh = resources.Resources()  # nothing opened yet
+    with pytest.warns(RuntimeWarning, match="WordNet index cannot be written"):
+        reader = fresh.wordnet()
+    assert type(reader).__name__ == "WordNetCorpusReader"
+    assert fresh.wordnet() is reader  # opened once
 
 
 def test_lemminflect_table_equals_lemminflects_own(readers) -> None:

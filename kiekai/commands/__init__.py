@@ -1,13 +1,19 @@
 """Typer command modules; each exposes ``register(app)`` (see :mod:`kiekai.cli`).
 
-Shared here: :func:`path_value`, the parser of every path option and argument.
+Shared here: :func:`path_value`, the parser of every path option and argument, and
+:func:`command_resources`, the models a command reads.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from kiekai.judge.resources import Resources
 
 
 def path_value(value: str | Path) -> Path:
@@ -29,3 +35,25 @@ def path_value(value: str | Path) -> Path:
             "current folder)"
         )
     return Path(value)
+
+
+def command_resources(report: Callable[[str], None] | None = None) -> Resources:
+    """The :class:`kiekai.judge.resources.Resources` of the running command, built now
+    and put in force until the command ends (the judge, the bots, perception and the
+    lexicon the command makes read it); ``report`` gets a line whenever something slow
+    loads (the WordNet index build, the sentence model).
+
+    It starts with the WordNet reader and sentence model this process has loaded
+    already, if any (none in a ``kiekai`` process; a test runner's or a notebook's
+    otherwise), so that running a command in-process opens neither a second time.
+    """
+    import click
+
+    from kiekai.judge.resources import Resources, default_resources
+
+    shared = default_resources()
+    resources = Resources(report=report, **shared.loaded_parts())
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.with_resource(resources.use())
+    return resources

@@ -48,25 +48,24 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _report_loading() -> None:
+def _report_loading(judge) -> None:
     """Have the judge say on stderr (never stdout, so ``--json`` and ``--batch`` output
     stay clean) whatever slow thing it loads: the WordNet index when it is built (once
     per machine), the sentence model for words outside the judge's tables. A verdict on
     words in the tables loads nothing slow and prints nothing there."""
-    from kiekai.judge import resources
-
-    resources.set_reporter(lambda line: typer.echo(line, err=True))
+    judge.resources.report = lambda line: typer.echo(line, err=True)
 
 
 def _judge(strictness: str, house_rules: Path | None = None):
     """Build a :class:`kiekai.judge.Judge` with the table's house rules from
     ``house_rules``; a bad strictness, model file or house-rules file exits 2."""
+    from kiekai.commands import command_resources
     from kiekai.judge import Judge
     from kiekai.judge.house_rules import HouseRules
 
     try:
         rules = HouseRules.load(house_rules) if house_rules is not None else None
-        return Judge(strictness, house_rules=rules)
+        return Judge(strictness, house_rules=rules, resources=command_resources())
     except (ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
 
@@ -297,7 +296,7 @@ def judge_command(
 ) -> None:
     """Judge whether GUESS names the category SECRET (rulebook: "Imperfect Guesses")."""
     judge = _judge(strictness, house_rules)
-    _report_loading()
+    _report_loading(judge)
     if batch is not None:
         if secret is not None or guess is not None:
             _fail("give either SECRET GUESS or --batch FILE, not both")
@@ -327,7 +326,7 @@ def repeat_command(
     _check_utf8(word, "WORD")
     _check_utf8(used, "--used")
     used_words = [u.strip() for u in used.split(",") if u.strip()]
-    _report_loading()
+    _report_loading(judge)
     verdict = judge.is_repeat(word, used_words)
     if as_json:
         _print_verdict(

@@ -186,6 +186,7 @@ def _embedding_table_row(build: bool, err, problems: list[str]) -> tuple[str, ..
     from rich.markup import escape
 
     from kiekai import models
+    from kiekai.commands import command_resources
     from kiekai.judge import resources
 
     title = "embedding table\n[dim]all-MiniLM-L6-v2 vectors of common words[/dim]"
@@ -193,7 +194,7 @@ def _embedding_table_row(build: bool, err, problems: list[str]) -> tuple[str, ..
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             found = (
-                resources.load_embedding_table(build=True, report=err.print)
+                command_resources().load_embedding_table(build=True, report=err.print)
                 if build
                 else resources.find_embedding_table()
             )

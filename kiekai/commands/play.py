@@ -25,7 +25,7 @@ import typer
 from rich.console import Console
 
 from kiekai.clock import MonotonicClock, VirtualClock
-from kiekai.commands import path_value
+from kiekai.commands import command_resources, path_value
 from kiekai.display import safe_text
 from kiekai.files import FileRefusedError
 from kiekai.judge.verdict import Strictness
@@ -172,6 +172,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a game of Kiek: split five photos 3 against 2 with one word; guess the others' words."""
         out, err = _consoles()
+        command_resources()  # the judge, bots and perception of this game read these
         try:
             people = _people(err, humans, web=web, seats=seats)
             _check_numbers(err, bots, people, rounds=rounds, turn_seconds=turn_seconds, port=port)

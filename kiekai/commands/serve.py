@@ -110,7 +110,7 @@ def serve(
     Binding an address other than loopback prints a warning: the API has no
     authentication.
     """
-    from kiekai.judge import resources
+    from kiekai.judge.resources import default_resources
     from kiekai.judge.server import create_app, load_judges
 
     if not is_loopback(host):
@@ -144,7 +144,10 @@ def serve(
         typer.echo(line, err=True)
 
     say("loading the judge (WordNet index, embedding table) ...")
-    resources.set_reporter(say)  # the index build, the sentence model: one line each
+    # the process's default resources, not a command's own: the server's threads (the
+    # judge worker, the encoder loader) read the resources in force there, the default
+    resources = default_resources()
+    resources.report = say  # the index build, the sentence model: one line each
     build_thread = None
     try:  # whatever ends the server, a table build still in torch stops after its batch
         try:

@@ -15,8 +15,9 @@ What lives here, and nothing else:
   ``kiekai.perception.load_perception``), the judge, markdown tables, matplotlib plots and the
   machine/versions header of ``docs/EVALUATION.md``.
 
-WordNet comes from ``kiekai.models.wordnet()`` (the project's single model resolver); this
-module never locates data files itself.
+WordNet comes from :func:`kiekai.judge.resources.wordnet` (the reader the judge reads, of
+the :class:`~kiekai.judge.resources.Resources` in force); this module never locates data
+files itself.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, overload
 
@@ -281,19 +281,17 @@ def load_rounds(path: Path | str, limit: int | None = None) -> list[Round]:
 # --------------------------------------------------------------------------- WordNet
 
 
-@lru_cache(maxsize=1)
 def wordnet() -> Any:
-    """NLTK's WordNet 3.0 corpus reader, from the project's resolver ``kiekai.models.wordnet``.
+    """The WordNet 3.0 reader of the resources in force (:func:`kiekai.judge.resources.wordnet`:
+    the judge's index, or NLTK's reader when the index is off).
 
     Raises:
         EvalError: WordNet cannot be found (the resolver's message says how to fix it).
     """
+    from kiekai.judge.resources import wordnet as current_wordnet
+
     try:
-        from kiekai.models import wordnet as resolve
-    except ImportError as exc:  # pragma: no cover - only before kiekai.models exists
-        raise EvalError(f"kiekai.models.wordnet is unavailable ({exc})") from None
-    try:
-        return resolve()
+        return current_wordnet()
     except Exception as exc:  # the resolver's own error explains the fix
         raise EvalError(f"WordNet could not be loaded: {exc}") from None
 

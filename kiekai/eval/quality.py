@@ -148,12 +148,12 @@ class TruthChecker:
 
     Args:
         labels: ``{card id or file name: wnid}`` (see :meth:`from_csv`).
-        wn: an NLTK WordNet reader (default :func:`kiekai.models.wordnet`).
+        wn: a WordNet reader (default :func:`kiekai.judge.resources.wordnet`, the judge's).
     """
 
     def __init__(self, labels: dict[str, str], wn: Any | None = None) -> None:
         if wn is None:
-            from kiekai.models import wordnet
+            from kiekai.judge.resources import wordnet
 
             wn = wordnet()
         self.wn = wn

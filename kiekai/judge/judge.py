@@ -23,16 +23,17 @@ The verdict's reason names the evidence that decided.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol, cast
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 from kiekai.judge import lexical
 from kiekai.judge.features import NEVER, Evidence, meaning_evidence, surface_evidence
 from kiekai.judge.house_rules import HouseRules, HouseRuling
 from kiekai.judge.model import JudgeModel, load_model
-from kiekai.judge.resources import PAIR_CACHE_ENTRIES
+from kiekai.judge.resources import PAIR_CACHE_ENTRIES, Resources, current
 from kiekai.judge.verdict import Strictness, Verdict
 
 _INPUT_RELATIONS = ("empty", "not-one-word")
@@ -208,13 +209,33 @@ def _lexicon_evidence(secret: str, guess: str, lexicon: LexiconLike) -> Evidence
     return None
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _in_force(
+    method: Callable[Concatenate[Judge, _P], _R],
+) -> Callable[Concatenate[Judge, _P], _R]:
+    """Run a judge's method with the judge's :class:`Resources` in force, so that the
+    lexical and feature code it calls (:func:`kiekai.judge.resources.wordnet`,
+    :func:`kiekai.judge.resources.cosine`) reads this judge's WordNet and encoder, in
+    whichever thread the call comes from."""
+
+    @functools.wraps(method)
+    def bound(self: Judge, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self.resources.use():
+            return method(self, *args, **kwargs)
+
+    return bound
+
+
 class Judge:
     """Decides guesses, repeats and one-word checks at one strictness level
     (implements :class:`kiekai.judge.protocol.JudgeLike`).
 
     Safe to call from several threads (WordNet lookups are serialised by
     :data:`kiekai.judge.lexical.WORDNET_LOCK`, MiniLM encodes by their own lock); models
-    (WordNet, MiniLM, the fitted parameters) load once per process on first use, and
+    (WordNet, MiniLM) load once per :class:`Resources` on first use, and
     every per-word and per-pair result is cached. House rules are looked up at every
     call, never cached: a ruling added to ``house_rules`` mid-game holds from the next
     call on.
@@ -227,6 +248,10 @@ class Judge:
             "Imperfect Guesses": each group decides for itself); ``None`` for none.
         lexicon: the everyday lexicon (see :class:`LexiconLike`); default: the one in
             ``data/`` when installed (:func:`default_lexicon`); ``None`` to judge without.
+        resources: the WordNet reader, encoder and embedding table to judge with
+            (:class:`kiekai.judge.resources.Resources`); default: the ones in force where
+            the judge is made (:func:`kiekai.judge.resources.current`: a command's own,
+            else the process's default).
 
     Raises:
         ValueError: unknown strictness, a malformed model file or lexicon.
@@ -240,7 +265,9 @@ class Judge:
         *,
         house_rules: HouseRules | None = None,
         lexicon: LexiconLike | None = _DEFAULT,
+        resources: Resources | None = None,
     ):
+        self.resources = resources if resources is not None else current()
         self.strictness = Strictness.parse(strictness)
         self.model = model if model is not None else load_model()
         self.house_rules = house_rules
@@ -253,6 +280,7 @@ class Judge:
         rules = f", house_rules={self.house_rules!r}" if self.house_rules is not None else ""
         return f"Judge(strictness={self.strictness.value!r}{rules})"
 
+    @_in_force
     def warm_up(
         self,
         build_embedding_table: bool = False,
@@ -279,8 +307,7 @@ class Judge:
         Raises:
             RuntimeError: a model cannot be loaded (message from :mod:`kiekai.models`).
         """
-        from kiekai.judge import resources
-
+        resources = self.resources
         if build_embedding_table:
             resources.load_embedding_table(build=True, report=report)
         else:
@@ -297,6 +324,7 @@ class Judge:
 
     # ------------------------------------------------------------------ one word
 
+    @_in_force
     def check_word(self, text: str) -> Verdict:
         """Whether ``text`` is one lexical item a player may write (rulebook "A Turn":
         "just one word"): a single word (hyphen and apostrophe allowed), a numeral, or a
@@ -317,6 +345,7 @@ class Judge:
 
     # ------------------------------------------------------------------ evidence
 
+    @_in_force
     def evidence(self, secret: str, guess: str) -> Evidence:
         """The evidence that decides ``guess`` against ``secret``, before any level and
         without house rules (:func:`pair_evidence` with this judge's lexicon).
@@ -408,6 +437,7 @@ class Judge:
             d.accepted, d.score, d.relation, f"{verb} at {self.strictness.value} level: {d.clause}."
         )
 
+    @_in_force
     def match(self, secret: str, guess: str, *, rulings: HouseRules | None = None) -> Verdict:
         """Whether ``guess`` names the secret category ``secret`` at this level.
 
@@ -425,6 +455,7 @@ class Judge:
         """
         return self._verdict(self._decide(secret, guess, rulings))
 
+    @_in_force
     def match_many(
         self, pairs: Iterable[tuple[str, str]], *, rulings: HouseRules | None = None
     ) -> list[Verdict]:
@@ -447,6 +478,7 @@ class Judge:
         _prefetch(w for pair in pairs for w in pair)
         return [self.match(s, g, rulings=rulings) for s, g in pairs]
 
+    @_in_force
     def is_repeat(
         self, candidate: str, used_words: Sequence[str], *, rulings: HouseRules | None = None
     ) -> Verdict:
@@ -500,6 +532,7 @@ class Judge:
             )
         return Verdict(False, d.score, d.relation, reason)
 
+    @_in_force
     def is_repeat_many(
         self,
         items: Iterable[tuple[str, Sequence[str]]],

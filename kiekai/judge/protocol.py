@@ -15,8 +15,8 @@ terminal and web front ends and the test doubles take any object that does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from kiekai.judge.verdict import Strictness, Verdict
 
@@ -50,4 +50,55 @@ class JudgeLike(Protocol):
 
     def is_repeat(self, word: str, used_words: Sequence[str]) -> Verdict:
         """Does ``word`` repeat one of ``used_words``? (``matched`` names which.)"""
+        ...
+
+
+@runtime_checkable
+class WordNetLike(Protocol):
+    """The part of a WordNet 3.0 reader that kiekai reads (the judge, the lexicon, the
+    bots, perception, the evaluation): implemented by the compact index
+    (:class:`kiekai.judge.wordnet_index.WordNetIndex`) and by NLTK's
+    ``WordNetCorpusReader``, with the same answers in the same order
+    (``tests/test_wordnet_index.py``). Synsets and lemmas are NLTK's or the index's
+    objects; they compare and hash by name, so the two can be mixed in sets.
+
+    One :class:`kiekai.judge.resources.Resources` holds one reader, so a process that
+    reads through the index never loads NLTK's reader beside it.
+    """
+
+    def synsets(self, lemma: str, pos: str | None = None) -> list[Any]:
+        """Synsets of ``lemma`` (any inflection; underscores for spaces) in ``pos``."""
+        ...
+
+    def synset(self, name: str) -> Any:
+        """The synset named ``lemma.pos.nn``; ``ValueError`` (NLTK: ``WordNetError``,
+        a subclass) when none."""
+        ...
+
+    def synset_from_pos_and_offset(self, pos: str, offset: int) -> Any:
+        """The synset at ``offset`` of the data file of ``pos`` (ImageNet wnids)."""
+        ...
+
+    def lemmas(self, lemma: str, pos: str | None = None) -> list[Any]:
+        """Lemmas named ``lemma`` (case-insensitive) among its synsets."""
+        ...
+
+    def morphy(self, form: str, pos: str | None = None) -> str | None:
+        """The first base form of ``form`` WordNet lists, or ``None``."""
+        ...
+
+    def _morphy(self, form: str, pos: str) -> list[str]:
+        """Every base form of ``form`` in ``pos`` (NLTK's rules and exception lists)."""
+        ...
+
+    def all_synsets(self, pos: str | None = None) -> Iterator[Any]:
+        """Every synset (of ``pos``), in file order."""
+        ...
+
+    def open(self, fileid: str) -> Any:
+        """A stored WordNet file (``cntlist.rev``, ``lexnames``) as a text stream."""
+        ...
+
+    def get_version(self) -> str:
+        """WordNet's version (``"3.0"``)."""
         ...

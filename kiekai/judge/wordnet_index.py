@@ -16,9 +16,12 @@ definitions, examples, lexicographer files, sense keys and SemCor counts, every 
 relation, ``min_depth``/``max_depth``, ``closure``, hypernym paths, lowest common
 hypernyms). Results equal NLTK's, in NLTK's order (``tests/test_wordnet_index.py``
 compares them word by word); objects compare and hash like NLTK's (by name), so the two
-can be mixed in sets. Anything else asked of an index object is answered by NLTK's own
-object (loaded on first such use, counted in :data:`FALLBACKS`), so a caller never gets a
-wrong answer, only a slow one.
+can be mixed in sets. Both readers are :class:`kiekai.judge.protocol.WordNetLike`. An
+attribute the index does not have raises ``AttributeError`` (naming NLTK's reader as the
+way to get it) instead of loading NLTK's reader behind the caller's back, so a process
+that reads WordNet through the index never holds NLTK's reader too. Only the arguments
+that ask for NLTK explicitly (another ``lang``, ``simulate_root=True``) are passed to
+NLTK's reader, counted in :attr:`WordNetIndex.fallbacks`.
 
 What is stored (WordNet 3.0: 117,659 synsets, 147,306 lemma forms, about 40 MB):
 
@@ -59,6 +62,7 @@ import time
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -130,9 +134,17 @@ LEMMA_RELATIONS = {
 #: Objects compare by name, so callers' caches keyed by synsets keep working.
 MAX_SYNSET_OBJECTS = 65_536
 
-#: How many times an index object handed a question to NLTK's own object, by method name.
-#: The judge's own path never does (``tests/test_wordnet_index.py`` checks it).
-FALLBACKS: Counter[str] = Counter()
+
+def _not_stored(kind: str, attribute: str) -> AttributeError:
+    """The error for an attribute an index object lacks: raised, not answered by loading
+    NLTK's reader (seconds and 150 MB) beside the index."""
+    if attribute.startswith("__"):
+        return AttributeError(attribute)
+    return AttributeError(
+        f"the WordNet index's {kind} has no {attribute!r}; it answers what the judge reads "
+        "(see kiekai.judge.protocol.WordNetLike). Use NLTK's reader "
+        "(kiekai.models.wordnet()) for the rest of NLTK's API"
+    )
 
 
 class IndexUnavailable(RuntimeError):
@@ -349,15 +361,13 @@ class Synset(_Object):
         return sorted(s for s in found if depth(s) == deepest)
 
     def _fallback(self, attribute: str):
-        FALLBACKS[attribute] += 1
+        self._index.fallbacks[attribute] += 1
         return getattr(
             self._index._nltk().synset_from_pos_and_offset(self._pos, self._offset), attribute
         )
 
     def __getattr__(self, attribute: str):
-        if attribute.startswith("__"):
-            raise AttributeError(attribute)
-        return self._fallback(attribute)
+        raise _not_stored("Synset", attribute)
 
 
 class Lemma(_Object):
@@ -405,13 +415,7 @@ class Lemma(_Object):
         return self._synset._lemma_related(self._name, symbol)
 
     def __getattr__(self, attribute: str):
-        if attribute.startswith("__"):
-            raise AttributeError(attribute)
-        FALLBACKS[f"Lemma.{attribute}"] += 1
-        nltk_synset = self._synset._index._nltk().synset_from_pos_and_offset(
-            self._synset._pos, self._synset._offset
-        )
-        return getattr(nltk_synset.lemmas()[self._i], attribute)
+        raise _not_stored("Lemma", attribute)
 
 
 for _method, _symbol in RELATIONS.items():
@@ -464,6 +468,9 @@ class WordNetIndex:
         self._keep_all = False  # all_synsets() keeps every object (preloading)
         self._nltk_loader = nltk_reader
         self._nltk_reader = None
+        #: Calls passed to NLTK's reader because their arguments asked for it (another
+        #: ``lang``, ``simulate_root``), by method.
+        self.fallbacks: Counter[str] = Counter()
         self._forms = lru_cache(maxsize=131072)(self._form_uncached)
         self._lemminflect = lru_cache(maxsize=65536)(self._lemminflect_uncached)
 
@@ -584,7 +591,7 @@ class WordNetIndex:
         """Synsets of ``lemma`` (any inflection; underscores for spaces) in ``pos`` (each
         character a part of speech; default n, v, a, r), in NLTK's order."""
         if lang != "eng":
-            FALLBACKS["synsets"] += 1
+            self.fallbacks["synsets"] += 1
             return self._nltk().synsets(lemma, pos, lang, check_exceptions)
         lemma = lemma.lower()
         out: list[Any] = []
@@ -596,7 +603,7 @@ class WordNetIndex:
     def lemmas(self, lemma: str, pos: str | None = None, lang: str = "eng") -> list[Lemma]:
         """Lemmas named ``lemma`` (case-insensitive) among its synsets."""
         if lang != "eng":
-            FALLBACKS["lemmas"] += 1
+            self.fallbacks["lemmas"] += 1
             return self._nltk().lemmas(lemma, pos, lang)
         lemma = lemma.lower()
         return [
@@ -672,10 +679,7 @@ class WordNetIndex:
         return io.StringIO(text)
 
     def __getattr__(self, attribute: str):
-        if attribute.startswith("__") or attribute in ("_db", "_nltk_reader", "_nltk_loader"):
-            raise AttributeError(attribute)
-        FALLBACKS[f"reader.{attribute}"] += 1
-        return getattr(self._nltk(), attribute)
+        raise _not_stored("WordNetIndex", attribute)
 
     def close(self) -> None:
         """Close the file (objects already made keep working for what they parsed)."""
@@ -803,81 +807,14 @@ def build_index(
         OSError: the folder cannot be written.
     """
     start = time.perf_counter()
-    counts: dict[str, int] = {}
     cntlist = reader.open("cntlist.rev").read()
-    for line in cntlist.splitlines():
-        parts = line.split()
-        if len(parts) >= 2:
-            counts.setdefault(parts[0], int(parts[-1]))
-    lexnames = reader.open("lexnames").read()
-
-    synsets: list[Any] = []  # NLTK Synsets
-    ids: dict[tuple[str, int], int] = {}
-    for synset in reader.all_synsets():
-        file_pos = "a" if synset.pos() == "s" else synset.pos()
-        ids[file_pos, synset.offset()] = len(synsets)
-        synsets.append(synset)
-        if report and len(synsets) % 20_000 == 0:
-            report(f"  WordNet index: {len(synsets):,} synsets read")
+    counts = _sense_counts(cntlist)
+    synsets, ids = _read_synsets(reader, report)
 
     def target(pos: str, offset: int) -> int:
         return ids["a" if pos == "s" else pos, offset]
 
-    rows = []
-    for i, synset in enumerate(synsets):
-        lemmas = [
-            [lem.name(), lem.key(), counts.get(lem.key(), 0), lem.syntactic_marker()]
-            for lem in synset.lemmas()
-        ]
-        pointers = {
-            symbol: sorted(target(p, o) for p, o in found)
-            for symbol, found in sorted(synset._pointers.items())
-            if found
-        }
-        lemma_pointers: dict[str, dict[str, list[list[int]]]] = {}
-        for (name, symbol), found in sorted(synset._lemma_pointers.items()):
-            if found:
-                lemma_pointers.setdefault(name, {})[symbol] = [
-                    [target(p, o), j] for p, o, j in found
-                ]
-        rows.append(
-            (
-                i,
-                synset.name(),
-                synset.pos(),
-                "a" if synset.pos() == "s" else synset.pos(),
-                synset.offset(),
-                reader._lexnames.index(synset.lexname()),
-                synset.min_depth(),
-                synset.max_depth(),
-                synset.definition(),
-                _compact(synset.examples()),
-                _compact(lemmas),
-                _compact(pointers),
-                _compact(lemma_pointers),
-            )
-        )
-
-    forms: dict[str, dict[str, Any]] = {}
-    for form, by_pos in reader._lemma_pos_offset_map.items():
-        entry = forms.setdefault(form, {})
-        for pos, offsets in by_pos.items():
-            if offsets or pos != "s":
-                entry.setdefault("ids", {})[pos] = [target(pos, o) for o in offsets]
-    for pos in POS_LIST:
-        for form, bases in reader._exception_map[pos].items():
-            forms.setdefault(form, {}).setdefault("exc", {})[pos] = list(bases)
-
-    lemma_rows: list[tuple[str, str]] = []
-    lemma_table = lemminflect_table()
-    if lemma_table is not None and lemma_table.is_file():
-        from lemminflect.codecs.LemmaLUCodec import LemmaLUCodec
-
-        lemma_rows = [
-            (word, _compact({upos: list(forms) for upos, forms in by_upos.items()}))
-            for word, by_upos in LemmaLUCodec.load(str(lemma_table)).items()
-        ]
-
+    rows = [_synset_row(i, synset, reader, counts, target) for i, synset in enumerate(synsets)]
     meta = {
         "format": str(INDEX_FORMAT),
         "identity": _compact(identity),
@@ -890,10 +827,129 @@ def build_index(
             }
         ),
         "file:cntlist.rev": cntlist,
-        "file:lexnames": lexnames,
+        "file:lexnames": reader.open("lexnames").read(),
         "synsets": str(len(rows)),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+    tables = _Tables(rows, _form_entries(reader, target), _lemminflect_rows(), meta)
+    _write_index(path, tables, start)
+    return path
+
+
+def _sense_counts(cntlist: str) -> dict[str, int]:
+    """SemCor tag count per sense key, from the text of ``cntlist.rev`` (the first line
+    of a key counts)."""
+    counts: dict[str, int] = {}
+    for line in cntlist.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            counts.setdefault(parts[0], int(parts[-1]))
+    return counts
+
+
+def _read_synsets(
+    reader: Any, report: Callable[[str], None] | None
+) -> tuple[list[Any], dict[tuple[str, int], int]]:
+    """Every synset of NLTK's ``reader`` in file order, and the row id of each by
+    (data-file part of speech, offset); a progress line every 20,000 synsets."""
+    synsets: list[Any] = []  # NLTK Synsets
+    ids: dict[tuple[str, int], int] = {}
+    for synset in reader.all_synsets():
+        file_pos = "a" if synset.pos() == "s" else synset.pos()
+        ids[file_pos, synset.offset()] = len(synsets)
+        synsets.append(synset)
+        if report and len(synsets) % 20_000 == 0:
+            report(f"  WordNet index: {len(synsets):,} synsets read")
+    return synsets, ids
+
+
+def _synset_row(
+    i: int,
+    synset: Any,
+    reader: Any,
+    counts: dict[str, int],
+    target: Callable[[str, int], int],
+) -> tuple[Any, ...]:
+    """The ``synset`` table row of NLTK synset ``synset`` (row id ``i``): its facts,
+    lemmas with sense keys and counts, and pointers as row ids."""
+    lemmas = [
+        [lem.name(), lem.key(), counts.get(lem.key(), 0), lem.syntactic_marker()]
+        for lem in synset.lemmas()
+    ]
+    pointers = {
+        symbol: sorted(target(p, o) for p, o in found)
+        for symbol, found in sorted(synset._pointers.items())
+        if found
+    }
+    lemma_pointers: dict[str, dict[str, list[list[int]]]] = {}
+    for (name, symbol), found in sorted(synset._lemma_pointers.items()):
+        if found:
+            lemma_pointers.setdefault(name, {})[symbol] = [[target(p, o), j] for p, o, j in found]
+    return (
+        i,
+        synset.name(),
+        synset.pos(),
+        "a" if synset.pos() == "s" else synset.pos(),
+        synset.offset(),
+        reader._lexnames.index(synset.lexname()),
+        synset.min_depth(),
+        synset.max_depth(),
+        synset.definition(),
+        _compact(synset.examples()),
+        _compact(lemmas),
+        _compact(pointers),
+        _compact(lemma_pointers),
+    )
+
+
+def _form_entries(reader: Any, target: Callable[[str, int], int]) -> dict[str, dict[str, Any]]:
+    """Per lemma form of the index files: the synset row ids per part of speech
+    (``ids``) and the exception lists' base forms (``exc``)."""
+    forms: dict[str, dict[str, Any]] = {}
+    for form, by_pos in reader._lemma_pos_offset_map.items():
+        entry = forms.setdefault(form, {})
+        for pos, offsets in by_pos.items():
+            if offsets or pos != "s":
+                entry.setdefault("ids", {})[pos] = [target(pos, o) for o in offsets]
+    for pos in POS_LIST:
+        for form, bases in reader._exception_map[pos].items():
+            forms.setdefault(form, {}).setdefault("exc", {})[pos] = list(bases)
+    return forms
+
+
+def _lemminflect_rows() -> list[tuple[str, str]]:
+    """lemminflect's lemma lookup table as ``lemminflect`` table rows (word, JSON), or
+    ``[]`` when lemminflect or its table is not installed."""
+    lemma_table = lemminflect_table()
+    if lemma_table is None or not lemma_table.is_file():
+        return []
+    from lemminflect.codecs.LemmaLUCodec import LemmaLUCodec
+
+    return [
+        (word, _compact({upos: list(forms) for upos, forms in by_upos.items()}))
+        for word, by_upos in LemmaLUCodec.load(str(lemma_table)).items()
+    ]
+
+
+@dataclass
+class _Tables:
+    """The rows of an index file's tables (``meta`` gains the lemminflect word count and
+    the build time when written)."""
+
+    synsets: list[tuple[Any, ...]]
+    forms: dict[str, dict[str, Any]]
+    lemminflect: list[tuple[str, str]]
+    meta: dict[str, str]
+
+
+def _write_index(path: Path, tables: _Tables, start: float) -> None:
+    """Write ``tables`` to ``path`` through a temporary file renamed into place, so
+    readers never see half an index; ``start`` is when the build began.
+
+    Raises:
+        OSError: the folder cannot be written.
+    """
+    meta = tables.meta
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".sqlite", dir=path.parent)
     os.close(handle)
@@ -901,13 +957,13 @@ def build_index(
         db = sqlite3.connect(temp)
         try:
             db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
-            db.executemany("INSERT INTO synset VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+            db.executemany("INSERT INTO synset VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", tables.synsets)
             db.executemany(
                 "INSERT INTO form VALUES (?, ?)",
-                ((form, _compact(entry)) for form, entry in sorted(forms.items())),
+                ((form, _compact(entry)) for form, entry in sorted(tables.forms.items())),
             )
-            db.executemany("INSERT OR REPLACE INTO lemminflect VALUES (?, ?)", lemma_rows)
-            meta["lemminflect_words"] = str(len(lemma_rows))
+            db.executemany("INSERT OR REPLACE INTO lemminflect VALUES (?, ?)", tables.lemminflect)
+            meta["lemminflect_words"] = str(len(tables.lemminflect))
             meta["build_s"] = f"{time.perf_counter() - start:.1f}"
             db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
             db.commit()
@@ -919,7 +975,6 @@ def build_index(
     finally:
         with contextlib.suppress(OSError):
             os.unlink(temp)
-    return path
 
 
 # ---------------------------------------------------------------------------- find / build

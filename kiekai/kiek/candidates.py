@@ -110,7 +110,7 @@ def _closed_form_is_a_word(closed: str) -> bool:
     two, not as a new formation like ``people-less``."""
     from wordfreq import zipf_frequency
 
-    from kiekai.models import wordnet
+    from kiekai.judge.resources import wordnet
 
     return bool(wordnet().synsets(closed)) or zipf_frequency(closed, "en") >= 2.0
 

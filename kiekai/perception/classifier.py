@@ -280,8 +280,8 @@ def word_senses(word: str) -> tuple[Synset, ...]:
     (:func:`kiekai.perception.labels.usual_noun_senses`). Senses under ``person.n.01`` are
     dropped (ImageNet-1k has no class for people).
     """
+    from kiekai.judge.resources import wordnet
     from kiekai.lexicon import all_categories, hypernym_closure
-    from kiekai.models import wordnet
     from kiekai.perception.labels import usual_noun_senses
 
     vocabulary = all_categories()

@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 
     from nltk.corpus.reader.wordnet import Synset
 
+    from kiekai.judge.resources import Resources
+
 LINKED = 1.0
 MENTIONED = 0.9
 HYPONYM = 0.3
@@ -334,12 +336,16 @@ class TextEmbeddings:
 
     The on-disk cache is ``<kiekai cache>/embeddings/minilm-texts.npz`` (texts and a float32
     matrix of shape (T, 384)); it is read once and rewritten (atomically) when new texts were
-    embedded. A corrupt cache file is ignored and replaced. The model loads on first need.
+    embedded. A corrupt cache file is ignored and replaced. The model loads on first need,
+    from ``resources`` (default: those in force when the store is made).
     """
 
     FILE = "minilm-texts.npz"
 
-    def __init__(self) -> None:
+    def __init__(self, resources: Resources | None = None) -> None:
+        from kiekai.judge.resources import current
+
+        self.resources = resources if resources is not None else current()
         self._vectors: dict[str, np.ndarray] = {}
         self._loaded = False
         self._dirty = 0
@@ -385,9 +391,7 @@ class TextEmbeddings:
         todo = [t for t in dict.fromkeys(texts) if t not in self._vectors]
         if not todo:
             return
-        from kiekai.models import sentence_model
-
-        vectors = sentence_model().encode(
+        vectors = self.resources.sentence_model().encode(
             todo,
             batch_size=128,
             convert_to_numpy=True,
@@ -418,16 +422,13 @@ class TextEmbeddings:
         )
 
 
-_SHARED: list[TextEmbeddings] = []
-_INDEXES: dict[int, tuple[Vocabulary, _WordIndex]] = {}
-
-
 #: ``(index, has_senses, embedded)`` of a vocabulary (:func:`_shared_index`).
 _WordIndex = tuple[dict[str, list[int]], np.ndarray, np.ndarray]
 
 
 def _shared_index(vocabulary: Vocabulary) -> _WordIndex:
-    """The WordNet index of a vocabulary, computed once per process per vocabulary object.
+    """The WordNet index of a vocabulary, computed once per vocabulary object (kept with
+    the vocabulary's other derived data).
 
     Returns:
         ``(index, has_senses, embedded)``: synset name -> positions of the words denoting it,
@@ -435,9 +436,9 @@ def _shared_index(vocabulary: Vocabulary) -> _WordIndex:
         word has noun senses here; bool (V,) whether it is scored by embedding similarity
         (all but group ``broad``).
     """
-    hit = _INDEXES.get(id(vocabulary))
-    if hit is not None and hit[0] is vocabulary:
-        return hit[1]
+    hit: _WordIndex | None = vocabulary._derived.get("wordnet_index")
+    if hit is not None:
+        return hit
     index: dict[str, list[int]] = {}
     for v, word in enumerate(vocabulary.words):
         senses = tuple(vocabulary.synset_objects(word))
@@ -449,21 +450,23 @@ def _shared_index(vocabulary: Vocabulary) -> _WordIndex:
     # words of group "broad" are pure WordNet: no embedding similarity (module docstring)
     embedded = np.asarray([g != "broad" for g in vocabulary.groups], dtype=bool)
     value = (index, has_senses, embedded)
-    _INDEXES[id(vocabulary)] = (vocabulary, value)
+    vocabulary._derived["wordnet_index"] = value
     return value
 
 
 def _shared_embeddings() -> TextEmbeddings:
-    """One text-embedding store per process (all perceptions share it)."""
-    if not _SHARED:
-        _SHARED.append(TextEmbeddings())
-    return _SHARED[0]
+    """The text-embedding store of the resources in force
+    (:func:`kiekai.judge.resources.current`): all perceptions made under them share it."""
+    from kiekai.judge.resources import current
+
+    resources = current()
+    return resources.keep("perception.text-embeddings", lambda: TextEmbeddings(resources))
 
 
 def usual_noun_senses(word: str) -> tuple[Synset, ...]:
     """A word's usual WordNet noun senses: the first, and any at least half as frequent in
     SemCor (all senses when SemCor has no count for any of them, e.g. ``canine``)."""
-    from kiekai.models import wordnet
+    from kiekai.judge.resources import wordnet
 
     wn = wordnet()
     key = word.replace(" ", "_").replace("-", "_")
