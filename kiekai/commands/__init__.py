@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -51,6 +51,20 @@ def path_value(value: str | Path) -> Path:
     return Path(value)
 
 
+def _click_context() -> Any:
+    """The click context of the command running now, or ``None`` outside one.
+
+    Typer 0.2x runs on its own copy of click (``typer._click``): ``click``'s
+    ``get_current_context`` never sees its commands (and importing ``click`` as well costs
+    a verdict 30 ms); older Typer runs on ``click`` itself.
+    """
+    try:
+        from typer._click.globals import get_current_context
+    except ImportError:  # Typer before it carried click
+        from click import get_current_context  # type: ignore[no-redef]
+    return get_current_context(silent=True)
+
+
 def command_resources(report: Callable[[str], None] | None = None) -> Resources:
     """The :class:`kiekai.judge.resources.Resources` of the running command, built now
     and put in force until the command ends (the judge, the bots, perception and the
@@ -61,13 +75,11 @@ def command_resources(report: Callable[[str], None] | None = None) -> Resources:
     already, if any (none in a ``kiekai`` process; a test runner's or a notebook's
     otherwise), so that running a command in-process opens neither a second time.
     """
-    import click
-
     from kiekai.judge.resources import Resources, default_resources
 
     shared = default_resources()
     resources = Resources(report=report, **shared.loaded_parts())
-    context = click.get_current_context(silent=True)
+    context = _click_context()
     if context is not None:
         context.with_resource(resources.use())
     return resources
