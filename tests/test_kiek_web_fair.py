@@ -64,6 +64,10 @@ def test_a_seat_gets_only_the_photos_it_may_see_and_every_other_name_the_same_40
         assert len(refusals) == 1, refusals
         ((status, text),) = refusals
         assert status == 404 and "no photo you can see" in text
+        # nor does any other response name them: seat 0's state holds none of their hashes
+        state = t.client.get(t.url(0, "/state")).text
+        assert not [sha for sha in theirs if sha in state]
+        assert all(sha in state for sha in hands[0])
         # and the other way round: seat 1 sees its own hand, not seat 0's
         assert t.client.get(t.url(1, f"/photo/{hands[1][0]}.jpg")).status_code == 200
         only_mine = [sha for sha in hands[0] if sha not in hands[1]]
@@ -344,3 +348,25 @@ def test_a_photo_request_with_a_good_token_after_the_game_still_works(deck, tmp_
             assert client.get(t.url(0, f"/photo/{table[0]}.jpg")).status_code == 200
     finally:
         t.close()
+
+
+def test_the_table_log_names_who_ruled_and_who_agreed():
+    """The log's lines (the page's table log and `kiekai replay`) say who made a ruling and
+    who agreed to it."""
+    from kiekai.events import Event, KiekHeader, KiekOverrule
+    from kiekai.kiek.describe import Describer
+
+    describer = Describer()
+    header = KiekHeader.model_validate(
+        {"game": "kiek", "format": 1, "seed": 1, "rounds": 1, "time_limit": 60.0,
+         "players": [{"seat": i, "name": n, "human": i < 2}
+                     for i, n in enumerate(["Ann", "Bob", "Bot 1"])]}
+    )  # fmt: skip
+    describer.describe(Event.of(header))
+    ruling = KiekOverrule(
+        guesser=1, guessers=[1], secret="zebra", guess="okapi", accepted=True, agreed=[1]
+    )
+    text = " ".join(
+        span.text for line in describer.describe(Event.of(ruling, player=0)) for span in line.spans
+    )
+    assert "Overruled by Ann (agreed by Bob):" in text and "'okapi'" in text
