@@ -34,6 +34,15 @@ def _two_people(deck, tmp_path, **kwargs) -> Table:  # noqa: F811
     return t
 
 
+def _both_answer(t: Table, word_1: str = "dog") -> None:
+    """Both people answer every question until the game ends (seat 1 in a thread, joined
+    before returning, so nothing is still posting when the test closes the client)."""
+    helper = threading.Thread(target=answer_everything, args=(t, 1, word_1), daemon=True)
+    helper.start()
+    answer_everything(t, 0)
+    helper.join(timeout=30)
+
+
 # --------------------------------------------------------------------- photos
 
 
@@ -182,8 +191,7 @@ def test_the_active_players_overrule_is_theirs_and_needs_the_other_persons_agree
         assert t.post(0, "reveal", request=reveal_0.id, do="agree", word="okapi").status_code == 409
         t.post(1, "reveal", request=reveal_1.id, do="done")  # goes on without agreeing
         t.post(0, "reveal", request=reveal_0.id, do="done")
-        threading.Thread(target=answer_everything, args=(t, 1), daemon=True).start()
-        answer_everything(t, 0)
+        _both_answer(t)
         assert t.error is None, t.error
         events = list(read_log(t.log_path))
         assert not [e for e in events if e.type == "overrule"]
@@ -214,8 +222,7 @@ def test_an_agreed_overrule_is_credited_to_the_person_who_made_it(deck, tmp_path
         while "overruled the judge" not in t.state(1)["status"] and time.monotonic() < end:
             time.sleep(0.05)
         assert "Player 1 overruled the judge (Player 2 agreed)" in t.state(1)["status"]
-        threading.Thread(target=answer_everything, args=(t, 1), daemon=True).start()
-        answer_everything(t, 0)
+        _both_answer(t)
         assert t.error is None, t.error
         events = list(read_log(t.log_path))
         (overrule,) = [e for e in events if e.type == "overrule"]
@@ -240,8 +247,7 @@ def test_a_ruling_that_scores_nobody_who_made_it_needs_no_agreement(deck, tmp_pa
         assert "counts only if another person agrees" not in t.state(0)["decision"]
         t.post(0, "reveal", request=reveal_0.id, do="done")
         t.post(1, "reveal", request=reveal_1.id, do="done")
-        threading.Thread(target=answer_everything, args=(t, 1), daemon=True).start()
-        answer_everything(t, 0)
+        _both_answer(t)
         assert t.error is None, t.error
         (overrule,) = [e for e in read_log(t.log_path) if e.type == "overrule"]
         assert overrule.player == 1 and not overrule.data["accepted"]
@@ -287,8 +293,7 @@ def test_the_table_stays_up_after_the_game_with_the_final_page_until_everyone_le
     pages are told (on today's main the server exits with the game: a reload fails)."""
     t = _two_people(deck, tmp_path)
     try:
-        threading.Thread(target=answer_everything, args=(t, 1, "sea"), daemon=True).start()
-        answer_everything(t, 0)
+        _both_answer(t, "sea")
         assert t.error is None and t.outcome is not None
         assert t.server._thread.is_alive()  # the game is over, the table is not
         final = t.state(0)
