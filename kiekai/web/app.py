@@ -12,7 +12,11 @@ Routes (``{token}`` is a seat's secret, :class:`kiekai.web.table.WebSeat`):
 - ``POST /seat/{token}/{action}`` — a form post (``application/x-www-form-urlencoded``, at
   most :data:`MAX_BODY` bytes and :data:`MAX_FIELDS` fields) answering the seat's question:
   ``start``, ``shown``, ``play``, ``guess``, ``reveal``, ``repeats``, ``keep``. Answers name the question
-  (``request``); an answer to a question no longer asked is refused with 409.
+  (``request``); an answer to a question no longer asked is refused with 409. At the reveal
+  a person may also ``agree`` to another person's ruling (one that would score its maker
+  needs it: :func:`kiekai.kiek.players.needs_agreement`). ``leave`` (after the game): the
+  person leaves the final page; the table closes when everyone has
+  (:meth:`kiekai.web.server.TableServer.close_after_game`).
 - ``GET /seat/{token}/photo/{sha256}.jpg`` — a photo the seat may see (its own hand, the
   cards that have been face up: :meth:`kiekai.web.table.WebTable.may_see`), looked up by its
   content hash (never by a path from the request), as a JPEG of at most

@@ -7,7 +7,8 @@ port 0 gives a free port), where each person's seat has a link with a secret tok
 them presses "Start now" (bots take the seats nobody took), then plays the game with the
 same runner, engine, bots and judge as the terminal (:func:`kiekai.kiek.game.play_game`),
 and writes the same event log. The game runs in the calling thread, so Ctrl-C stops it and
-keeps the log.
+keeps the log. After the game the table stays up with its final page (the scores, every
+turn's words) until everyone has left it (:meth:`TableServer.close_after_game`).
 """
 
 from __future__ import annotations
