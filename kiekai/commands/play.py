@@ -703,6 +703,13 @@ def _play_web(
         f"Game log: {safe_text(str(game.log_path))} (replay it with `kiekai replay`)",
         highlight=False,
     )
+    out.print(
+        "The table stays open for the final scores until everyone has pressed Leave the "
+        "table or closed their page; Ctrl-C closes it now.",
+        highlight=False,
+    )
+    why = server.close_after_game()
+    out.print(f"The table has closed: {why}.", highlight=False)
     return 0
 
 
