@@ -742,7 +742,9 @@ def _load_cards(err: Console, deck: Path | None, players: int) -> tuple[list, st
         err.print(f"Skipped {safe_text(relative)}: {safe_text(reason)}", highlight=False)
 
     def problem(message: str) -> None:
-        prefix = "" if message.startswith("labels.csv") else "labels.csv: "
+        # labels.csv's own problems name it; the folder's (a sub-folder unreadable, the count
+        # of skipped photos past the first 20) are not labels.csv's
+        prefix = "" if message.startswith(("labels.csv", "folder ", "... ")) else "labels.csv: "
         err.print(f"{prefix}{safe_text(message)}", highlight=False)
 
     try:
