@@ -50,7 +50,7 @@ CARD_KEYS = SLOT_NAMES
 #: Ring order of slots in a 4 x 4 grid around the 2 x 2 dice box (clockwise from top left).
 _RING = [0, 1, 2, 3, 10, "dice", 4, 9, 5, 8, 7, 6]
 #: Smallest terminal (columns, rows) that shows the whole table: status (2 rows), the ring
-#: of cards (16 rows; four cards of 13 columns, for "human wrong", next to a 25-column score
+#: of cards (16 rows; four cards of 13 columns, for "bot7 won 12", next to a 25-column score
 #: panel) and at least 4 rows of events: 80x22, inside the common 80x24. Smaller terminals
 #: pause the game behind a note.
 MIN_SIZE = (80, 22)
