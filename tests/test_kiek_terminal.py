@@ -725,3 +725,14 @@ def test_short_reason_keeps_the_gist():
     )
     cut = short_reason("Rejected at strict level: " + "word " * 40, width=30)
     assert len(cut) <= 30 and cut.endswith("…") and "wor…" not in cut
+
+
+def test_play_again_logs_each_game_to_its_own_file(tmp_path):
+    from kiekai.commands.play import _numbered_log, _play_again
+
+    log = tmp_path / "g.jsonl"
+    assert _numbered_log(log, 2) == tmp_path / "g-game2.jsonl"
+    (tmp_path / "g-game2.jsonl").write_text("x")
+    assert _numbered_log(log, 2) == tmp_path / "g-game2-2.jsonl"
+    me, _ = scripted_person("y\n")  # piped answers: one game, the question is not asked
+    assert _play_again([me]) is False

@@ -405,3 +405,14 @@ async def test_the_event_list_does_not_say_a_bot_overlooked():
         app.redraw()
         events = text_of(app, "#events")
         assert "bot1 passes" in events and "overlook" not in events
+
+
+@pytest.mark.asyncio
+async def test_the_dice_line_speaks_to_the_person_in_the_second_person():
+    app, table = variant_app(seed=5, players=2)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("s")
+        app.step()
+        await pilot.press("enter", "r")
+        dice = text_of(app, "#dice")
+        assert "you have the dice" in dice and "you has" not in dice

@@ -56,8 +56,9 @@ def wrong_knock_why(why: str, values: Sequence[int], roller: str, knocker: str =
 YOU = "you"
 
 
-def _verb(who: str, third: str, second: str) -> str:
-    """``who`` and the verb agreeing with it: ``bot1 covers``, ``you cover``."""
+def verb(who: str, third: str, second: str) -> str:
+    """``who`` and the verb agreeing with it: ``bot1 covers``, ``you cover`` (the person is
+    :data:`YOU`)."""
     return f"{who} {second if who == YOU else third}"
 
 
@@ -149,7 +150,7 @@ def _setup(say: _Speaker, event: Event, who: str) -> str:
 
 def _roll(say: _Speaker, event: Event, who: str) -> str:
     d = event.data
-    roller = f"{_verb(who, 'rolls', 'roll')} " if event.player is not None else "roll "
+    roller = f"{verb(who, 'rolls', 'roll')} " if event.player is not None else "roll "
     if d.get("timed_out"):  # the person sat idle: the table rolled (Reading 18)
         roller = f"{_possessive(who)} time to take the dice ran out; the table rolls "
     values = f" -> values {_join(d['values'], 'or')}" if say.show_values else ""
@@ -162,13 +163,13 @@ def _roll(say: _Speaker, event: Event, who: str) -> str:
 
 
 def _cover(say: _Speaker, event: Event, who: str) -> str:
-    return f"  {_verb(who, 'covers', 'cover')} card {slot_name(event.data['slot'])}"
+    return f"  {verb(who, 'covers', 'cover')} card {slot_name(event.data['slot'])}"
 
 
 def _displaced(say: _Speaker, event: Event, who: str) -> str:
     d = event.data
     return (
-        f"  {_verb(who, 'is', 'are')} pushed off card {slot_name(d['slot'])}: "
+        f"  {verb(who, 'is', 'are')} pushed off card {slot_name(d['slot'])}: "
         f"{_possessive(say.name(d['by']))} hand was there first"
     )
 
@@ -177,7 +178,7 @@ def _reveal(say: _Speaker, event: Event, who: str) -> str:
     d = event.data
     where = f" ({slot_name(d['slot'])})" if "slot" in d else ""
     if d["correct"]:
-        return f"  {_verb(who, 'takes', 'take')} the {d['value']}{where}: +{plural(d['points'], 'point')}"
+        return f"  {verb(who, 'takes', 'take')} the {d['value']}{where}: +{plural(d['points'], 'point')}"
     if d["handed_back"]:
         back = _value(d["handed_back"])
         lost = f" (-{plural(say.rules.points(back), 'point')})" if say.rules is not None else ""
@@ -196,24 +197,24 @@ def _game_over(say: _Speaker, event: Event, who: str) -> str:
 
 def _round_start(say: _Speaker, event: Event, who: str) -> str:
     d = event.data
-    return f"round {d['round'] + 1} starts; {_verb(say.name(d['roller']), 'rolls', 'roll')} first"
+    return f"round {d['round'] + 1} starts; {verb(say.name(d['roller']), 'rolls', 'roll')} first"
 
 
 def _pre_lay(say: _Speaker, event: Event, who: str) -> str:
     d = event.data
     if not say.show_pre_lay:
-        return f"  {_verb(who, 'has', 'have')} chosen cards to pre-lay (face down)"
+        return f"  {verb(who, 'has', 'have')} chosen cards to pre-lay (face down)"
     if not d["values"]:
-        return f"  {_verb(who, 'pre-lays', 'pre-lay')} nothing"
+        return f"  {verb(who, 'pre-lays', 'pre-lay')} nothing"
     return (
-        f"  {_verb(who, 'pre-lays', 'pre-lay')} {_join(d['values'])} face down "
+        f"  {verb(who, 'pre-lays', 'pre-lay')} {_join(d['values'])} face down "
         f"(worth {d['points']} minus points)"
     )
 
 
 def _lay(say: _Speaker, event: Event, who: str) -> str:
     extra = " (the joker throw's extra card)" if event.data.get("extra") else ""
-    return f"  {_verb(who, 'lays', 'lay')} the {event.data['value']}{extra}"
+    return f"  {verb(who, 'lays', 'lay')} the {event.data['value']}{extra}"
 
 
 def _pass(say: _Speaker, event: Event, who: str) -> str:
@@ -223,10 +224,8 @@ def _pass(say: _Speaker, event: Event, who: str) -> str:
         # Only the printed game says so. At the table nobody announces an overlook: the
         # others have to see it ("may knock when the player passes on his turn and
         # overlooks that he could lay down a card"; docs/kismet.md, Reading 21).
-        return (
-            f"  {_verb(who, 'passes', 'pass')}, overlooking a card he could lay: others may knock"
-        )
-    return f"  {_verb(who, 'passes', 'pass')}"
+        return f"  {verb(who, 'passes', 'pass')}, overlooking a card he could lay: others may knock"
+    return f"  {verb(who, 'passes', 'pass')}"
 
 
 def _knock(say: _Speaker, event: Event, who: str) -> str:

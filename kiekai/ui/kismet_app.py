@@ -41,7 +41,7 @@ from textual.widgets import Static
 from kiekai.clock import MonotonicClock, VirtualClock
 from kiekai.kismet.drivers import run_realtime
 from kiekai.kismet.engine import VariantGame
-from kiekai.kismet.prose import describe, plural, table_lines
+from kiekai.kismet.prose import describe, plural, table_lines, verb
 from kiekai.kismet.rules import SLOT_NAMES, VALUES, is_joker_throw, reachable_values
 from kiekai.kismet.table import BaseTable, RoundView, VariantTable
 
@@ -478,7 +478,7 @@ class KismetApp(App[None]):
                     label.append(f"\n{who} wrong", style="bold red")
                     classes += " wrong"
             elif view is not None and view.cleared:
-                classes += " new"
+                classes += " gone" if g.over else " new"  # the 11 that left, or the new 11
             elif slot in holders:
                 holder = holders[slot]
                 label.append(f"\n{self.names[holder]}", style="bold yellow")
@@ -595,10 +595,11 @@ class KismetApp(App[None]):
         if g.dice and is_joker_throw(g.dice):
             dice.append("  joker throw!", style="bold magenta")
         if g.roller is not None and g.phase == "turn":
-            dice.append(f"   {self.names[g.roller]} has the dice")
+            dice.append(f"   {verb(self.names[g.roller], 'has', 'have')} the dice")
         elif g.phase == "pass" and g.roller is not None:
             dice.append(
-                f"   {self.names[g.roller]} passed; {self.names[g.next_roller]} takes the dice next"
+                f"   {self.names[g.roller]} passed; "
+                f"{verb(self.names[g.next_roller], 'takes', 'take')} the dice next"
             )
         left = table.time_left(self.human)
         if left is not None:  # the person's turn limit (VariantTable.turn_limit), shown
@@ -696,13 +697,13 @@ class KismetApp(App[None]):
     def _others_turn_prompt(self, g: VariantGame, seat: int) -> str:
         """The variant's prompt while another player has (or takes) the dice."""
         if g.phase == "pass" and g.roller == seat:
-            return f"You passed: {self.names[g.next_roller]} takes the dice next"
+            return f"You passed: {verb(self.names[g.next_roller], 'takes', 'take')} the dice next"
         roller = self.names[g.roller] if g.roller is not None else "the roller"
         if g.phase == "turn" and g.dice is not None and is_joker_throw(g.dice):
             return f"{roller} threw a joker: he may lay one more card. space knocks"
         if g.phase in ("turn", "pass"):
             return f"{roller}'s turn: space knocks if you can lay and {roller} cannot"
-        return f"{self.names[g.next_roller]} takes the dice next"
+        return f"{verb(self.names[g.next_roller], 'takes', 'take')} the dice next"
 
     # --- events --------------------------------------------------------------------------
     def _draw_events(self) -> None:
