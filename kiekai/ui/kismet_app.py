@@ -14,7 +14,13 @@ before the next roll, also when no card could be taken.
 Variant: your cards in front of you are keyed by value (``a`` = 2 … ``k`` = 12). Before the
 first roll, toggle cards to pre-lay and confirm with Enter (at most 6 minus points); the
 others' choices stay hidden until everyone has chosen. On your turn ``r`` takes the dice, a
-card key lays a card, ``p`` passes; ``space`` knocks into someone else's turn.
+card key lays a card, ``p`` passes; ``space`` knocks into someone else's turn. A finished
+round's results stay on screen until Enter starts the next round.
+
+The base game counts the round's time limit down below the dice and says "time's up" when
+it ends a round; between rounds the circle is shown refilled at once, each won card's place
+naming who won which card. At the end of a game ``n`` plays again (with ``new_table``). The
+person is "you" in every line (:func:`kiekai.kismet.table.seat_names`).
 
 Everything rule-related happens in :mod:`kiekai.kismet.engine` through a table of
 :mod:`kiekai.kismet.table`; the app only maps keys to table calls and draws the state. Keys
