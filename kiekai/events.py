@@ -566,6 +566,9 @@ class KismetRoll(EventData):
     circle: list[KismetCardId | None] | None = None
     joker: bool = False
     fronts: Annotated[list[list[int]], Field(max_length=MAX_SEATS)] | None = None
+    #: variant: the person did not take the dice within the front end's time limit and the
+    #: table rolled for him (Reading 18, docs/kismet.md); written only when true.
+    timed_out: bool = False
     t: float = 0.0
 
 
