@@ -148,6 +148,13 @@ def _normalised_verdict(raw: str, norm: str) -> tuple[bool, str]:
             f"the text is {len(norm)} characters long; a word has at most {MAX_WORD_CHARS}",
         )
     tokens = norm.split(" ")
+    hedge = hedge_parts(norm)
+    if hedge:
+        return (
+            False,
+            f"{raw!r} joins {len(hedge)} words ({', '.join(repr(p) for p in hedge)}): "
+            "write one word; a hedge that might match either is not one word",
+        )
     if len(tokens) == 1 and not _SEPARATORS.search(norm):
         return True, ""
     if written_form_known(norm):
@@ -234,10 +241,131 @@ def written_form_known(norm: str) -> bool:
     if "'" in norm or not all(part_is_word(p) for p in parts):
         return False
     if not is_real_word(closed):
-        # a new formation joined by hyphens ("people-less", "dark-blue"); words written
-        # apart with spaces are a phrase ("brown dog"), not a new word
-        return " " not in norm
+        # a new formation: one word only joined by hyphens and made with an affix (the
+        # rulebook's "people-less", "non-human") or of number words ("twenty-one"). Two
+        # words joined ("red-blue", "dog.cat") are a hedge and words written apart a
+        # phrase ("brown dog"), not one word (issue 20)
+        return bool(_HYPHENS_ONLY.fullmatch(norm)) and _affix_formation(parts)
     return _made_of(closed, tuple(parts))
+
+
+#: A text whose pieces are joined by hyphens only ("people-less", not "dog.cat").
+_HYPHENS_ONLY = re.compile(r"[^\s\-.']+(?:-[^\s\-.']+)+")
+
+#: Parts of :data:`AFFIX_PARTS` that end a word (people-less, child-free, dog-like).
+SUFFIX_PARTS = frozenset({"less", "free", "like", "ish", "ful"})
+
+#: Number words a numeral is written with ("twenty-one", "ninety-nine").
+NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy "
+    "eighty ninety hundred thousand million first second third fourth fifth sixth "
+    "seventh eighth ninth".split()
+)
+
+
+def _affix_formation(parts: Sequence[str]) -> bool:
+    """Whether the parts of a new formation make one word: the first is a prefix of
+    :data:`AFFIX_PARTS` (non-human), the last a suffix (:data:`SUFFIX_PARTS`: the
+    rulebook's "white-less", "person-less"), or all are number words (twenty-one)."""
+    if all(p in NUMBER_WORDS for p in parts):
+        return True
+    first, last = parts[0], parts[-1]
+    return (first in AFFIX_PARTS and first not in SUFFIX_PARTS) or last in SUFFIX_PARTS
+
+
+#: Zipf frequency below which a closed string counts as in no dictionary for
+#: :func:`run_together_parts` (dogcat 0.0, catdog 1.9, blackwhite 1.1; but keychain 2.8,
+#: firetruck 2.1, icecream 2.5 are written closed often enough to be words).
+RUN_TOGETHER_MAX_ZIPF = 2.0
+
+#: Zipf frequency of a *common* word: each part of a run-together hedge is one.
+COMMON_WORD_ZIPF = 3.0
+
+
+def _common_part(part: str) -> bool:
+    return len(part) >= 3 and zipf(part) >= COMMON_WORD_ZIPF and part_is_word(part)
+
+
+@lru_cache(maxsize=65536)
+def hedge_parts(norm: str) -> tuple[str, ...]:
+    """The words of a hedge: two or more words written as one guess, so that it might
+    match either ("red-blue", "dog/cat", "dog.cat", "dogcat"); ``()`` when ``norm`` is
+    no hedge (issue 20; rulebook "A Turn": just one word).
+
+    A hedge joined by hyphens, dots or slashes has parts that are all words and is no
+    known written form (:func:`written_form_known`: WordNet's "black-and-white", the
+    affix formations "white-less" and "non-human", "twenty-one"). A hedge run together
+    is no word (:func:`run_together_parts`).
+    """
+    if not norm or " " in norm:
+        return ()
+    if _SEPARATORS.search(norm) or "/" in norm:
+        parts = tuple(p for p in re.split(r"[\s\-.'/]+", norm) if p)
+        if len(parts) < 2 or "'" in norm or all(len(p) == 1 for p in parts):
+            return ()
+        if not all(part_is_word(p) for p in parts) or written_form_known(norm):
+            return ()
+        if is_real_word("".join(parts)):  # a word cut into pieces ("butter-fly")
+            return ()
+        return parts
+    return run_together_parts(norm)
+
+
+@lru_cache(maxsize=65536)
+def run_together_parts(word: str) -> tuple[str, ...]:
+    """The two words of a hedge written closed ("dogcat" -> ("dog", "cat"), "redblue"),
+    or ``()``.
+
+    A hedge: ``word`` is in no dictionary (not in WordNet or lemminflect, Zipf below
+    :data:`RUN_TOGETHER_MAX_ZIPF`), it splits into two common words (each three letters
+    or more, Zipf at least :data:`COMMON_WORD_ZIPF`, not an affix: "whiteless" is the
+    rulebook's X-less) that are no WordNet compound written closed ("icecreams"), and it
+    is no misspelling: no common word of five letters or more is one edit away
+    ("carpit" is carpet mistyped, not car + pit).
+    """
+    if len(word) < 6 or not word.isalpha() or zipf(word) >= RUN_TOGETHER_MAX_ZIPF:
+        return ()
+    wn = wordnet()
+    with WORDNET_LOCK:
+        if wn.synsets(word):
+            return ()
+    if _in_lemminflect(word):
+        return ()
+    found: tuple[str, ...] = ()
+    for i in range(3, len(word) - 2):
+        left, right = word[:i], word[i:]
+        if left in AFFIX_PARTS or right in AFFIX_PARTS:
+            return ()
+        if _common_part(left) and _common_part(right):
+            with WORDNET_LOCK:
+                if wn.synsets(f"{left}_{right}") or wn.synsets(f"{left}-{right}"):
+                    return ()
+            found = found or (left, right)
+    if found and _near_common_word(word):
+        return ()
+    return found
+
+
+def _in_lemminflect(word: str) -> bool:
+    try:
+        import lemminflect
+
+        return bool(lemminflect.getAllLemmas(word))
+    except Exception:  # noqa: BLE001 - lemminflect on odd strings
+        return False
+
+
+def _near_common_word(word: str) -> bool:
+    """Whether a common word (five letters or more, Zipf >= :data:`COMMON_WORD_ZIPF`)
+    is one edit (deletion, insertion, substitution, transposition) from ``word``."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    edits = {a + b[1:] for a, b in splits if b}
+    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    edits |= {a + c + b[1:] for a, b in splits if b for c in letters}
+    edits |= {a + c + b for a, b in splits for c in letters}
+    return any(len(e) >= 5 and e != word and zipf(e) >= COMMON_WORD_ZIPF for e in edits)
 
 
 @lru_cache(maxsize=4096)
@@ -330,9 +458,12 @@ def american(word: str) -> str:
 def lemmas(norm: str) -> frozenset[str]:
     """All dictionary forms ``norm`` may be an inflection of, itself included.
 
-    Union of WordNet morphy (with exception lists) over the four parts of speech,
-    lemminflect's lemmas and inflect's singular; each also in American spelling.
-    ``"mice"`` -> {mice, mouse}; ``"rounded"`` -> {rounded, round}.
+    Candidates are WordNet morphy (with exception lists) over the four parts of speech,
+    lemminflect's lemmas and inflect's singular; a candidate is kept only when English
+    inflection makes ``norm`` of it (:func:`inflected_pos`: "hopes" -> {hopes, hope},
+    never "hop") and ``norm`` is no word of its own (:func:`keeps_own_meaning`); each
+    also in American spelling. ``"mice"`` -> {mice, mouse}; ``"rounded"`` -> {rounded,
+    round}; ``"us"`` -> {us}.
 
     A WordNet compound (one lexical item written with spaces, hyphens or underscores)
     goes through morphy too, joined with underscores as WordNet stores it, so the
@@ -343,15 +474,16 @@ def lemmas(norm: str) -> frozenset[str]:
     if not norm:
         return frozenset(out)
     if norm.endswith("'s") and len(norm) > 3:  # possessive: dog's -> dog, children's
-        out |= lemmas(norm[:-2])
-    elif norm.endswith("s'") and len(norm) > 3:  # plural possessive: dogs' -> dogs
-        out |= lemmas(norm[:-1])
+        return frozenset({norm} | lemmas(norm[:-2]))
+    if norm.endswith("s'") and len(norm) > 3:  # plural possessive: dogs' -> dogs
+        return frozenset({norm} | lemmas(norm[:-1]))
     wn = wordnet()
     if " " in norm or "-" in norm:
         key = re.sub(r"[\s\-]+", "_", norm)
         for pos in _POS:
             out.update(f.replace("_", " ") for f in wn._morphy(key, pos))
     if " " in norm:
+        out = {f for f in out if f == norm or inflected_pos(norm, f.lower())}
         out |= {american(w) for w in list(out)}
         return frozenset(w.lower() for w in out)
     for pos in _POS:
@@ -371,9 +503,121 @@ def lemmas(norm: str) -> frozenset[str]:
         singular = False
     if singular and wn.synsets(singular, pos="n"):  # "news" -> "new" is no noun: skip
         out.add(singular)
-    out = {f for f in out if f == norm or not keeps_own_meaning(norm, f.lower())}
+    out = {
+        f
+        for f in out
+        if f == norm or (inflected_pos(norm, f.lower()) and not keeps_own_meaning(norm, f.lower()))
+    }
     out |= {american(w) for w in list(out)}
     return frozenset(w.lower() for w in out)
+
+
+#: lemminflect's Penn tags by the WordNet part of speech they inflect.
+_TAG_POS = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
+
+#: lemminflect's universal tags for the WordNet parts of speech (regular inflection of a
+#: word lemminflect does not list, ``getAllInflectionsOOV``; adverbs do not inflect).
+_OOV_UPOS = {"n": "NOUN", "v": "VERB", "a": "ADJ"}
+
+
+def _exception_bases(word: str, pos: str) -> tuple[str, ...]:
+    """The base forms WordNet's exception list for ``pos`` gives ``word`` (``noun.exc``:
+    mice -> mouse, people -> person; ``adj.exc``: better -> good), or ``()``."""
+    wn = wordnet()
+    getter = getattr(wn, "exception_bases", None)
+    if getter is not None:
+        return tuple(getter(word).get(pos, ()))
+    table = getattr(wn, "_exception_map", None)  # NLTK's reader
+    if table is None:
+        return ()
+    return tuple(table.get(pos, {}).get(word, ()))
+
+
+#: English personal pronouns: a closed class whose case forms (I / me, we / us) are no
+#: plurals of one another, though inflect's plural table pairs them (me -> us).
+PERSONAL_PRONOUNS = frozenset(
+    "i me my mine myself you your yours yourself yourselves he him his himself she her hers "
+    "herself it its itself we us our ours ourselves they them their theirs themselves".split()
+)
+
+
+@lru_cache(maxsize=65536)
+def inflections(lemma: str) -> Mapping[str, frozenset[str]]:
+    """The inflected forms English grammar makes of ``lemma``, per WordNet part of speech
+    (n, v, a, r -> forms, the lemma itself included).
+
+    From lemminflect's inflection table (Jascoll 2019: hop -> hops, hopped, hopping; good
+    -> better, best; mouse -> mice), inflect's noun plural (person -> people, ox -> oxen;
+    not for the :data:`PERSONAL_PRONOUNS`: "us" is no plural of "me"), and for a part of speech in which WordNet lists the
+    lemma but lemminflect's table has none, lemminflect's regular rules
+    (``getAllInflectionsOOV``: blorp -> blorps). Irregular forms only WordNet's exception
+    lists hold (people / person, oxen / ox) are checked by :func:`inflected_pos`. A lemma
+    of one letter gets no regular plural ("u" / "us": a letter's plural is written "u's").
+    """
+    import lemminflect
+
+    out: dict[str, set[str]] = {}
+    try:
+        table = lemminflect.getAllInflections(lemma)
+    except Exception:  # noqa: BLE001 - lemminflect on odd strings
+        table = {}
+    for tag, forms in table.items():
+        pos = _TAG_POS.get(tag[:2])
+        if pos is not None:
+            out.setdefault(pos, {lemma}).update(f.lower() for f in forms)
+    if lemma not in PERSONAL_PRONOUNS and " " not in lemma:
+        from kiekai.judge.normalize import _inflect_engine
+
+        try:
+            plural = _inflect_engine().plural_noun(lemma)
+        except Exception:  # noqa: BLE001 - inflect on odd strings
+            plural = False
+        if plural and plural != lemma and wordnet()._morphy(lemma, "n"):
+            out.setdefault("n", {lemma}).add(plural.lower())  # person -> people, ox -> oxen
+    if len(lemma) > 1:
+        wn = wordnet()
+        for pos, upos in _OOV_UPOS.items():
+            if pos in out or not wn._morphy(lemma, pos) or lemma not in wn._morphy(lemma, pos):
+                continue
+            try:
+                regular = lemminflect.getAllInflectionsOOV(lemma, upos)
+            except Exception:  # noqa: BLE001
+                regular = {}
+            out.setdefault(pos, {lemma}).update(f.lower() for fs in regular.values() for f in fs)
+    return {pos: frozenset(forms) for pos, forms in out.items()}
+
+
+@lru_cache(maxsize=65536)
+def inflected_pos(word: str, lemma: str) -> frozenset[str]:
+    """Parts of speech (n, v, a, r) in which English inflection makes ``word`` of
+    ``lemma``; empty when it does not (issue 20: only real inflections are forms).
+
+    ``word`` is an inflection of ``lemma`` when :func:`inflections` generates it from the
+    lemma, or WordNet's exception lists give ``lemma`` as its base (people -> person).
+    A suffix rule that only lands on another lemma is no inflection: hopes is not hop
+    (hop makes hops), canes not can, planes not plan, doges not dog, and "us" is no form
+    of "me". A compound (spaces or hyphens) is an inflection of a compound that differs
+    from it in one part, that part being an inflection (human beings -> human being,
+    mothers-in-law -> mother-in-law), or one WordNet's exception lists name; the same
+    compound written open or hyphenated (black-and-white / black and white) is itself.
+    """
+    if word == lemma:
+        return frozenset("nvar")
+    key, lemma_key = word.replace(" ", "_"), lemma.replace(" ", "_")
+    out = {pos for pos in _POS if lemma_key in _exception_bases(key, pos)}
+    if " " in word or "-" in word or " " in lemma or "-" in lemma:
+        parts, lemma_parts = re.split(r"[\s\-]+", word), re.split(r"[\s\-]+", lemma)
+        if len(parts) == len(lemma_parts) and len(parts) > 1:
+            differ = [(p, q) for p, q in zip(parts, lemma_parts, strict=True) if p != q]
+            if not differ:  # one compound written open or hyphenated: black-and-white
+                return frozenset("nvar")
+            if len(differ) == 1:
+                out |= inflected_pos(*differ[0])
+        return frozenset(out)
+    for pos, forms in inflections(lemma).items():
+        if word in forms:
+            out.add(pos)
+    return frozenset(out)
 
 
 #: Words ending in -s whose everyday meaning is their own, not the plural of the word
@@ -473,33 +717,14 @@ def semcor_counts() -> dict[str, int]:
     return counts
 
 
-_LEMMINFLECT_POS = {"NOUN": "n", "VERB": "v", "AUX": "v", "ADJ": "a", "ADV": "r"}
-
-
 @lru_cache(maxsize=65536)
 def inflection_pos(word: str, lemma: str) -> frozenset[str]:
-    """Parts of speech (WordNet letters n, v, a, r) in which ``word`` is an inflection of
-    ``lemma``: by WordNet's morphy, lemminflect and inflect's singular. A possessive
-    ("dog's") counts as a noun; a multi-word compound as any part of speech."""
+    """Parts of speech (WordNet letters n, v, a, r) whose senses an inflected ``word``
+    carries of ``lemma`` (:func:`inflected_pos`); every part of speech for a possessive,
+    a compound, or a lemma reached through spelling (colours -> color)."""
     if " " in word or "-" in word or word.endswith(("'s", "s'")):
         return frozenset("nvar")
-    wn = wordnet()
-    out = {pos for pos in _POS if lemma in wn._morphy(word, pos)}
-    try:
-        import lemminflect
-
-        for upos, forms in lemminflect.getAllLemmas(word).items():
-            if lemma in forms and upos in _LEMMINFLECT_POS:
-                out.add(_LEMMINFLECT_POS[upos])
-    except Exception:  # noqa: BLE001 - lemminflect on odd strings
-        pass
-    from kiekai.judge.normalize import _inflect_engine
-
-    try:
-        if _inflect_engine().singular_noun(word) == lemma:
-            out.add("n")
-    except Exception:  # noqa: BLE001
-        pass
+    out = set(inflected_pos(word, lemma))
     if not out:  # reached through spelling (colour -> color): every part of speech
         return frozenset("nvar")
     return frozenset(out)
