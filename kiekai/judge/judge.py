@@ -30,13 +30,26 @@ from functools import lru_cache
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 from kiekai.judge import lexical
-from kiekai.judge.features import NEVER, Evidence, meaning_evidence, surface_evidence
+from kiekai.judge.features import (
+    NEVER,
+    Evidence,
+    gender_evidence,
+    meaning_evidence,
+    surface_evidence,
+)
 from kiekai.judge.house_rules import HouseRules, HouseRuling
 from kiekai.judge.model import JudgeModel, load_model
 from kiekai.judge.resources import PAIR_CACHE_ENTRIES, Resources, current
 from kiekai.judge.verdict import Strictness, Verdict
 
 _INPUT_RELATIONS = ("empty", "not-one-word")
+
+#: Relations whose words are never of one family for a repeat: opposites, negations,
+#: words spelled or sounding alike, words that are no English word, and degree words
+#: (green / greenish), which the level table leaves to lenient tables.
+_NEVER_FAMILY = (
+    "antonym", "negation", "different-word", "unknown-word", "empty", "not-one-word", "degree",
+)  # fmt: skip
 
 
 #: What each level's definition leaves to a looser level, per relation (the level table
@@ -153,6 +166,7 @@ def pair_evidence(secret: str, guess: str, lexicon: LexiconLike | None) -> Evide
     """
     return (
         surface_evidence(secret, guess)
+        or gender_evidence(secret, guess)
         or lexicon_evidence(secret, guess, lexicon)
         or meaning_evidence(secret, guess)
     )
@@ -388,7 +402,11 @@ class Judge:
             )
             return _Decision(ruling.accepted, float(ruling.accepted), "house-rule", clause)
         if ev is None:
-            ev = lexicon_evidence(secret, guess, self.lexicon) or meaning_evidence(secret, guess)
+            ev = (
+                gender_evidence(secret, guess)
+                or lexicon_evidence(secret, guess, self.lexicon)
+                or meaning_evidence(secret, guess)
+            )
         return self._decide_evidence(ev)
 
     def _decide_evidence(self, ev: Evidence) -> _Decision:
@@ -512,12 +530,7 @@ class Judge:
             return Verdict(
                 False, 0.0, "unrelated", "Not a repeat: no categories have been used yet."
             )
-        best: tuple[_Decision, str] | None = None
-        for u in used:
-            d = self._decide(u, candidate, rulings)
-            if best is None or (d.accepted, d.score) > (best[0].accepted, best[0].score):
-                best = (d, u)
-        d, u = cast(tuple[_Decision, str], best)  # used is not empty
+        d, u = self._closest_used(candidate, used, rulings)
         lvl = self.strictness.value
         word = candidate.strip()
         if d.accepted:
@@ -531,6 +544,60 @@ class Judge:
                 f"categories; closest is {u!r}: {d.clause}."
             )
         return Verdict(False, d.score, d.relation, reason)
+
+    def _closest_used(
+        self, candidate: str, used: Sequence[str], rulings: HouseRules | None
+    ) -> tuple[_Decision, str]:
+        """The decision for the used word (``used`` is not empty) ``candidate`` comes
+        closest to: the accepted one with the highest score, else Just One's same clue
+        (:meth:`_same_clue`), else the rejected one with the highest score."""
+        best: tuple[_Decision, str] | None = None
+        for u in used:
+            d = self._decide(u, candidate, rulings)
+            if best is None or (d.accepted, d.score) > (best[0].accepted, best[0].score):
+                best = (d, u)
+        d, u = cast(tuple[_Decision, str], best)
+        if not d.accepted:
+            return self._same_clue(candidate, used, rulings) or (d, u)
+        return d, u
+
+    def _same_clue(
+        self, candidate: str, used: Sequence[str], rulings: HouseRules | None
+    ) -> tuple[_Decision, str] | None:
+        """Just One's reading of a repeat (issue 20; docs/judge.md "Just One's
+        readings"): the first used word that ``candidate`` repeats as the same clue
+        though :meth:`match` rejects the pair at this level, with the decision, or None.
+
+        The same clue at every level: a gender form (actor / actress) and a misspelling
+        or respelling (elefant / elephant, foto / photo); from standard also a word of
+        the same family (teach / teacher, :func:`kiekai.judge.lexical.word_family`) and
+        an invented word made of it (championery / champion). A house ruling on the pair
+        comes first; homophones, translations and other words are never the same clue.
+        """
+        level = self.strictness
+        for u in used:
+            if self._ruling(u, candidate, rulings) is not None:
+                continue
+            ev = self.evidence(u, candidate)
+            if ev.relation in ("gender-variant", "typo"):
+                what = "gender forms" if ev.relation == "gender-variant" else "misspellings"
+            elif level is Strictness.STRICT:
+                continue
+            elif ev.relation == "invented-word":
+                what = "invented words made of a word"
+            elif ev.relation not in _NEVER_FAMILY and lexical.word_family(ev.secret, ev.guess):
+                what = "words of the same family"
+            else:
+                continue
+            guess, secret = _words(ev)
+            clause = (
+                f"Just One counts {what} as the same clue ({guess!r} and {secret!r} "
+                f"{ev.detail if ev.source != 'everyday lexicon' else 'are of one word'})"
+            )
+            if ev.source == "everyday lexicon":
+                clause = f"Just One counts {what} as the same clue ({ev.detail})"
+            return _Decision(True, 1.0, ev.relation, clause), u
+        return None
 
     @_in_force
     def is_repeat_many(
