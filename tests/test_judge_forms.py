@@ -13,6 +13,8 @@ Every pair here is written from general English knowledge, not taken from
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kiekai.judge import lexical
@@ -223,3 +225,46 @@ def test_a_house_rule_cannot_make_a_hedge_one_word(judges) -> None:
     for level in LEVELS:
         v = judges[level].match("red", "red-blue", rulings=rules)
         assert not v.accepted and v.relation == "not-one-word"
+
+
+# ------------------------------------------------- the same refusal over the CLI and API
+
+
+def test_hedges_are_refused_over_the_cli() -> None:
+    from typer.testing import CliRunner
+
+    from kiekai.cli import app
+
+    runner = CliRunner()
+    for level in LEVELS:
+        r = runner.invoke(app, ["judge", "red", "red-blue", "--strictness", level, "--json"])
+        assert r.exit_code == 0, r.output
+        answer = json.loads(r.stdout)
+        assert answer["accepted"] is False and answer["relation"] == "not-one-word"
+        r = runner.invoke(app, ["judge", "white", "white-less", "--strictness", level, "--json"])
+        assert json.loads(r.stdout)["relation"] == "negation"  # X-less is one word
+
+
+def test_hedges_are_refused_over_the_api(judges) -> None:
+    from fastapi.testclient import TestClient
+
+    from kiekai.judge.server import create_app
+
+    with TestClient(create_app(judges)) as client:
+        for level in LEVELS:
+            for secret, guess in (("dog", "dog-cat"), ("red", "redblue"), ("dog", "dog.cat")):
+                answer = client.post(
+                    "/v1/judge", json={"secret": secret, "guess": guess, "strictness": level}
+                ).json()
+                assert answer["accepted"] is False and answer["relation"] == "not-one-word"
+                assert "joins 2 words" in answer["reason"]
+            answer = client.post(
+                "/v1/repeat",
+                json={"candidate": "black-white", "used": ["white"], "strictness": level},
+            ).json()
+            assert answer["accepted"] is False and answer["relation"] == "not-one-word"
+            answer = client.post(
+                "/v1/judge",
+                json={"secret": "person-less", "guess": "personless", "strictness": level},
+            ).json()
+            assert answer["accepted"] is True
