@@ -13,7 +13,10 @@ puts a table's house rules before all of it and the everyday lexicon between 2 a
    ``spelling`` (British/American), ``same-lemma`` (inflection, irregular forms).
 3. *opposites and accidents* (rejected at every level): ``negation`` (people /
    peopleless), ``antonym`` (WordNet), ``different-word`` (a real, different word
-   spelled alike: cat / cut, sea / see).
+   spelled or sounding alike: cat / cut, sea / see, right / write), ``invented-word``
+   (no English word, the other with an ending: championery / champion) and
+   ``unknown-word`` (no English word at all: perro / dog). :func:`gender_evidence`
+   (``gender-variant``, from standard) is read before the everyday lexicon.
 4. *WordNet rules* on links between **common** senses of both words
    (:data:`kiekai.judge.lexical.COMMON_SENSE_MIN_P`):
    ``synonym`` (a shared synset, or one defined as another name for the other) and

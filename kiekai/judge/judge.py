@@ -9,7 +9,9 @@ evidence):
 
 1. the input check (empty, not one word, control or invisible characters): rejected;
 2. the table's **house rules** (:class:`kiekai.judge.house_rules.HouseRules`), as ruled;
-3. **forms** of the same word: accepted at every level;
+3. **forms** of the same word (only real inflections: :func:`kiekai.judge.lexical.inflected_pos`):
+   accepted at every level;
+3a. **gender variants** (actor / actress, prince / princess): accepted from standard;
 4. the **everyday lexicon** (:mod:`kiekai.judge.everyday`): ``same`` from
    standard, ``near`` and ``hyponym`` at lenient, ``derived`` (relation ``derivation``)
    from standard and ``derived-near`` at lenient, ``different`` and ``opposite`` never;
@@ -18,7 +20,9 @@ evidence):
 6. the **fitted model** (a logistic regression per level, :mod:`kiekai.judge.model`,
    ``data/judge-model.json``) for what none of these settles.
 
-The verdict's reason names the evidence that decided.
+The verdict's reason names the evidence that decided. A repeat (:meth:`Judge.is_repeat`)
+is what :meth:`Judge.match` accepts plus Just One's same clues (issue 20, docs/judge.md
+"Just One's readings").
 """
 
 from __future__ import annotations
@@ -503,7 +507,10 @@ class Judge:
         """Ne bis in idem: whether ``candidate`` repeats a category in ``used_words``.
 
         The same equivalence as :meth:`match` at this level (rulebook, "Ne Bis in Idem"): each used word is
-        judged as the secret with ``candidate`` as the guess, house rules included;
+        judged as the secret with ``candidate`` as the guess, house rules included, and
+        where no used word matches, Just One's reading of the same clue decides
+        (:meth:`_same_clue`: gender forms and misspellings at every level, word
+        families and invented words from standard);
         ``accepted`` means "is a repeat", ``matched`` names the used word it repeats (the
         accepted one with the highest score) and the reason gives that pair's evidence.
         Empty used entries are skipped.
