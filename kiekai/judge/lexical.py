@@ -324,13 +324,14 @@ def run_together_parts(word: str) -> tuple[str, ...]:
     is no misspelling: no common word of five letters or more is one edit away
     ("carpit" is carpet mistyped, not car + pit).
     """
-    if len(word) < 6 or not word.isalpha() or zipf(word) >= RUN_TOGETHER_MAX_ZIPF:
+    if len(word) < 6 or not word.isalpha():
         return ()
     wn = wordnet()
     with WORDNET_LOCK:
         if wn.synsets(word):
             return ()
-    if _in_lemminflect(word):
+    # the word lists before the frequencies: a word in the tables loads no wordfreq
+    if _in_lemminflect(word) or zipf(word) >= RUN_TOGETHER_MAX_ZIPF:
         return ()
     found: tuple[str, ...] = ()
     for i in range(3, len(word) - 2):
@@ -517,17 +518,15 @@ def lemmas(norm: str) -> frozenset[str]:
     return frozenset(w.lower() for w in out)
 
 
-#: lemminflect's Penn tags by the WordNet part of speech they inflect.
-_TAG_POS = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
-
-#: lemminflect's universal tags for the WordNet parts of speech (regular inflection of a
-#: word lemminflect does not list, ``getAllInflectionsOOV``; adverbs do not inflect).
+#: lemminflect's universal tags by WordNet part of speech (its lemma table, and the
+#: regular rules of ``getAllInflectionsOOV``; adverbs do not inflect regularly).
+_UPOS_POS = {"NOUN": "n", "VERB": "v", "AUX": "v", "ADJ": "a", "ADV": "r"}
 _OOV_UPOS = {"n": "NOUN", "v": "VERB", "a": "ADJ"}
 
 
 def _exception_bases(word: str, pos: str) -> tuple[str, ...]:
     """The base forms WordNet's exception list for ``pos`` gives ``word`` (``noun.exc``:
-    mice -> mouse, people -> person; ``adj.exc``: better -> good), or ``()``."""
+    mice -> mouse, oxen -> ox; ``adj.exc``: better -> good), or ``()``."""
     wn = wordnet()
     getter = getattr(wn, "exception_bases", None)
     if getter is not None:
@@ -547,49 +546,26 @@ PERSONAL_PRONOUNS = frozenset(
 
 
 @lru_cache(maxsize=65536)
-def inflections(lemma: str) -> Mapping[str, frozenset[str]]:
-    """The inflected forms English grammar makes of ``lemma``, per WordNet part of speech
-    (n, v, a, r -> forms, the lemma itself included).
-
-    From lemminflect's inflection table (Jascoll 2019: hop -> hops, hopped, hopping; good
-    -> better, best; mouse -> mice), inflect's noun plural (person -> people, ox -> oxen;
-    not for the :data:`PERSONAL_PRONOUNS`: "us" is no plural of "me"), and for a part of speech in which WordNet lists the
-    lemma but lemminflect's table has none, lemminflect's regular rules
-    (``getAllInflectionsOOV``: blorp -> blorps). Irregular forms only WordNet's exception
-    lists hold (people / person, oxen / ox) are checked by :func:`inflected_pos`. A lemma
-    of one letter gets no regular plural ("u" / "us": a letter's plural is written "u's").
-    """
+def regular_inflections(lemma: str) -> Mapping[str, frozenset[str]]:
+    """The regular inflections of ``lemma`` per WordNet part of speech in which WordNet
+    lists it (lemminflect's rules, ``getAllInflectionsOOV``: blorp -> blorps, blorped),
+    the lemma itself included; none for a lemma of one letter ("u" / "us": a letter's
+    plural is written "u's")."""
     import lemminflect
 
-    out: dict[str, set[str]] = {}
-    try:
-        table = lemminflect.getAllInflections(lemma)
-    except Exception:  # noqa: BLE001 - lemminflect on odd strings
-        table = {}
-    for tag, forms in table.items():
-        pos = _TAG_POS.get(tag[:2])
-        if pos is not None:
-            out.setdefault(pos, {lemma}).update(f.lower() for f in forms)
-    if lemma not in PERSONAL_PRONOUNS and " " not in lemma:
-        from kiekai.judge.normalize import _inflect_engine
-
+    out: dict[str, frozenset[str]] = {}
+    if len(lemma) < 2 or " " in lemma:
+        return out
+    wn = wordnet()
+    for pos, upos in _OOV_UPOS.items():
+        if lemma not in wn._morphy(lemma, pos):
+            continue
         try:
-            plural = _inflect_engine().plural_noun(lemma)
-        except Exception:  # noqa: BLE001 - inflect on odd strings
-            plural = False
-        if plural and plural != lemma and wordnet()._morphy(lemma, "n"):
-            out.setdefault("n", {lemma}).add(plural.lower())  # person -> people, ox -> oxen
-    if len(lemma) > 1:
-        wn = wordnet()
-        for pos, upos in _OOV_UPOS.items():
-            if pos in out or not wn._morphy(lemma, pos) or lemma not in wn._morphy(lemma, pos):
-                continue
-            try:
-                regular = lemminflect.getAllInflectionsOOV(lemma, upos)
-            except Exception:  # noqa: BLE001
-                regular = {}
-            out.setdefault(pos, {lemma}).update(f.lower() for fs in regular.values() for f in fs)
-    return {pos: frozenset(forms) for pos, forms in out.items()}
+            regular = lemminflect.getAllInflectionsOOV(lemma, upos)
+        except Exception:  # noqa: BLE001 - lemminflect on odd strings
+            continue
+        out[pos] = frozenset({lemma, *(f.lower() for fs in regular.values() for f in fs)})
+    return out
 
 
 @lru_cache(maxsize=65536)
@@ -597,14 +573,19 @@ def inflected_pos(word: str, lemma: str) -> frozenset[str]:
     """Parts of speech (n, v, a, r) in which English inflection makes ``word`` of
     ``lemma``; empty when it does not (issue 20: only real inflections are forms).
 
-    ``word`` is an inflection of ``lemma`` when :func:`inflections` generates it from the
-    lemma, or WordNet's exception lists give ``lemma`` as its base (people -> person).
-    A suffix rule that only lands on another lemma is no inflection: hopes is not hop
-    (hop makes hops), canes not can, planes not plan, doges not dog, and "us" is no form
-    of "me". A compound (spaces or hyphens) is an inflection of a compound that differs
-    from it in one part, that part being an inflection (human beings -> human being,
-    mothers-in-law -> mother-in-law), or one WordNet's exception lists name; the same
-    compound written open or hyphenated (black-and-white / black and white) is itself.
+    ``word`` is an inflection of ``lemma`` when lemminflect's lemma table (Jascoll 2019;
+    word -> lemmas per part of speech, the forms English inflection makes: hopes -> hope,
+    mice -> mouse, better -> good, went -> go) lists ``lemma`` for it, WordNet's
+    exception lists give ``lemma`` as its base (oxen -> ox), inflect's noun plural of
+    ``lemma`` is ``word`` (person -> people; not for the :data:`PERSONAL_PRONOUNS`), or,
+    for a word the lemma table does not know, ``lemma``'s regular inflections make it
+    (:func:`regular_inflections`). A suffix rule that only lands on another lemma is no
+    inflection: hopes is not hop (hop makes hops), canes not can, planes not plan, doges
+    not dog, and "us" is no form of "me". A compound (spaces or hyphens) is an
+    inflection of a compound that differs from it in one part, that part being an
+    inflection (human beings -> human being, mothers-in-law -> mother-in-law), or one
+    WordNet's exception lists name; the same compound written open or hyphenated
+    (black-and-white / black and white) is itself.
     """
     if word == lemma:
         return frozenset("nvar")
@@ -619,9 +600,24 @@ def inflected_pos(word: str, lemma: str) -> frozenset[str]:
             if len(differ) == 1:
                 out |= inflected_pos(*differ[0])
         return frozenset(out)
-    for pos, forms in inflections(lemma).items():
-        if word in forms:
-            out.add(pos)
+    import lemminflect
+
+    try:
+        table = lemminflect.getAllLemmas(word)
+    except Exception:  # noqa: BLE001 - lemminflect on odd strings
+        table = {}
+    out |= {_UPOS_POS[u] for u, forms in table.items() if u in _UPOS_POS and lemma in forms}
+    if not out and lemma not in PERSONAL_PRONOUNS:
+        from kiekai.judge.normalize import _inflect_engine
+
+        try:
+            plural = _inflect_engine().plural_noun(lemma)
+        except Exception:  # noqa: BLE001 - inflect on odd strings
+            plural = False
+        if plural == word and wordnet()._morphy(lemma, "n"):
+            out.add("n")
+    if not table:
+        out |= {pos for pos, forms in regular_inflections(lemma).items() if word in forms}
     return frozenset(out)
 
 
