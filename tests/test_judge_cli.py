@@ -135,18 +135,20 @@ def test_loading_line_goes_to_stderr_only(monkeypatch) -> None:
     notice = "loading the sentence model"
     try:
         unloaded()
-        r = run("judge", "qzvxel", "plorbik", "--json")
+        r = run("judge", "zymurgy", "quillwort", "--json")
         assert r.exit_code == 0, r.output
         assert notice in r.stderr and notice not in r.stdout
         assert json.loads(r.stdout)["accepted"] is False
         unloaded()
-        r = run("repeat", "wubblor", "--used", "zindrax", "--json")
+        r = run("repeat", "gyrocompass", "--used", "anklebone", "--json")
         assert notice in r.stderr and json.loads(r.stdout)["matched"] is None
         unloaded()
-        r = runner.invoke(app, ["judge", "--batch", "-"], input="secret\tguess\nflimzo\tgrepta\n")
+        r = runner.invoke(
+            app, ["judge", "--batch", "-"], input="secret\tguess\nquillwort\tgyrocompass\n"
+        )
         assert notice in r.stderr and notice not in r.stdout
         assert r.stdout.startswith("secret\tguess\t")
-        r = run("judge", "qzvxel", "plorbik")  # loaded now: nothing said
+        r = run("judge", "zymurgy", "quillwort")  # loaded now: nothing said
         assert notice not in r.stderr
     finally:
         resources.set_reporter(None)

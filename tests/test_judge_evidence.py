@@ -213,7 +213,10 @@ def test_gender_variants_name_the_same_role(judges, a, b) -> None:
 
 
 def test_not_every_ess_word_is_a_gender_variant(judges) -> None:
-    assert judges["standard"].match("prince", "princess").relation != "gender-variant"
+    # issue 20: Just One counts prince / princess as one clue; WordNet files both under
+    # aristocrat, the princess as "a female member of a royal family"
+    assert judges["standard"].match("prince", "princess").relation == "gender-variant"
+    assert judges["standard"].match("governor", "governess").relation != "gender-variant"
     assert levels(judges, "king", "queen") == NEVER
     assert judges["standard"].match("dress", "dresses").relation == "same-lemma"
 
@@ -289,10 +292,13 @@ def test_reason_never_contradicts_the_verdict(judges, secret, guess) -> None:
 
 @pytest.mark.parametrize(("used", "candidate"), REASON_PAIRS + [("dogs", "dog"), ("cat", "ca t")])
 def test_repeat_is_the_same_equivalence_as_match(judges, used, candidate) -> None:
+    """A repeat is what ``match`` accepts, plus Just One's same clues (issue 20: gender
+    forms, misspellings, and from standard words of one family), named as such."""
     for lv in LEVELS:
         m = judges[lv].match(used, candidate)
         r = judges[lv].is_repeat(candidate, [used, "xylophone"])
-        assert r.accepted == m.accepted, (lv, m, r)
+        if r.accepted != m.accepted:
+            assert r.accepted and "Just One counts" in r.reason, (lv, m, r)
         assert r.relation == m.relation or not r.accepted
         assert r.reason.startswith("Repeat" if r.accepted else "Not a repeat"), r
 

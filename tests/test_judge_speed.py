@@ -74,7 +74,7 @@ def test_verdicts_on_tabled_words_load_nothing_slow(cache) -> None:
 
 
 def test_words_outside_the_tables_load_the_sentence_model_and_say_so(cache) -> None:
-    done, imported = kiekai(cache, "judge", "qzvxel", "plorbik", "--json")
+    done, imported = kiekai(cache, "judge", "zymurgy", "quillwort", "--json")
     assert done.returncode == 0, done.stderr
     assert "torch" in imported
     assert "loading the sentence model" in done.stderr

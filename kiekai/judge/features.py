@@ -13,7 +13,10 @@ puts a table's house rules before all of it and the everyday lexicon between 2 a
    ``spelling`` (British/American), ``same-lemma`` (inflection, irregular forms).
 3. *opposites and accidents* (rejected at every level): ``negation`` (people /
    peopleless), ``antonym`` (WordNet), ``different-word`` (a real, different word
-   spelled alike: cat / cut, sea / see).
+   spelled or sounding alike: cat / cut, sea / see, right / write), ``invented-word``
+   (no English word, the other with an ending: championery / champion) and
+   ``unknown-word`` (no English word at all: perro / dog). :func:`gender_evidence`
+   (``gender-variant``, from standard) is read before the everyday lexicon.
 4. *WordNet rules* on links between **common** senses of both words
    (:data:`kiekai.judge.lexical.COMMON_SENSE_MIN_P`):
    ``synonym`` (a shared synset, or one defined as another name for the other) and
@@ -218,6 +221,7 @@ def clear_caches() -> None:
     table, between calls)."""
     _cached_surface.cache_clear()
     _cached_meaning.cache_clear()
+    _cached_gender.cache_clear()
 
 
 @overload
@@ -320,6 +324,18 @@ def _meaning(a: str, b: str) -> Evidence:
             NEVER,
             "spelling",
         )
+    not_english = _not_english(a, b, typo)
+    if not_english is not None:
+        return not_english
+    if _homophones(a, b, links, morph):
+        return Evidence(
+            "different-word",
+            "are different English words that sound alike (homophones), not one word",
+            a,
+            b,
+            NEVER,
+            "spelling",
+        )
 
     emb = cosine(a, b)
     degree = lexical.degree_link(a, b)
@@ -355,19 +371,109 @@ def _meaning(a: str, b: str) -> Evidence:
 
 
 def _typo_feature(a: str, b: str, links: lexical.Links, morph: str | None) -> float | None:
-    """The typo feature of a pair: 1.0 when the guess ``b`` is within the typo distance of
-    ``a`` (at least 3 letters) and no English word, 0.0 when it is not that close or is a
-    word linked to ``a``; ``None`` when it is a different English word spelled alike (no
-    WordNet or affix link), which a rule rejects."""
+    """The typo feature of a pair: 1.0 when one word is no English word and either
+    within the typo distance of the other (at least 3 letters) or the other respelled as it
+    sounds (:func:`kiekai.judge.lexical.sounds_alike`: foto / photo, nite / night), 0.0
+    when it is not that close or is a word linked to ``a``; ``None`` when it is a
+    different English word spelled alike (no WordNet or affix link), which a rule
+    rejects. The edit distance is read only when the guess is no word: a real word is
+    never a misspelling of another (issue 20)."""
     real_b = lexical.is_real_word(b)
     semantic = max(links.synonym, links.derivation, links.hypernym1, links.hyponym1)
     dist = _typo_distance(a, b) if " " not in b else 99
     if dist <= _max_typo_edits(b) and len(b) >= 3:
-        if not real_b:
+        if not real_b or not lexical.is_real_word(a):  # one of the two is misspelt
             return 1.0
         if semantic == 0.0 and morph is None:
             return None
+    if not real_b and any(_respelled(f, b) for f in lexical.lemmas(a) | {a}):
+        return 1.0
+    if real_b and not lexical.is_real_word(a) and any(_respelled(f, a) for f in lexical.lemmas(b)):
+        return 1.0
     return 0.0
+
+
+#: Largest share of a word's letters a respelling may change (Damerau-Levenshtein
+#: distance over the longer length), set from examples: foto / photo 0.4, enuf / enough
+#: 0.5, pleez / please 0.5; laff / laugh (0.6) is left out. Words of three letters are
+#: too short to tell a respelling (gato / cat sound alike to Metaphone).
+RESPELLING_MAX_SHARE = 0.5
+
+
+def _respelled(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` respelled as it sounds (Just One's "the mystery word written
+    differently"): they sound alike (:func:`kiekai.judge.lexical.sounds_alike`) and at
+    most :data:`RESPELLING_MAX_SHARE` of the letters differ."""
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    if len(a) < 4 or len(b) < 4 or not lexical.sounds_alike(a, b):
+        return False
+    return DamerauLevenshtein.distance(a, b) <= RESPELLING_MAX_SHARE * max(len(a), len(b))
+
+
+def _not_english(a: str, b: str, typo: float) -> Evidence | None:
+    """Rejecting evidence when one word is no English word and no misspelling of the
+    other (Just One's invalid clues: an invented word, "championery" for champion; a
+    word of another language, "perro" for dog): ``invented-word`` or ``unknown-word``,
+    rejected at every level; ``None`` when both are English
+    (:func:`kiekai.judge.lexical.is_english_word`) or ``typo`` is set."""
+    if typo:
+        return None
+    for word, other in ((b, a), (a, b)):
+        if lexical.is_english_word(word):
+            continue
+        if lexical.invented_from(word, other):
+            detail = f"are not the same word: {word!r} is no English word, only {other!r} with an invented ending"
+            return Evidence("invented-word", detail, a, b, NEVER, "spelling")
+        detail = (
+            f"are not the same word: {word!r} is no English word the judge knows (a word of "
+            "another language or an invented one)"
+        )
+        return Evidence("unknown-word", detail, a, b, NEVER, "spelling")
+    return None
+
+
+def _homophones(a: str, b: str, links: lexical.Links, morph: str | None) -> bool:
+    """Whether two real words are homophones and nothing else (right / write, night /
+    knight): they sound alike (:func:`kiekai.judge.lexical.sounds_alike`) and WordNet
+    links them by no synonym, alias, near-synonym, derivation or kind, nor an affix."""
+    if morph is not None or not lexical.sounds_alike(a, b):
+        return False
+    if not (lexical.is_real_word(a) and lexical.is_real_word(b)):
+        return False
+    linked = max(
+        links.synonym, links.alias, links.similar, links.derivation,
+        links.hypernym1, links.hyponym1, links.taxonomy2_up, links.taxonomy2_down,
+    )  # fmt: skip
+    return linked == 0.0
+
+
+def gender_evidence(secret: str, guess: str) -> Evidence | None:
+    """``gender-variant`` evidence (accepted from standard) when one word is the other's
+    gender form (:func:`kiekai.judge.lexical.gender_variant`: actor / actress, prince /
+    princess), else ``None``. The judge reads it before the everyday lexicon: Just One
+    counts gender forms as the same clue (issue 20), though the lexicon files some as
+    different (royal titles by sex). Cached per pair.
+
+    Raises:
+        TypeError: an argument is not a ``str``.
+    """
+    _check_types(secret, guess)
+    return _cached_gender(secret, guess)
+
+
+@lru_cache(maxsize=PAIR_CACHE_ENTRIES)
+def _cached_gender(secret: str, guess: str) -> Evidence | None:
+    a, b = normalise(secret), normalise(guess)
+    with lexical.WORDNET_LOCK:
+        feminine = lexical.gender_variant(a, b)
+    if not feminine:
+        return None
+    detail = (
+        f"name the same role, one being the feminine form of the other (WordNet {_sense(feminine)})"
+    )
+    ev = Evidence("gender-variant", detail, a, b, "standard", "WordNet")
+    return _with_raw(ev, secret, guess)
 
 
 def _rule_evidence(

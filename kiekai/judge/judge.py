@@ -9,7 +9,9 @@ evidence):
 
 1. the input check (empty, not one word, control or invisible characters): rejected;
 2. the table's **house rules** (:class:`kiekai.judge.house_rules.HouseRules`), as ruled;
-3. **forms** of the same word: accepted at every level;
+3. **forms** of the same word (only real inflections: :func:`kiekai.judge.lexical.inflected_pos`):
+   accepted at every level;
+3a. **gender variants** (actor / actress, prince / princess): accepted from standard;
 4. the **everyday lexicon** (:mod:`kiekai.judge.everyday`): ``same`` from
    standard, ``near`` and ``hyponym`` at lenient, ``derived`` (relation ``derivation``)
    from standard and ``derived-near`` at lenient, ``different`` and ``opposite`` never;
@@ -22,6 +24,9 @@ The verdict's reason says in plain words what decided (:mod:`kiekai.judge.reason
 forms of one word, a kind of, opposites, different things, a house ruling); the evidence in
 the judge's own terms (WordNet senses, the lexicon's version, the fitted model's score and
 threshold, the MiniLM cosine, the features) is the verdict's ``details``.
+
+A repeat (:meth:`Judge.is_repeat`) is what :meth:`Judge.match` accepts plus Just One's
+same clues (docs/judge.md "Just One's readings").
 """
 
 from __future__ import annotations
@@ -33,7 +38,13 @@ from functools import lru_cache
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 from kiekai.judge import lexical
-from kiekai.judge.features import NEVER, Evidence, meaning_evidence, surface_evidence
+from kiekai.judge.features import (
+    NEVER,
+    Evidence,
+    gender_evidence,
+    meaning_evidence,
+    surface_evidence,
+)
 from kiekai.judge.house_rules import HouseRules, HouseRuling
 from kiekai.judge.model import JudgeModel, load_model
 from kiekai.judge.reasons import evidence_details, plain_clause
@@ -41,6 +52,13 @@ from kiekai.judge.resources import PAIR_CACHE_ENTRIES, Resources, current
 from kiekai.judge.verdict import Strictness, Verdict
 
 _INPUT_RELATIONS = ("empty", "not-one-word")
+
+#: Relations whose words are never of one family for a repeat: opposites, negations,
+#: words spelled or sounding alike, words that are no English word, and degree words
+#: (green / greenish), which the level table leaves to lenient tables.
+_NEVER_FAMILY = (
+    "antonym", "negation", "different-word", "unknown-word", "empty", "not-one-word", "degree",
+)  # fmt: skip
 
 
 #: What each level's definition leaves to a looser level, per relation (the level table
@@ -158,6 +176,7 @@ def pair_evidence(secret: str, guess: str, lexicon: LexiconLike | None) -> Evide
     """
     return (
         surface_evidence(secret, guess)
+        or gender_evidence(secret, guess)
         or lexicon_evidence(secret, guess, lexicon)
         or meaning_evidence(secret, guess)
     )
@@ -404,7 +423,11 @@ class Judge:
                 ruling.accepted, float(ruling.accepted), "house-rule", clause, details=details
             )
         if ev is None:
-            ev = lexicon_evidence(secret, guess, self.lexicon) or meaning_evidence(secret, guess)
+            ev = (
+                gender_evidence(secret, guess)
+                or lexicon_evidence(secret, guess, self.lexicon)
+                or meaning_evidence(secret, guess)
+            )
         return self._decide_evidence(ev)
 
     def _decide_evidence(self, ev: Evidence) -> _Decision:
@@ -515,7 +538,10 @@ class Judge:
         """Ne bis in idem: whether ``candidate`` repeats a category in ``used_words``.
 
         The same equivalence as :meth:`match` at this level (rulebook, "Ne Bis in Idem"): each used word is
-        judged as the secret with ``candidate`` as the guess, house rules included;
+        judged as the secret with ``candidate`` as the guess, house rules included, and
+        where no used word matches, Just One's reading of the same clue decides
+        (:meth:`_same_clue`: gender forms and misspellings at every level, word
+        families and invented words from standard);
         ``accepted`` means "is a repeat", ``matched`` names the used word it repeats (the
         accepted one with the highest score) and the reason gives that pair's evidence.
         Empty used entries are skipped.
@@ -549,12 +575,7 @@ class Judge:
                 "Not a repeat: no categories have been used yet.",
                 details={"source": "input check", "used_count": 0},
             )
-        best: tuple[_Decision, str] | None = None
-        for u in used:
-            d = self._decide(u, candidate, rulings)
-            if best is None or (d.accepted, d.score) > (best[0].accepted, best[0].score):
-                best = (d, u)
-        d, u = cast(tuple[_Decision, str], best)  # used is not empty
+        d, u = self._closest_used(candidate, used, rulings)
         lvl = self.strictness.value
         word = candidate.strip()
         details = {**d.details, "used_count": len(used), "closest": u}
@@ -571,6 +592,56 @@ class Judge:
             )
             reason = f"Not a repeat at {lvl} level: {word!r} {which}: {d.clause}."
         return Verdict(False, d.score, d.relation, reason, details=details)
+
+    def _closest_used(
+        self, candidate: str, used: Sequence[str], rulings: HouseRules | None
+    ) -> tuple[_Decision, str]:
+        """The decision for the used word (``used`` is not empty) ``candidate`` comes
+        closest to: the accepted one with the highest score, else Just One's same clue
+        (:meth:`_same_clue`), else the rejected one with the highest score."""
+        best: tuple[_Decision, str] | None = None
+        for u in used:
+            d = self._decide(u, candidate, rulings)
+            if best is None or (d.accepted, d.score) > (best[0].accepted, best[0].score):
+                best = (d, u)
+        d, u = cast(tuple[_Decision, str], best)
+        if not d.accepted:
+            return self._same_clue(candidate, used, rulings) or (d, u)
+        return d, u
+
+    def _same_clue(
+        self, candidate: str, used: Sequence[str], rulings: HouseRules | None
+    ) -> tuple[_Decision, str] | None:
+        """Just One's reading of a repeat (issue 20; docs/judge.md "Just One's
+        readings"): the first used word that ``candidate`` repeats as the same clue
+        though :meth:`match` rejects the pair at this level, with the decision, or None.
+
+        The same clue at every level: a gender form (actor / actress) and a misspelling
+        or respelling (elefant / elephant, foto / photo); from standard also a word of
+        the same family (teach / teacher, :func:`kiekai.judge.lexical.word_family`) and
+        an invented word made of it (championery / champion). A house ruling on the pair
+        comes first; homophones, translations and other words are never the same clue.
+        """
+        level = self.strictness
+        for u in used:
+            if self._ruling(u, candidate, rulings) is not None:
+                continue
+            ev = self.evidence(u, candidate)
+            if ev.relation in ("gender-variant", "typo"):
+                what = "gender forms" if ev.relation == "gender-variant" else "misspellings"
+            elif level is Strictness.STRICT:
+                continue
+            elif ev.relation == "invented-word":
+                what = "invented words made of a word"
+            elif ev.relation not in _NEVER_FAMILY and lexical.word_family(ev.secret, ev.guess):
+                what = "words of the same family"
+            else:
+                continue
+            guess, secret = _words(ev)
+            clause = f"Just One counts {what} as the same clue ({guess!r} and {secret!r})"
+            details = {**evidence_details(ev, level.value), "source": "Just One's readings"}
+            return _Decision(True, 1.0, ev.relation, clause, details=details), u
+        return None
 
     @_in_force
     def is_repeat_many(

@@ -506,6 +506,12 @@ class WordNetIndex:
         data = json.loads(row[0])
         return data.get("ids", {}), data.get("exc", {})
 
+    def exception_bases(self, form: str) -> dict[str, list[str]]:
+        """WordNet's exception lists for ``form`` (``noun.exc`` etc.): part of speech
+        (n, v, a, r) -> the base forms the lists give (``"mice"`` -> ``{"n": ["mouse"]}``);
+        empty when no list holds ``form``. The same as NLTK's ``_exception_map``."""
+        return dict(self._forms(form)[1])
+
     def lemminflect_lemmas(self, word: str) -> dict[str, tuple[str, ...]] | None:
         """lemminflect's lookup-table entry for lower-case ``word`` (``{upos: lemmas}``,
         e.g. ``"mice"`` -> ``{"NOUN": ("mouse",)}``), or ``None`` when the table lacks
