@@ -259,7 +259,9 @@ def test_a_kismet_log_is_printed_and_checked(tmp_path):
     _refused(tmp_path, "kismet-tallies", records, over + 1, "'tallies' is")
     records = _records(lines)
     roll = _index(records, "roll", 3)
-    records[roll]["data"]["dice"] = [6, 6, 6] if records[roll]["data"]["dice"] != [6, 6, 6] else [1, 1, 1]
+    records[roll]["data"]["dice"] = (
+        [6, 6, 6] if records[roll]["data"]["dice"] != [6, 6, 6] else [1, 1, 1]
+    )
     _refused(tmp_path, "kismet-dice", records, roll + 1, "roll")
     _refused(tmp_path, "kismet-twice", _records(lines + lines), len(lines) + 1, "setup")
     base = _records((GOLDEN / "kismet-base-seed2.jsonl").read_text().splitlines())
@@ -278,3 +280,22 @@ def test_the_audit_of_an_in_memory_game_agrees(tmp_path):
     assert audit_kiek(again) is None
     out = Console(file=open(tmp_path / "out.txt", "w"), width=100)  # noqa: SIM115
     assert replay(path, out).contradiction is None
+
+
+@pytest.mark.parametrize("variant", [[], ["--variant"]], ids=["base", "variant"])
+def test_a_kismet_game_of_the_command_replays_and_its_rules_file_is_needed(tmp_path, variant):
+    """A game of ``kiekai kismet`` replays with status 0; one played with a rules file
+    contradicts the rulebook's chip points, and replays with the same ``--rules``."""
+    log = tmp_path / "plain.jsonl"
+    args = ["kismet", "--bots", "3", "--humans", "0", "--seed", "4", *variant]
+    played = runner.invoke(app, [*args, "--log", str(log)])
+    assert played.exit_code == 0, played.output[-1500:]
+    assert _replay(log).exit_code == 0
+    rules = tmp_path / "rules.toml"
+    rules.write_text("[chips]\n" + "".join(f"{v} = {v * 10}\n" for v in range(2, 13)))
+    custom = tmp_path / "custom.jsonl"
+    played = runner.invoke(app, [*args, "--rules", str(rules), "--log", str(custom)])
+    assert played.exit_code == 0, played.output[-1500:]
+    without = _replay(custom)
+    assert without.exit_code == 1 and "kiekai replay --rules FILE" in without.output
+    assert runner.invoke(app, ["replay", "--rules", str(rules), str(custom)]).exit_code == 0

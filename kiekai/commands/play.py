@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from kiekai.judge.house_rules import HouseRules
     from kiekai.kiek.players import KiekPlayer
     from kiekai.kiek.resume import StoppedGame
+    from kiekai.kismet.rules import Rules
     from kiekai.perception.base import Perception
 
 #: Most rounds ``--rounds`` accepts. The rulebook plays 3 and allows more ("It is possible to
@@ -235,9 +236,20 @@ def register(app: typer.Typer) -> None:
         log: Annotated[
             Path,
             typer.Argument(
-                help="A game log written by `kiekai play`.", parser=path_value, metavar="PATH"
+                help="A game log written by `kiekai play` (or `kiekai kismet --log`).",
+                parser=path_value,
+                metavar="PATH",
             ),
         ],
+        rules: Annotated[
+            Path | None,
+            typer.Option(
+                help="Kismet: the TOML rules file the game was played with (`kiekai kismet "
+                "--rules`); the points are checked against it.",
+                parser=path_value,
+                metavar="PATH",
+            ),
+        ] = None,
     ) -> None:
         """Print a game of Kiek (or Kismet) again from its log alone, and check it against the rules.
 
@@ -249,11 +261,28 @@ def register(app: typer.Typer) -> None:
         rules, 1 when some lines were left out or a line contradicts the rules, 2 when the
         file cannot be replayed (missing, not a regular file, too large, not a game log).
         """
-        _replay(log)
+        _replay(log, rules)
 
 
-def _replay(log: Path) -> None:
-    """The body of ``kiekai replay``: print the game, report left-out lines on stderr.
+def _kismet_rules(err: Console, path: Path | None) -> Rules | None:
+    """``kiekai replay --rules FILE``: the Kismet rules file read (``None`` without one).
+
+    Raises:
+        typer.Exit: status 2 when the file is not a valid rules file.
+    """
+    if path is None:
+        return None
+    from kiekai.kismet.rules import RulesFileError, load_rules
+
+    try:
+        return load_rules(path)
+    except RulesFileError as exc:
+        raise _fail(err, str(exc)) from None
+
+
+def _replay(log: Path, rules_path: Path | None = None) -> None:
+    """The body of ``kiekai replay``: print the game, report left-out lines and the first
+    contradiction of the rules on stderr (``rules_path``: a Kismet rules file).
 
     Raises:
         typer.Exit: status 2 when the file cannot be replayed, 1 when lines were left out.
@@ -273,10 +302,10 @@ def _replay(log: Path) -> None:
         else:
             err.print(f"[yellow]{safe_text(log)}: {safe_text(found)}; line left out[/yellow]")
 
+    kismet_rules = _kismet_rules(err, rules_path)
+
     def contradiction(found: Contradiction) -> None:
-        err.print(
-            f"[red]{safe_text(log)}: {safe_text(found)} (the rules contradict the log)[/red]"
-        )
+        err.print(f"[red]{safe_text(log)}: {safe_text(found)} (the rules contradict the log)[/red]")
 
     try:
         result = replay(
@@ -284,6 +313,7 @@ def _replay(log: Path) -> None:
             Console(highlight=False, emoji=False),
             on_problem=problem,
             on_contradiction=contradiction,
+            kismet_rules=kismet_rules,
         )
     except FileNotFoundError:
         raise _fail(err, f"no game log at {log}; give the path `kiekai play` printed") from None
@@ -431,9 +461,7 @@ class _Game:
     clock: Clock
 
 
-def _resume(
-    out: Console, err: Console, path: Path, log: Path | None, given: list[str]
-) -> int:
+def _resume(out: Console, err: Console, path: Path, log: Path | None, given: list[str]) -> int:
     """``kiekai play --resume LOG``: the table from the log's header, the game played again
     from its log up to where it stopped (:mod:`kiekai.kiek.resume`), then on; returns the
     exit status.

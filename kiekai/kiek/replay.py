@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
@@ -19,6 +20,9 @@ from kiekai.events import (
 )
 from kiekai.kiek.audit import Contradiction, audit_kiek
 from kiekai.kiek.printer import EventPrinter
+
+if TYPE_CHECKING:
+    from kiekai.kismet.rules import Rules
 
 #: Bad lines after which :func:`replay` stops: a file with this many is no longer a game log
 #: with a few damaged lines (and a huge file of junk must not print millions of warnings).
@@ -56,6 +60,7 @@ def replay(
     on_problem: Callable[[LogProblem], None] | None = None,
     max_problems: int = MAX_REPLAY_PROBLEMS,
     on_contradiction: Callable[[Contradiction], None] | None = None,
+    kismet_rules: Rules | None = None,
 ) -> ReplayResult:
     """Print a game again from its JSON-lines log alone, line by line, and check it
     against the rules.
@@ -81,6 +86,8 @@ def replay(
         max_problems: stop (ValueError) once more than this many lines were left out.
         on_contradiction: receives the first contradiction; default: a red line on
             ``console``.
+        kismet_rules: the chip points a Kismet game was played with (``kiekai kismet
+            --rules``; they are not logged); default: the rulebook's.
 
     Returns:
         A :class:`ReplayResult` (events printed, lines left out, whether the game ended).
@@ -101,6 +108,7 @@ def replay(
             on_problem=on_problem,
             max_problems=max_problems,
             on_contradiction=on_contradiction,
+            rules=kismet_rules,
         )
     return _replay_kiek(log_path, console, on_problem, max_problems, on_contradiction)
 

@@ -62,8 +62,8 @@ class _KismetAudit:
             self.act(line, event)
         if not self.pending:
             raise LogContradicted(
-                line, f"the rules give no {event.type!r} event here (the game is at "
-                f"{self.where()})",
+                line,
+                f"the rules give no {event.type!r} event here (the game is at {self.where()})",
             )
         rebuilt = self.pending.popleft()
         difference = compare_events(event, rebuilt)
@@ -144,11 +144,15 @@ def replay_kismet(
     on_problem: Callable[[LogProblem], None] | None = None,
     max_problems: int = 50,
     on_contradiction: Callable[[Contradiction], None] | None = None,
+    rules: Rules | None = None,
 ) -> ReplayResult:
     """``kiekai replay`` for a Kismet log: print the game (:func:`kiekai.kismet.prose.printout`)
     and report the first line the rules contradict (:func:`audit_kismet`).
 
-    Arguments and result as :func:`kiekai.kiek.replay.replay`.
+    Arguments and result as :func:`kiekai.kiek.replay.replay`; ``rules``: the chip points
+    the game was played with (``kiekai kismet --rules``), default the rulebook's. A
+    contradiction found with the rulebook's points says that another rules file may explain
+    it.
 
     Raises:
         ValueError: more than ``max_problems`` lines are not valid events.
@@ -179,15 +183,21 @@ def replay_kismet(
     numbered = list(read_numbered_log(log_path, game="kismet", on_problem=report))
     events = [event for _, event in numbered]
     shown = [  # the printout reads the fields an event has: those the line gave
-        Event(e.type, e.turn, e.player, e.payload.model_dump(by_alias=True, exclude_none=True))
+        Event(e.type, e.turn, e.player, e.payload.model_dump(by_alias=True, exclude_unset=True))
         if e.payload is not None
         else e
         for e in events
     ]
-    for text in printout(shown, rules=DEFAULT_RULES):
+    for text in printout(shown, rules=rules or DEFAULT_RULES):
         console.print(safe_text(text), highlight=False)
     checked = [(line, e) for line, e in numbered if first_bad is None or line < first_bad]
-    contradiction = audit_kismet(checked)
+    contradiction = audit_kismet(checked, rules or DEFAULT_RULES)
+    if contradiction is not None and rules is None:
+        contradiction = Contradiction(
+            contradiction.line,
+            contradiction.message + " (by the rulebook's chip points: a game played with "
+            "`kiekai kismet --rules FILE` replays with `kiekai replay --rules FILE`)",
+        )
     if contradiction is not None:
         report_contradiction(contradiction, console, on_contradiction)
     finished = any(isinstance(e.payload, KismetGameOver) for e in events) or (
