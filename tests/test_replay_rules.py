@@ -299,3 +299,19 @@ def test_a_kismet_game_of_the_command_replays_and_its_rules_file_is_needed(tmp_p
     without = _replay(custom)
     assert without.exit_code == 1 and "kiekai replay --rules FILE" in without.output
     assert runner.invoke(app, ["replay", "--rules", str(rules), str(custom)]).exit_code == 0
+
+
+def test_at_a_table_with_people_the_first_person_is_the_first_active_player(tmp_path):
+    """The runner makes the first person active first (the rulebook's "youngest player"):
+    a log with people that says the seed chose, or names another seat, is refused."""
+    path = tmp_path / "rich.jsonl"
+    _rich_game(path)
+    records = _records(path.read_text().splitlines())
+    assert (
+        records[1]["data"]["first_active"] == 0 and records[1]["data"]["first_active_by"] == "given"
+    )
+    records[1]["data"]["first_active_by"] = "seed"
+    _refused(tmp_path, "by-seed", records, 2, "the first person")
+    records = _records(path.read_text().splitlines())
+    records[1]["data"]["first_active"] = 2
+    _refused(tmp_path, "another-seat", records, 2, "the first person")

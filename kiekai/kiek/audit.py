@@ -346,6 +346,14 @@ class _KiekAudit:
         given = setup.first_active if setup.first_active_by == "given" else None
         if given is not None and given >= self.n_players:
             raise LogContradicted(line, f"setup: seat {given} is not one of {self.n_players}")
+        people = [p.seat for p in header.players if p.human]
+        if people and setup.first_active_by is not None and given != people[0]:
+            raise LogContradicted(
+                line,
+                f"setup: the first active player is seat {setup.first_active} "
+                f"({setup.first_active_by}); at a table with people it is the first person, "
+                f"seat {people[0]} (the rulebook's youngest player)",
+            )
         cards = _deck_from_setup(setup, self.n_players, seed, line, list(header.card_names))
         log = EventLog(None)
         self.engine = KiekEngine(
