@@ -67,14 +67,27 @@ def compare_events(logged: Event, rebuilt: Event, skip: frozenset[str] = frozens
     ours, theirs = logged.payload, rebuilt.payload
     if ours is None or theirs is None:  # pragma: no cover - both come checked
         return None
-    ignored = skip
     for name, info in type(ours).model_fields.items():
-        if name in ignored or name not in ours.model_fields_set:
+        if name in skip or name not in ours.model_fields_set:
             continue
         mine = getattr(ours, name)
         if mine is None:
             continue
-        right = getattr(theirs, name)
-        if _plain(mine) != _plain(right):
-            return f"{info.alias or name!r} is {_plain(mine)!r} but the rules give {_plain(right)!r}"
+        mine, right = _plain(mine), _plain(getattr(theirs, name))
+        if mine != right:
+            if isinstance(mine, dict) and isinstance(right, dict):  # the keys that differ
+                keys = sorted({*mine, *right}, key=str)
+                keys = [k for k in keys if mine.get(k) != right.get(k)][:3]
+                mine, right = {k: mine.get(k) for k in keys}, {k: right.get(k) for k in keys}
+            return f"{info.alias or name!r} is {_shown(mine)} but the rules give {_shown(right)}"
     return None
+
+
+#: Longest value a contradiction shows (a deck's labels would fill the terminal).
+MAX_SHOWN = 200
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, cut to :data:`MAX_SHOWN` characters."""
+    text = repr(value)
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
