@@ -128,6 +128,7 @@ class HouseRules:
     def __init__(self, rulings: Iterable[HouseRuling] = (), path: str | os.PathLike | None = None):
         self.path = Path(path) if path is not None else None
         self._by_key: dict[tuple[str, str, str], HouseRuling] = {}
+        self._ruled_by: dict[tuple[str, str, str], str] = {}
         for ruling in rulings:
             self._put(ruling)
 
@@ -160,14 +161,31 @@ class HouseRules:
                 return found
         return None
 
-    def add(self, ruling: HouseRuling) -> None:
+    def ruled_by(self, ruling: HouseRuling) -> str | None:
+        """The name of the person who made ``ruling`` in this session (given to
+        :meth:`add`), or ``None`` when it was not named (e.g. read from a file)."""
+        return self._ruled_by.get(ruling.key + (ruling.level,))
+
+    def add(self, ruling: HouseRuling, *, ruled_by: str | None = None) -> None:
         """Record ``ruling`` (replacing one with the same key and level) and, when this set
         has a ``path``, append it to that file at once (created with a header if missing).
+
+        Args:
+            ruling: the table's ruling.
+            ruled_by: the name of the person who made it (issue 21: every ruling names who
+                ruled), kept with the ruling (:meth:`ruled_by`) and written to the file as a
+                ``# ruled by NAME`` comment line just above it (a comment, so every reader
+                of the four-column format still reads the file).
 
         Raises:
             OSError: the file cannot be written (the ruling is still kept in memory).
         """
         self._put(ruling)
+        who = _cell(ruled_by) if ruled_by else ""
+        if who:
+            self._ruled_by[ruling.key + (ruling.level,)] = who
+        else:
+            self._ruled_by.pop(ruling.key + (ruling.level,), None)
         if self.path is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -176,6 +194,8 @@ class HouseRules:
             if new:
                 fh.write("# kiekai house rules: secret, guess, accepted (yes/no), level\n")
                 fh.write("\t".join(_HEADER) + "\n")
+            if who:
+                fh.write(f"# ruled by {who}\n")
             fh.write(ruling.to_line() + "\n")
             fh.flush()
             os.fsync(fh.fileno())

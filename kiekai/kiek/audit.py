@@ -103,7 +103,9 @@ class LoggedJudge:
         if isinstance(data, KiekVerdict):
             key = (turn, ruling_key(data.guess))
             accepted = data.accepted != data.overruled  # an overrule flips the judge's
-            self._matches.setdefault(key, Verdict(accepted, float(accepted), data.relation, data.reason))
+            self._matches.setdefault(
+                key, Verdict(accepted, float(accepted), data.relation, data.reason)
+            )
         elif isinstance(data, KiekOverrule) and data.judge_accepted is not None:
             accepted = data.judge_accepted
             self._matches[(turn, ruling_key(data.guess))] = Verdict(
@@ -189,7 +191,8 @@ def check_header(header: KiekHeader, record: Event, line: int = 1) -> int:
         )
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
         raise LogContradicted(
-            line, f"the header seats {len(seats)} players: Kiek is for {MIN_PLAYERS} to {MAX_PLAYERS}"
+            line,
+            f"the header seats {len(seats)} players: Kiek is for {MIN_PLAYERS} to {MAX_PLAYERS}",
         )
     if header.seed is None:
         raise LogContradicted(line, "the header has no seed: the deal cannot be checked")
@@ -259,7 +262,12 @@ def _deck_from_setup(
             if card_id is None:
                 ids[index] = next(spare)
     return [
-        Card(id=str(card_id), path=Path(str(card_id)), sha256="", label=setup.labels.get(str(card_id)))
+        Card(
+            id=str(card_id),
+            path=Path(str(card_id)),
+            sha256="",
+            label=setup.labels.get(str(card_id)),
+        )
         for card_id in ids
     ]
 
@@ -438,9 +446,10 @@ class _KiekAudit:
         elif isinstance(data, KiekGuess):
             engine.guess(int(seat or 0), data.word)
         elif isinstance(data, KiekOverrule):
-            engine.overrule(data.guess, data.accepted, by=int(seat or 0))
+            engine.overrule(data.guess, data.accepted, by=int(seat or 0), agreed=data.agreed)
         elif isinstance(data, KiekOverruleRepeat):
-            engine.overrule_repeat(data.word, data.used if data.repeats else None, by=int(seat or 0))
+            used = data.used if data.repeats else None
+            engine.overrule_repeat(data.word, used, by=int(seat or 0), agreed=data.agreed)
         elif isinstance(data, KiekCall):
             engine.call(data.callers)
         elif isinstance(data, KiekKeep):

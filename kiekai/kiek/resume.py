@@ -54,6 +54,7 @@ from kiekai.kiek.players import (
     KeepView,
     KiekPlayer,
     RevealView,
+    TableRuling,
     TimeUp,
 )
 from kiekai.log_check import compare_events
@@ -88,8 +89,10 @@ class StoppedGame:
     plays: dict[int, ActivePlay | None] = field(default_factory=dict)
     guesses: dict[tuple[int, int], str] = field(default_factory=dict)
     callers: dict[int, set[int]] = field(default_factory=dict)
-    overrules: dict[tuple[int, int], dict[str, bool]] = field(default_factory=dict)
-    repeat_rulings: dict[tuple[int, int], dict[str, str | None]] = field(default_factory=dict)
+    overrules: dict[tuple[int, int], dict[str, TableRuling[bool]]] = field(default_factory=dict)
+    repeat_rulings: dict[tuple[int, int], dict[str, TableRuling[str | None]]] = field(
+        default_factory=dict
+    )
     keeps: dict[int, list[str]] = field(default_factory=dict)
 
     @property
@@ -177,10 +180,12 @@ def _learn_answer(stopped: StoppedGame, event: Event, secrets: Mapping[int, str]
     elif isinstance(data, KiekCall):
         stopped.callers[turn] = set(data.callers)
     elif isinstance(data, KiekOverrule) and seat is not None:
-        stopped.overrules.setdefault((turn, seat), {})[data.guess] = data.accepted
+        ruling = TableRuling(data.accepted, seat, tuple(data.agreed))
+        stopped.overrules.setdefault((turn, seat), {})[data.guess] = ruling
     elif isinstance(data, KiekOverruleRepeat) and seat is not None:
         used = data.used if data.repeats else None
-        stopped.repeat_rulings.setdefault((turn, seat), {})[data.word] = used
+        repeat = TableRuling(used, seat, tuple(data.agreed))
+        stopped.repeat_rulings.setdefault((turn, seat), {})[data.word] = repeat
 
 
 class ResumedSeat:
@@ -248,14 +253,17 @@ class ResumedSeat:
         self._bot(lambda: self.player.keep_card(view))
         return self._keeps.pop(0)
 
-    def overrule(self, view: RevealView) -> Mapping[str, bool]:
-        """A person's logged rulings on the guesses of a scored turn, else asked."""
+    def overrule(self, view: RevealView) -> Mapping[str, bool | TableRuling[bool]]:
+        """A person's logged rulings on the guesses of a scored turn (with who agreed),
+        else asked."""
         if view.turn not in self.stopped.done:
             return cast(HumanKiekPlayer, self.player).overrule(view)
         return self.stopped.overrules.get((view.turn, self.seat), {})
 
-    def overrule_repeats(self, view: CallView) -> Mapping[str, str | None]:
-        """A person's logged repeat rulings of a scored turn, else asked."""
+    def overrule_repeats(
+        self, view: CallView
+    ) -> Mapping[str, str | None | TableRuling[str | None]]:
+        """A person's logged repeat rulings of a scored turn (with who agreed), else asked."""
         if view.turn not in self.stopped.done:
             return cast(HumanKiekPlayer, self.player).overrule_repeats(view)
         return self.stopped.repeat_rulings.get((view.turn, self.seat), {})
