@@ -315,3 +315,37 @@ def test_at_a_table_with_people_the_first_person_is_the_first_active_player(tmp_
     records = _records(path.read_text().splitlines())
     records[1]["data"]["first_active"] = 2
     _refused(tmp_path, "another-seat", records, 2, "the first person")
+
+
+def test_a_ruling_that_scores_its_ruler_needs_another_persons_agreement(tmp_path):
+    """docs/rules.md, "Who rules": with two people at the table, a ruling that would score
+    the person who made it is applied only with the other's agreement (the event's
+    ``agreed``); a log whose ruling lost its agreement is refused at that line."""
+    people = [ScriptedPlayer(n, ["dog", "sky", "red"], human=True) for n in ("Ann", "Ben")]
+    for person in people:
+        person.rulings = {"sky": True, "red": True}
+    seats = [*people, ScriptedPlayer("Bot 1", ["sea", "sky"]), ScriptedPlayer("Bot 2", ["red"])]
+    path = tmp_path / "two.jsonl"
+    with EventLog(path) as log:
+        play_game(
+            seats,
+            make_cards(40),
+            judge=TableJudge(),
+            settings=GameSettings(seed=5, rounds=2),
+            clock=VirtualClock(),
+            log=log,
+        )
+    assert _replay(path).exit_code == 0
+    records = _records(path.read_text().splitlines())
+    active = {r["turn"]: r["player"] for r in records if r["type"] == "turn"}
+    agreed = [
+        i
+        for i, r in enumerate(records)
+        if r["type"] == "overrule"
+        and r["data"].get("agreed")
+        and r["data"]["accepted"]  # a match scores its writers and the active player
+        and r["player"] in {*r["data"]["guessers"], active[r["turn"]]}
+    ]
+    assert agreed, "the game has no agreed ruling"
+    records[agreed[0]]["data"]["agreed"] = []
+    _refused(tmp_path, "unagreed", records, agreed[0] + 1, "and no other person agreed")

@@ -49,7 +49,12 @@ from kiekai.events import (
 from kiekai.judge.normalize import hidden_character
 from kiekai.judge.verdict import Strictness, Verdict
 from kiekai.kiek.engine import IllegalAction, KiekEngine, Phase, ruling_key
-from kiekai.kiek.players import ActivePlay
+from kiekai.kiek.players import (
+    ActivePlay,
+    needs_agreement,
+    scored_by_guess_ruling,
+    scored_by_repeat_ruling,
+)
 from kiekai.kiek.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, TABLE_SIZE
 from kiekai.log_check import Contradiction, LogContradicted, compare_events
 
@@ -285,8 +290,11 @@ class _KiekAudit:
         self.n_players = 0
         self.judge = LoggedJudge([e for _, e in events], Strictness.STANDARD)
         self.secrets: dict[int, str] = {}
+        self.callers: dict[int, list[int]] = {}
         for _, event in events:
             data = event.payload
+            if isinstance(data, KiekCall):
+                self.callers.setdefault(event.turn, list(data.callers))
             if isinstance(data, KiekReveal) and data.secret is not None:
                 self.secrets.setdefault(event.turn, data.secret)
             elif isinstance(data, KiekVerdict):
@@ -446,16 +454,52 @@ class _KiekAudit:
         elif isinstance(data, KiekGuess):
             engine.guess(int(seat or 0), data.word)
         elif isinstance(data, KiekOverrule):
-            engine.overrule(data.guess, data.accepted, by=int(seat or 0), agreed=data.agreed)
+            self._overrule(data, int(seat or 0))
         elif isinstance(data, KiekOverruleRepeat):
-            used = data.used if data.repeats else None
-            engine.overrule_repeat(data.word, used, by=int(seat or 0), agreed=data.agreed)
+            self._overrule_repeat(data, int(seat or 0), event.turn)
         elif isinstance(data, KiekCall):
             engine.call(data.callers)
         elif isinstance(data, KiekKeep):
             engine.keep(int(seat or 0), data.card)
         else:  # a verdict or the score of a turn nobody called ne bis in idem in
             engine.call(())
+
+    def _overrule(self, data: KiekOverrule, seat: int) -> None:
+        """A ruling on a guess (rulebook "Imperfect Guesses"), agreed as docs/rules.md asks."""
+        engine = self.engine
+        assert engine is not None
+        if not data.withdrawn:
+            key = ruling_key(data.guess)
+            group = [g for g in engine.distinct_guesses() if ruling_key(g.word) == key]
+            if group:
+                scored = scored_by_guess_ruling(engine.active, group[0].seats, data.accepted)
+                self._agreement(seat, scored, data.agreed)
+        engine.overrule(data.guess, data.accepted, by=seat, agreed=data.agreed)
+
+    def _overrule_repeat(self, data: KiekOverruleRepeat, seat: int, turn: int) -> None:
+        """A ruling on a repeat after a call (rulebook "Ne Bis in Idem"), agreed likewise."""
+        engine = self.engine
+        assert engine is not None
+        if not data.withdrawn:
+            callers = self.callers.get(turn, [])
+            scored = scored_by_repeat_ruling(engine.active, data.writers, callers, data.repeats)
+            self._agreement(seat, scored, data.agreed)
+        used = data.used if data.repeats else None
+        engine.overrule_repeat(data.word, used, by=seat, agreed=data.agreed)
+
+    def _agreement(self, ruler: int, scored: frozenset[int], agreed: Sequence[int]) -> None:
+        """A ruling that would score its ruler needs another person's agreement when another
+        person is at the table (docs/rules.md, "Who rules"; :func:`needs_agreement`)."""
+        header = self.header
+        assert header is not None
+        people = [p.seat for p in header.players if p.human]
+        if needs_agreement(ruler, scored, people) and not any(
+            s != ruler and s in people for s in agreed
+        ):
+            raise IllegalAction(
+                f"the ruling would score seat {ruler}, who made it, and no other person "
+                "agreed (docs/rules.md, 'Who rules')"
+            )
 
     def _time_up(self, data: KiekTimeUp, seat: int) -> None:
         """Two minutes run out (rulebook "A Turn"): the active player's word in PLAY, a
