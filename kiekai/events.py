@@ -850,6 +850,27 @@ def read_log(
         ValueError: without ``on_problem``, a bad line (the message names the line number).
         KeyError: ``game`` has no registered event types.
     """
+    for _, event in read_numbered_log(
+        path,
+        game=game,
+        on_problem=on_problem,
+        max_bytes=max_bytes,
+        max_line_bytes=max_line_bytes,
+    ):
+        yield event
+
+
+def read_numbered_log(
+    path: str | os.PathLike[str],
+    *,
+    game: str | None = None,
+    on_problem: Callable[[LogProblem], None] | None = None,
+    max_bytes: int = MAX_LOG_BYTES,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> Iterator[tuple[int, Event]]:
+    """:func:`read_log` with each event's 1-based line number: ``(line, event)`` pairs (what
+    ``kiekai replay`` names when an event contradicts the rules). Same arguments and errors
+    as :func:`read_log`."""
     if game is not None and game not in EVENT_DATA:
         raise KeyError(f"no event types are registered for the game {game!r}")
     for line in iter_lines(path, max_line_bytes=max_line_bytes, max_bytes=max_bytes):
@@ -868,4 +889,4 @@ def read_log(
             elif not problem.cut_short:
                 raise ValueError(f"{os.fspath(path)}: {problem}") from None
             continue
-        yield event
+        yield line.number, event

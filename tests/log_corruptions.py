@@ -181,10 +181,20 @@ def corruptions(lines: list[str]) -> Iterator[tuple[str, bytes, int | None]]:
     cut = raw.index(lines[play].encode())
     yield "not-utf8", raw[:cut] + b"\xff\xfe\x80 junk\n" + raw[cut:], play + 1
     yield "nul-bytes", raw[:cut] + b'{"type":"\x00"}\n' + raw[cut:], play + 1
-    reveal = _index(lines, "reveal")
+    # a lone surrogate (a deck file name that is not UTF-8) in a card's id and label, the
+    # same on every line (one word read aloud changed alone would contradict the rules)
+    card = json.loads(lines[play])["data"]["played"][0]
+    label = json.loads(lines[1])["data"]["labels"][card]
     yield (
         "lone-surrogate",
-        _join(_edit(lines, reveal, lambda r: r["data"]["words"].__setitem__(0, "\ud800"))),
+        _join(
+            [
+                line.replace(f'"{card}"', f'"{card}\\ud800"').replace(
+                    f'"{label}"', f'"{label}\\ud800"'
+                )
+                for line in lines
+            ]
+        ),
         None,
     )
     yield "crlf", "\r\n".join(lines).encode() + b"\r\n", None

@@ -398,10 +398,8 @@ def test_ctrl_c_during_a_guess_says_the_game_is_saved_and_how_to_replay_it(tmp_p
     flat = " ".join(text.split())
     assert "Stopped with Ctrl-C. The game is saved: its log keeps every finished turn" in flat
     assert f"Replay it: kiekai replay {log}" in flat
-    assert (
-        "A stopped game cannot be resumed; the same options with --seed 4 deal the same game again."
-        in flat
-    )
+    assert f"Resume it: kiekai play --resume {log}" in flat
+    assert "The same options with --seed 4 deal the same game again from the start." in flat
     events = log.read_text(encoding="utf-8").splitlines()
     assert '"aborted"' in events[-1] and '"score"' in "".join(events)
 

@@ -338,9 +338,12 @@ def test_hostile_names_words_and_labels_in_a_log_never_reach_the_terminal(clean_
     """Through the real command in a real process: escape sequences, bidi overrides, newlines
     and Rich markup from the log are printed as visible escapes, not obeyed."""
     done = _kiekai("replay", str(_hostile_log(clean_lines, tmp_path)))
-    out = done.stdout.decode("utf-8")
-    assert done.returncode == 0, done.stderr.decode()
-    assert not any(c in out for c in FORBIDDEN)
+    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+    # the words read aloud are not the guesses, the cards not the ones played: exit 1, and
+    # the report of the first such line is as safe as the rest
+    assert done.returncode == 1, err
+    assert "(the rules contradict the log)" in err
+    assert not any(c in out + err for c in FORBIDDEN)
     assert "\\x1b[31mjay\\x1b[0m\\n\\u202eevil\\u2028[bold]x[/bold]\\x07" in out
     assert "Final scores" in out
 

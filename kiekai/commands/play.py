@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from kiekai.judge import Judge
     from kiekai.judge.house_rules import HouseRules
     from kiekai.kiek.players import KiekPlayer
+    from kiekai.kiek.resume import StoppedGame
+    from kiekai.kismet.rules import Rules
     from kiekai.perception.base import Perception
 
 #: Most rounds ``--rounds`` accepts. The rulebook plays 3 and allows more ("It is possible to
@@ -53,6 +55,9 @@ EXIT_USAGE = 2
 EXIT_EOF = 1
 #: Exit status of ``kiekai replay`` when lines of the log were left out (not valid events).
 EXIT_PARTIAL = 1
+#: Exit status of ``kiekai replay`` when a line contradicts the rules (the log was edited or
+#: written by a kiekai with other rules).
+EXIT_CONTRADICTED = 1
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 EXIT_INTERRUPT = 130
 
@@ -169,10 +174,39 @@ def register(app: typer.Typer) -> None:
                 "--open/--no-open", help="With --web: open the first seat in the default browser."
             ),
         ] = True,
+        resume: Annotated[
+            Path | None,
+            typer.Option(
+                help="Continue the stopped game of this log (the table, seed and deck come "
+                "from the log; the whole game goes to a new log, --log or <LOG>-resumed.jsonl).",
+                parser=path_value,
+                metavar="LOG",
+            ),
+        ] = None,
     ) -> None:
         """Play a game of Kiek: split five photos 3 against 2 with one word; guess the others' words."""
         out, err = _consoles()
         command_resources()  # the judge, bots and perception of this game read these
+        if resume is not None:
+            given = {
+                "--bots": bots != 3, "--humans": humans != 1, "--deck": deck is not None,
+                "--seed": seed is not None, "--perception": perception is not PerceptionKind.AUTO,
+                "--strictness": strictness is not Strictness.STANDARD,
+                "--level": level is not BotLevel.NORMAL, "--rounds": rounds != 3,
+                "--clip-model": clip_model is not None,
+                "--clip-checkpoint": clip_checkpoint is not None,
+                "--house-rules": house_rules is not None,
+                "--turn-seconds": turn_seconds != TURN_SECONDS, "--web": web,
+                "--seats": seats is not None,
+            }  # fmt: skip
+            try:
+                code = _resume(out, err, resume, log, [name for name, on in given.items() if on])
+            except KeyboardInterrupt:
+                err.print("Stopped with Ctrl-C before the game went on.")
+                raise typer.Exit(EXIT_INTERRUPT) from None
+            if code:
+                raise typer.Exit(code)
+            return
         try:
             people = _people(err, humans, web=web, seats=seats)
             _check_numbers(err, bots, people, rounds=rounds, turn_seconds=turn_seconds, port=port)
@@ -202,28 +236,60 @@ def register(app: typer.Typer) -> None:
         log: Annotated[
             Path,
             typer.Argument(
-                help="A game log written by `kiekai play`.", parser=path_value, metavar="PATH"
+                help="A game log written by `kiekai play` (or `kiekai kismet --log`).",
+                parser=path_value,
+                metavar="PATH",
             ),
         ],
+        rules: Annotated[
+            Path | None,
+            typer.Option(
+                help="Kismet: the TOML rules file the game was played with (`kiekai kismet "
+                "--rules`); the points are checked against it.",
+                parser=path_value,
+                metavar="PATH",
+            ),
+        ] = None,
     ) -> None:
-        """Print a game of Kiek again from its JSON-lines log alone.
+        """Print a game of Kiek (or Kismet) again from its log alone, and check it against the rules.
 
         Every line is checked; a line that is not a valid event is reported on stderr with its
-        line number and left out. Exit status: 0 when every line was printed, 1 when some
-        lines were left out, 2 when the file cannot be replayed (missing, not a regular file,
-        too large, not a Kiek game log).
+        line number and left out. The game is then played again through the rules from the
+        log's seed and actions (the verdicts as logged: no deck or model is needed); the
+        first line that contradicts the rules or the log's own scores is reported on stderr
+        with its number. Exit status: 0 when every line was printed and agrees with the
+        rules, 1 when some lines were left out or a line contradicts the rules, 2 when the
+        file cannot be replayed (missing, not a regular file, too large, not a game log).
         """
-        _replay(log)
+        _replay(log, rules)
 
 
-def _replay(log: Path) -> None:
-    """The body of ``kiekai replay``: print the game, report left-out lines on stderr.
+def _kismet_rules(err: Console, path: Path | None) -> Rules | None:
+    """``kiekai replay --rules FILE``: the Kismet rules file read (``None`` without one).
+
+    Raises:
+        typer.Exit: status 2 when the file is not a valid rules file.
+    """
+    if path is None:
+        return None
+    from kiekai.kismet.rules import RulesFileError, load_rules
+
+    try:
+        return load_rules(path)
+    except RulesFileError as exc:
+        raise _fail(err, str(exc)) from None
+
+
+def _replay(log: Path, rules_path: Path | None = None) -> None:
+    """The body of ``kiekai replay``: print the game, report left-out lines and the first
+    contradiction of the rules on stderr (``rules_path``: a Kismet rules file).
 
     Raises:
         typer.Exit: status 2 when the file cannot be replayed, 1 when lines were left out.
     """
     from kiekai.events import LogProblem
     from kiekai.kiek.game import replay
+    from kiekai.log_check import Contradiction
 
     err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
@@ -236,8 +302,19 @@ def _replay(log: Path) -> None:
         else:
             err.print(f"[yellow]{safe_text(log)}: {safe_text(found)}; line left out[/yellow]")
 
+    kismet_rules = _kismet_rules(err, rules_path)
+
+    def contradiction(found: Contradiction) -> None:
+        err.print(f"[red]{safe_text(log)}: {safe_text(found)} (the rules contradict the log)[/red]")
+
     try:
-        result = replay(log, Console(highlight=False, emoji=False), on_problem=problem)
+        result = replay(
+            log,
+            Console(highlight=False, emoji=False),
+            on_problem=problem,
+            on_contradiction=contradiction,
+            kismet_rules=kismet_rules,
+        )
     except FileNotFoundError:
         raise _fail(err, f"no game log at {log}; give the path `kiekai play` printed") from None
     except IsADirectoryError:
@@ -256,6 +333,8 @@ def _replay(log: Path) -> None:
             f"{result.problems} {lines} left out of {safe_text(log)} (not valid events; see above)."
         )
         raise typer.Exit(EXIT_PARTIAL)
+    if result.contradiction is not None:
+        raise typer.Exit(EXIT_CONTRADICTED)
 
 
 # ---------------------------------------------------------------- the options, checked
@@ -382,8 +461,73 @@ class _Game:
     clock: Clock
 
 
-def _play(out: Console, err: Console, settings: TableSettings) -> int:
-    """The body of ``kiekai play``; returns the exit status (raises ``typer.Exit`` on user errors)."""
+def _resume(out: Console, err: Console, path: Path, log: Path | None, given: list[str]) -> int:
+    """``kiekai play --resume LOG``: the table from the log's header, the game played again
+    from its log up to where it stopped (:mod:`kiekai.kiek.resume`), then on; returns the
+    exit status.
+
+    Raises:
+        typer.Exit: status 2 when options that the log decides are given, the log cannot
+            be resumed (not a Kiek log, over, contradicting the rules, a browser game), or
+            the deck is not the one the log was played with.
+    """
+    from kiekai.kiek.resume import ResumeError, read_stopped_game, resumed_log_path
+
+    if given:
+        raise _fail(
+            err,
+            f"--resume takes the table from the log (seats, seed, deck, rounds ...): leave "
+            f"out {', '.join(given)}",
+        )
+    try:
+        stopped = read_stopped_game(path)
+    except FileNotFoundError:
+        raise _fail(err, f"no game log at {path}; give the path `kiekai play` printed") from None
+    except ResumeError as exc:
+        raise _fail(err, str(exc)) from None
+    header = stopped.header
+    extra = header.model_extra or {}
+    if extra.get("front_end") == "web":
+        raise _fail(err, f"{path} is a browser game: --resume continues games of the terminal")
+    people = [p for p in header.players if p.human]
+    if [p.seat for p in people] != list(range(len(people))):
+        raise _fail(err, f"{path}: the people's seats are not the first ones; it cannot be resumed")
+    try:
+        perception = PerceptionKind(header.perception or "auto")
+    except ValueError:
+        perception = PerceptionKind.AUTO
+    deck_name = header.deck
+    checkpoint = extra.get("clip_checkpoint")
+    settings = TableSettings(
+        game=GameSettings(
+            int(header.seed or 0),
+            rounds=header.rounds or 3,
+            turn_seconds=header.time_limit or TURN_SECONDS,
+        ),
+        bots=stopped.seats - len(people),
+        humans=len(people),
+        level=BotLevel(header.level or "normal"),
+        strictness=Strictness(header.strictness or "standard"),
+        perception=perception,
+        deck=None if deck_name in (None, "embedded default deck") else Path(str(deck_name)),
+        log=_new_log(err, log if log is not None else resumed_log_path(path)),
+        house_rules=Path(header.house_rules) if header.house_rules else None,
+        clip_model=extra.get("clip_model") if isinstance(extra.get("clip_model"), str) else None,
+        clip_checkpoint=Path(checkpoint) if isinstance(checkpoint, str) else None,
+    )
+    err.print(
+        f"Resuming {safe_text(str(path))} at turn {stopped.stopped_turn + 1} (the turns before "
+        "are played again from the log).",
+        highlight=False,
+    )
+    return _play(out, err, settings, resumed=stopped)
+
+
+def _play(
+    out: Console, err: Console, settings: TableSettings, resumed: StoppedGame | None = None
+) -> int:
+    """The body of ``kiekai play``; returns the exit status (raises ``typer.Exit`` on user
+    errors). ``resumed``: the stopped game this one continues (``--resume``)."""
     listening = _listen(err, settings.web)
     cards, deck_name = _load_cards(err, settings.deck, settings.players)
     table_rules, rules_path = _house_rules(err, settings.house_rules)
@@ -423,13 +567,15 @@ def _play(out: Console, err: Console, settings: TableSettings) -> int:
         "clip_model": settings.clip_model,
         "clip_checkpoint": str(settings.clip_checkpoint) if settings.clip_checkpoint else None,
     }
+    if resumed is not None:
+        header["resumed_from"] = str(resumed.path)
     game = _Game(
         cards, names_of_cards, names, judge, table_rules, make_bot, event_log, log_path, header,
         clock,
     )  # fmt: skip
     if settings.web is not None:
         return _play_web(out, err, settings, game, sock=listening)
-    code = _play_terminal(out, err, settings, game, players)
+    code = _play_terminal(out, err, settings, game, players, resumed)
     played = 1
     while code == 0 and _play_again(players):
         # a new game at the same table: new seed, new log; deck, judge and models stay
@@ -444,8 +590,14 @@ def _play(out: Console, err: Console, settings: TableSettings) -> int:
             out, settings, judge, names, names_of_cards, log_path, make_bot, clock,
             reader=_reader_of(players),
         )  # fmt: skip
-        game = replace(game, make_bot=make_bot, log=_open_log(err, log_path), log_path=log_path)
-        code = _play_terminal(out, err, settings, game, players)
+        game = replace(
+            game,
+            make_bot=make_bot,
+            log=_open_log(err, log_path),
+            log_path=log_path,
+            header={k: v for k, v in game.header.items() if k != "resumed_from"},
+        )
+        code = _play_terminal(out, err, settings, game, players)  # a new game: not resumed
     return code
 
 
@@ -656,12 +808,27 @@ def _open_log(err: Console, log_path: Path) -> EventLog:
 
 
 def _play_terminal(
-    out: Console, err: Console, settings: TableSettings, game: _Game, players: list[KiekPlayer]
+    out: Console,
+    err: Console,
+    settings: TableSettings,
+    game: _Game,
+    players: list[KiekPlayer],
+    resumed: StoppedGame | None = None,
 ) -> int:
     """Play the game at this terminal; returns the exit status (1 after EOF, 130 after
-    Ctrl-C, the log kept and its path printed either way)."""
+    Ctrl-C, the log kept and its path printed either way). ``resumed``: the stopped game
+    this one continues (its seats answer from its log, and every event is checked against
+    it: a game that is not the log's stops with status 2)."""
     from kiekai.kiek.game import EventPrinter, GameAborted, play_game
+    from kiekai.kiek.resume import ResumeCheck, ResumedSeat, ResumeMismatch
 
+    printer = EventPrinter(out, reasons_shown=any(p.is_human for p in players))
+    on_event: Callable[[Any], None] = printer
+    if resumed is not None:
+        players = [
+            cast("KiekPlayer", ResumedSeat(p, seat, resumed)) for seat, p in enumerate(players)
+        ]
+        on_event = ResumeCheck(resumed, printer)
     try:
         with game.log:
             play_game(
@@ -673,10 +840,12 @@ def _play_terminal(
                 log=game.log,
                 header=game.header,
                 # a person at this terminal reads each verdict's reason when asked to overrule
-                on_event=EventPrinter(out, reasons_shown=any(p.is_human for p in players)),
+                on_event=on_event,
                 house_rules=game.house_rules,
                 card_names=game.card_names,
             )
+    except ResumeMismatch as exc:
+        raise _fail(err, str(exc)) from None
     except GameAborted as exc:
         _say_stopped(err, exc.reason, game.log_path, settings.game.seed)
         return EXIT_INTERRUPT if "Ctrl-C" in exc.reason else EXIT_EOF
@@ -744,7 +913,7 @@ def _play_web(
                 house_rules=game.house_rules, on_event=EventPrinter(out),
             )  # fmt: skip
     except GameAborted as exc:
-        _say_stopped(err, exc.reason, game.log_path, settings.game.seed)
+        _say_stopped(err, exc.reason, game.log_path, settings.game.seed, resumable=False)
         return EXIT_INTERRUPT
     err.print(
         f"Game log: {safe_text(str(game.log_path))} (replay it with `kiekai replay`)",
@@ -760,17 +929,23 @@ def _play_web(
     return 0
 
 
-def _say_stopped(err: Console, reason: str, log_path: Path, seed: int) -> None:
+def _say_stopped(
+    err: Console, reason: str, log_path: Path, seed: int, *, resumable: bool = True
+) -> None:
     """The last words of a stopped game (Ctrl-C, end of input): why, that the log keeps
-    every finished turn, how to replay it, and that a game cannot be resumed but the same
-    seed deals it again."""
+    every finished turn, how to replay it, how to resume it (``--resume``), and that the
+    same seed deals it again."""
     path = safe_text(str(log_path))
     err.print(
         f"{safe_text(reason[:1].upper() + reason[1:])}. The game is saved: its log keeps every "
         f"finished turn ({path}).\n"
         f"  Replay it:  kiekai replay {shlex.quote(path)}\n"
-        f"  A stopped game cannot be resumed; the same options with --seed {seed} deal the "
-        "same game again.",
+        + (
+            f"  Resume it:  kiekai play --resume {shlex.quote(path)}\n"
+            if resumable
+            else "  A browser game cannot be resumed (--resume continues terminal games).\n"
+        )
+        + f"  The same options with --seed {seed} deal the same game again from the start.",
         highlight=False,
         soft_wrap=True,
     )
