@@ -20,6 +20,16 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     for _name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(_name, "1")
 
+# Every test, and every program a test starts, keeps its tables' rulings in a store of this
+# run's own (kiekai/judge/store.py), never in the user's house-rules.sqlite3, so rulings made
+# at the user's own games change no verdict here. An explicit setting in the environment wins.
+if not os.environ.get("KIEKAI_STORE"):
+    import tempfile as _tempfile
+
+    os.environ["KIEKAI_STORE"] = (
+        f"sqlite:///{_tempfile.mkdtemp(prefix='kiekai-test-store-')}/house-rules.sqlite3"
+    )
+
 from kiekai.paths import shared_dir as _shared_dir  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

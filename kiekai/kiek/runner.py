@@ -21,7 +21,12 @@ from typing import Any, TypeVar, cast
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
 from kiekai.events import Event, EventLog, KiekAborted, KiekHeader
-from kiekai.judge.house_rules import HouseRules, HouseRulesError, HouseRuling
+from kiekai.judge.house_rules import (
+    MAX_RULED_BY_CHARS,
+    HouseRules,
+    HouseRulesError,
+    HouseRuling,
+)
 from kiekai.kiek.engine import (
     IllegalAction,
     JudgeLike,
@@ -403,13 +408,15 @@ class _Table:
         """Append the table's ruling to its house-rules file (the next games apply it)."""
         if self.house_rules is None:
             return
+        if ruling.ruled_by is None:  # who ruled: the seat that asked
+            ruling = replace(ruling, ruled_by=self.players[by].name[:MAX_RULED_BY_CHARS])
         try:
             self.house_rules.add(ruling)
         except (OSError, HouseRulesError) as exc:
+            where = self.house_rules.path or self.house_rules.where
             _tell(
                 self.players[by],
-                f"The ruling counts in this game but could not be saved to "
-                f"{self.house_rules.path}: {exc}",
+                f"The ruling counts in this game but could not be saved to {where}: {exc}",
             )
 
 
