@@ -489,3 +489,93 @@ def test_api_schema_documents_the_table_routes(api) -> None:
         p for p in paths["/v1/tables/{name}/rulings"]["get"]["parameters"] if p["name"] == "limit"
     )
     assert limit["schema"]["maximum"] == 500
+
+
+# ------------------------------------------------------------------ kiekai play
+
+
+def test_a_game_saves_its_rulings_with_who_ruled_and_the_next_game_applies_them(
+    store: RulingStore,
+) -> None:
+    """``kiekai play``'s tables: a person overrules the judge at the reveal ('puppy' for
+    'dog'); the ruling is saved to the store's table with the person's name, and the next
+    game on that table (through another handle, as another process would) applies it."""
+    from kiek_helpers import ScriptedPlayer, make_cards
+    from test_kiek_game import OverrulingHuman
+
+    from kiekai.clock import VirtualClock
+    from kiekai.judge import Judge
+    from kiekai.kiek.game import play_game
+    from kiekai.kiek.settings import GameSettings
+
+    def game(rules, human):
+        players = [
+            human,
+            ScriptedPlayer("Bot 1", ["cat"], guesses=["puppy"]),
+            ScriptedPlayer("Bot 2", ["sea"]),
+        ]
+        return play_game(
+            players, make_cards(30), judge=Judge("standard", house_rules=rules),
+            settings=GameSettings(seed=2, rounds=1), clock=VirtualClock(), house_rules=rules,
+        )  # fmt: skip
+
+    store.ensure_table("home")
+    game(store.table_rules("home"), OverrulingHuman("You", ["dog"], guesser=1))
+    [saved] = store.rulings("home")
+    assert (saved.secret, saved.guess, saved.accepted, saved.level, saved.ruled_by) == (
+        "dog",
+        "puppy",
+        True,
+        "standard",
+        "You",
+    )
+    assert store.count(DEFAULT_TABLE) == 0  # another table's games are untouched
+    second = RulingStore(store.url.render_as_string(hide_password=False))
+    outcome = game(second.table_rules("home"), ScriptedPlayer("You", ["dog"], human=True))
+    second.close()
+    verdict = next(e for e in outcome.events if e.type == "verdict" and e.data["guess"] == "puppy")
+    assert verdict.data["accepted"] and "house rule of table 'home'" in verdict.data["reason"]
+
+
+def test_play_opens_the_named_table_of_the_store(tmp_path: Path, monkeypatch) -> None:
+    import io
+
+    import typer
+    from rich.console import Console
+
+    from kiekai.commands.play import _house_rules
+    from kiekai.judge.store import StoreTableRules
+
+    url = f"sqlite:///{tmp_path / 'mine.sqlite3'}"
+    monkeypatch.setenv("KIEKAI_STORE", url)
+    err = Console(file=io.StringIO())
+    rules, where = _house_rules(err, None, "friday")
+    assert isinstance(rules, StoreTableRules) and rules.table == "friday"
+    assert "table 'friday'" in where and "mine.sqlite3" in where
+    default, _ = _house_rules(err, None, None)
+    assert default.table == DEFAULT_TABLE  # type: ignore[attr-defined]
+    with pytest.raises(typer.Exit):
+        _house_rules(err, tmp_path / "rules.tsv", "friday")
+    with pytest.raises(typer.Exit):
+        _house_rules(err, None, "Not A Name")
+    assert "lowercase" in err.file.getvalue()  # type: ignore[attr-defined]
+    file_rules, where = _house_rules(err, tmp_path / "rules.tsv", None)
+    assert file_rules.path == tmp_path / "rules.tsv" and where.endswith("rules.tsv")
+
+
+def test_serve_refuses_a_store_it_cannot_open(tmp_path: Path) -> None:
+    import sys
+
+    from test_api_server import free_port
+
+    repo = Path(__file__).resolve().parents[1]
+    for store, code, needle in (
+        ("mysql://x@y/z", 2, "not supported"),
+        (f"postgresql://nobody@127.0.0.1:{free_port()}/none", 1, "cannot be opened"),
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "kiekai", "serve", "--port", str(free_port()), "--store", store],
+            cwd=repo, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert result.returncode == code, result.stderr
+        assert needle in result.stderr
