@@ -140,7 +140,8 @@ class HouseRuling:
         cells = [_cell(self.secret), _cell(self.guess), flag, self.level]
         if self.ruled_by is not None or self.ruled_at is not None:
             cells.append(_cell(self.ruled_by or ""))
-            cells.append(self.ruled_at.isoformat() if self.ruled_at is not None else "")
+        if self.ruled_at is not None:
+            cells.append(self.ruled_at.isoformat())
         return _tsv_line(cells)
 
 
