@@ -250,6 +250,33 @@ def test_three_processes_writing_at_once_lose_nothing(store: RulingStore, store_
     assert all(r.accepted == (int(r.guess[1:]) % 2 == 0) for r in rulings)
 
 
+def _open_new(url: str, worker: int, start: object) -> None:
+    """One process opening a store that does not exist yet, then writing to it."""
+    start.wait()  # type: ignore[attr-defined]
+    store = RulingStore(url)
+    store.ensure_table("new")
+    store.add_ruling("new", HouseRuling(f"p{worker}", "x", True))
+    store.close()
+
+
+def test_processes_opening_a_new_store_at_once_migrate_it_once(store_url: str) -> None:
+    context = multiprocessing.get_context("fork")
+    start = context.Event()
+    openers = [context.Process(target=_open_new, args=(store_url, w, start)) for w in range(3)]
+    for process in openers:
+        process.start()
+    start.set()
+    for process in openers:
+        process.join(timeout=300)
+    assert [p.exitcode for p in openers] == [0, 0, 0]
+    store = RulingStore(store_url)
+    assert sorted(r.secret for r in store.rulings("new")) == ["p0", "p1", "p2"]
+    with store.engine.connect() as conn:
+        versions = conn.execute(sa.text("SELECT version_num FROM alembic_version")).all()
+    assert [v[0] for v in versions] == [HEAD_REVISION]
+    store.close()
+
+
 # ------------------------------------------------------------------- the TSV file
 
 TSV = (
