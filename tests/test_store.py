@@ -428,13 +428,13 @@ def test_api_tables_apply_their_own_rulings(api, judges, store: RulingStore) -> 
 
     from kiekai.judge.server import create_app
 
-    second = RulingStore(store.url.render_as_string(hide_password=False))
-    with TestClient(create_app(judges, store=second)) as other:
+    # (given the store's URL, the app opens its own connections, as a worker process must)
+    url = store.url.render_as_string(hide_password=False)
+    with TestClient(create_app(judges, store=url)) as other:
         assert other.post("/v1/judge", json={**body, "table": "cafe"}).json()["accepted"]
         bearer = {"Authorization": f"Bearer {club_key}"}
         r = other.post("/v1/tables/club/rulings", json=ruling, headers=bearer)
         assert r.status_code == 201
-    second.close()
     assert api.post("/v1/judge", json={**body, "table": "club"}).json()["accepted"] is True
     removed = api.delete(
         "/v1/tables/cafe/rulings",

@@ -137,7 +137,7 @@ DESCRIPTION = (
 
 
 def create_app(
-    judges: Mapping[Any, Any] | None = None, store: RulingStore | None = None
+    judges: Mapping[Any, Any] | None = None, store: RulingStore | str | None = None
 ) -> FastAPI:
     """Build the FastAPI app.
 
@@ -146,10 +146,12 @@ def create_app(
             names). ``None`` builds one judge per level at start-up (:func:`load_judges`)
             in the app's lifespan. Passing them in lets a caller load models once and
             report loading errors itself (``kiekai serve`` does).
-        store: the tables' rulings (:class:`kiekai.judge.store.RulingStore`; the caller
-            closes it). ``None``: a store in memory, made and closed with the app (its
-            tables last as long as the app; ``kiekai serve`` passes the default store,
-            a file).
+        store: the tables' rulings: a :class:`kiekai.judge.store.RulingStore` (the caller
+            closes it), or a store URL opened in the app's lifespan and closed with it
+            (what each worker process of a multi-process server should use: a store's
+            connections must not cross a fork). ``None``: a store in memory, made and
+            closed with the app (its tables last as long as the app; ``kiekai serve``
+            passes the default store, a file).
 
     Returns:
         The app; serve it with uvicorn. Start-up happens in its lifespan, so use it as a
@@ -163,11 +165,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         loaded = given if given is not None else await asyncio.to_thread(load_judges)
-        own = store is None
-        if store is None:
-            from kiekai.judge.store import RulingStore
+        own = store is None or isinstance(store, str)
+        if store is None or isinstance(store, str):
+            from kiekai.judge.store import open_store
 
-            rulings = await asyncio.to_thread(RulingStore, "sqlite://")
+            rulings = await asyncio.to_thread(open_store, store or "sqlite://")
         else:
             rulings = store
         service = JudgeService(loaded, rulings)
