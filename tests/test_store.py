@@ -494,6 +494,13 @@ def test_api_validates_and_pages(api) -> None:
     assert page["next_offset"] == 2
     rest = api.get("/v1/tables/cafe/rulings", params={"offset": 2, "limit": 2}).json()
     assert [r["guess"] for r in rest["rulings"]] == ["c"] and rest["next_offset"] is None
+    exported = api.get("/v1/tables/cafe/rulings.tsv")
+    assert exported.headers["content-type"].startswith("text/tab-separated-values")
+    assert [(r.guess, r.level) for r in parse_text(exported.text)] == [
+        ("a", "lenient"),
+        ("b", "lenient"),
+        ("c", "lenient"),
+    ]
     assert api.get("/v1/tables/cafe/rulings", params={"limit": 501}).status_code == 422
     assert api.get("/v1/tables/nope/rulings").status_code == 404
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Security
 from fastapi import Path as PathParam
-from fastapi.responses import Response
+from fastapi.responses import PlainTextResponse, Response
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 import kiekai
@@ -308,6 +308,31 @@ async def list_rulings(
         offset=offset,
         rulings=[_ruling_out(r) for r in page],
         next_offset=after if after < total else None,
+    )
+
+
+@router.get(
+    "/v1/tables/{name}/rulings.tsv",
+    response_class=PlainTextResponse,
+    responses={
+        **_TABLE_ERRORS,
+        200: {
+            "content": {"text/tab-separated-values": {}},
+            "description": "The house-rules file (docs/judge.md, 'The file format').",
+        },
+    },
+    summary="Export a table's rulings as a house-rules file",
+    tags=["tables"],
+)
+async def export_rulings(name: TablePath, service: Service) -> PlainTextResponse:
+    """Every ruling of the table, as the TSV that `--house-rules FILE` and the store's import
+    read (with who ruled and when)."""
+    store = _store(service)
+    text = await service.store_call(store.export_tsv, name)
+    return PlainTextResponse(
+        text,
+        media_type="text/tab-separated-values; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}.tsv"'},
     )
 
 
