@@ -2,6 +2,7 @@
 """Compare the architecture step's speed with the commit before it, in the same run.
 
     python scripts/bench_architecture.py [--ref 7d931ee] [--repeats 5] [--kismet-rounds 300]
+        [--only verdict kiek-labels kiek-pixels kismet]
 
 Checks ``--ref`` out in a temporary ``git worktree`` and times, in new processes with
 ``PYTHONPATH`` set to each tree, interleaved (reference, current, reference, current, ...)
@@ -41,6 +42,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--python", default=sys.executable, help="interpreter for both trees")
     parser.add_argument("--quiet", action="store_true", help="print the table only")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=[c.key for c in bench.default_commands()],
+        help="run only these commands (and print only their figures)",
+    )
     args = parser.parse_args(argv)
     head = subprocess.run(
         ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
@@ -55,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def table(done: int, results: dict[str, list[list[bench.RunResult]]]) -> None:
         print(f"## after {done} of {args.repeats} repeat(s)\n")
-        print(bench.ratio_table(bench.compare(bench.default_figures(), results), args.ref, current))
+        figures = [f for f in bench.default_figures() if f.command in results]
+        print(bench.ratio_table(bench.compare(figures, results), args.ref, current))
         print(
             f"\nmedians of {done} interleaved run(s) per tree; {os.cpu_count()} CPUs, "
             f"load average (1 min) {os.getloadavg()[0]:.2f} now\n",
@@ -66,7 +74,11 @@ def main(argv: list[str] | None = None) -> int:
         workdir = bench.prepare_workdir(Path(tmp))
         bench.compare_trees(
             [tree, REPO],
-            bench.default_commands(args.kismet_rounds),
+            [
+                c
+                for c in bench.default_commands(args.kismet_rounds)
+                if c.key in (args.only or [c.key])
+            ],
             workdir,
             repeats=args.repeats,
             warmup=not args.no_warmup,

@@ -274,7 +274,8 @@ def test_wordnet_compounds_get_lemmas_and_synsets(judges) -> None:
     # rule, and without the everyday lexicon the verdict never claims a synonym it does
     # not grant
     v = Judge("standard", lexicon=None).match("human", "human beings")
-    assert v.relation == "rare-sense" and "rare sense" in v.reason
+    assert v.relation == "rare-sense" and "rare meaning" in v.reason
+    assert "rare sense" in v.details["evidence"]
     # Strict is the same word in any form: a synonym compound is not.
     assert not judges["strict"].match("humans", "human beings").accepted
 
@@ -286,18 +287,23 @@ def test_strict_rule_rejection_says_so() -> None:
     judges = {lv: Judge(lv, lexicon=None) for lv in LEVELS}
     v = judges["strict"].match("car", "automobile")
     assert not v.accepted and v.relation == "synonym"
-    assert v.reason.startswith("Rejected at strict level: 'automobile' and 'car' share")
+    assert v.reason.startswith("Rejected at strict level: 'automobile' and 'car' are synonyms")
     assert "accepts only forms of the same word" in v.reason
     assert "score" not in v.reason and "needs" not in v.reason
+    assert "WordNet synset car.n.01" in v.details["evidence"]
     for s, g in [("dog", "puppy"), ("sun", "sunny")]:
         v = judges["strict"].match(s, g)
         assert not v.accepted and "accepts only forms of the same word" in v.reason, (s, g, v)
     v = judges["strict"].match("dog", "cat")  # rejected at every level, by its own rule
     assert not v.accepted and "never the same category" in v.reason
-    # Decided by the score at standard: the score stays in the reason, and a rejected
-    # narrower kind names what standard leaves to lenient tables.
+    # Decided by the score at standard: the score and the threshold are in the details,
+    # not the reason, and a rejected narrower kind names what standard leaves to lenient
+    # tables.
     v = judges["standard"].match("dog", "puppy")
-    assert not v.accepted and "needs 0.50" in v.reason and "lenient tables" in v.reason
+    assert not v.accepted and "lenient tables" in v.reason and "'puppy' is a kind of" in v.reason
+    assert v.details["source"] == "fitted model" and v.details["model_threshold"] == 0.5
+    assert v.details["model_score"] == v.score < 0.5
+    assert "score" not in v.reason and "0." not in v.reason
     v = judges["lenient"].match("dog", "cat")
     assert not v.accepted and "never the same category" in v.reason
 

@@ -411,6 +411,7 @@ def test_api_tables_apply_their_own_rulings(api, judges, store: RulingStore) -> 
     assert api.post("/v1/judge", json=body).json()["accepted"] is False  # default table
     v = api.post("/v1/judge", json={**body, "table": "cafe"}).json()
     assert v["accepted"] is True and v["relation"] == "house-rule" and "table 'cafe'" in v["reason"]
+    assert v["details"]["ruled_by"] == "Ann" and v["details"]["house_rule"].endswith("'cafe'")
     assert api.post("/v1/judge", json={**body, "table": "club"}).json()["accepted"] is False
     batch = api.post(
         "/v1/judge/batch",

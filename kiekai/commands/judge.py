@@ -90,7 +90,42 @@ HOUSE_RULES_HELP = (
 )
 
 
-def _print_verdict(verdict, as_json: bool, extra: dict | None = None) -> None:
+#: The ``--explain`` option of ``kiekai judge`` and ``kiekai repeat``.
+EXPLAIN_OPTION = typer.Option(
+    False,
+    "--explain",
+    help="Also print the evidence behind the verdict (the verdict's details: what decided, "
+    "WordNet senses, the fitted model's score and threshold, the MiniLM cosine, the "
+    "features); --json always includes it.",
+)
+
+
+def _explain_lines(details: dict) -> list[str]:
+    """The verdict's ``details`` as indented ``key: value`` lines (features on one line)."""
+    from kiekai.display import printable
+
+    lines = ["details:"]
+    for key, value in details.items():
+        if value is None:
+            continue
+        if isinstance(value, dict):
+            text = ", ".join(f"{k} {_number(v)}" for k, v in value.items())
+        else:
+            text = _number(value)
+        lines.append(printable(f"  {key.replace('_', ' ')}: {text}"))
+    return lines
+
+
+def _number(value) -> str:
+    """A detail's value as text: floats with up to 4 decimals, the rest as ``str``."""
+    if isinstance(value, float):
+        return f"{value:.4f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.1f}"
+    return str(value)
+
+
+def _print_verdict(
+    verdict, as_json: bool, extra: dict | None = None, explain: bool = False
+) -> None:
     if as_json:
         payload = {**(extra or {}), **verdict.to_dict()}
         typer.echo(json.dumps(payload, ensure_ascii=False))
@@ -100,6 +135,8 @@ def _print_verdict(verdict, as_json: bool, extra: dict | None = None) -> None:
     status = "ACCEPTED" if verdict.accepted else "REJECTED"
     typer.echo(f"{status}  score {verdict.score:.2f}  relation {printable(verdict.relation)}")
     typer.echo(printable(verdict.reason))
+    if explain:
+        typer.echo("\n".join(_explain_lines(getattr(verdict, "details", None) or {})))
 
 
 def _clean_cell(text: str) -> str:
@@ -293,6 +330,7 @@ def judge_command(
         "writes a TSV of verdicts to stdout.",
     ),
     house_rules: Path | None = typer.Option(None, "--house-rules", help=HOUSE_RULES_HELP),
+    explain: bool = EXPLAIN_OPTION,
 ) -> None:
     """Judge whether GUESS names the category SECRET (rulebook: "Imperfect Guesses")."""
     judge = _judge(strictness, house_rules)
@@ -300,6 +338,8 @@ def judge_command(
     if batch is not None:
         if secret is not None or guess is not None:
             _fail("give either SECRET GUESS or --batch FILE, not both")
+        if explain:
+            _fail("--explain explains one verdict; for a batch, judge a pair with --explain")
         _judge_batch(judge, batch)
         return
     if secret is None or guess is None:
@@ -308,7 +348,10 @@ def judge_command(
     _check_utf8(guess, "GUESS")
     verdict = judge.match(secret, guess)
     _print_verdict(
-        verdict, as_json, {"secret": secret, "guess": guess, "strictness": judge.strictness.value}
+        verdict,
+        as_json,
+        {"secret": secret, "guess": guess, "strictness": judge.strictness.value},
+        explain=explain,
     )
 
 
@@ -320,6 +363,7 @@ def repeat_command(
     strictness: str = STRICTNESS_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as one JSON object."),
     house_rules: Path | None = typer.Option(None, "--house-rules", help=HOUSE_RULES_HELP),
+    explain: bool = EXPLAIN_OPTION,
 ) -> None:
     """Ne bis in idem: does WORD repeat one of the used categories? (rulebook)"""
     judge = _judge(strictness, house_rules)
@@ -338,6 +382,8 @@ def repeat_command(
     status = f"REPEAT of {verdict.matched!r}" if verdict.accepted else "NOT A REPEAT"
     typer.echo(printable(f"{status}  score {verdict.score:.2f}  relation {verdict.relation}"))
     typer.echo(printable(verdict.reason))
+    if explain:
+        typer.echo("\n".join(_explain_lines(getattr(verdict, "details", None) or {})))
 
 
 def register(app: typer.Typer) -> None:

@@ -90,6 +90,9 @@ class Evidence:
         raw_secret / raw_guess: the words as written, surrounding whitespace removed
             (for reasons shown to players); "" when not known.
         cosine: the MiniLM cosine of the pair when it was computed, else ``None``.
+        kind_of: for ``cohyponym``, what both words are kinds of (a lexicon group label
+            or WordNet's shared hypernym, e.g. ``"vehicle"``, ``"feline.n.01"``), for the
+            reason a player reads (:func:`kiekai.judge.reasons.plain_clause`); else "".
     """
 
     relation: str
@@ -102,6 +105,7 @@ class Evidence:
     raw_secret: str = field(default="", compare=False)
     raw_guess: str = field(default="", compare=False)
     cosine: float | None = field(default=None, compare=False)
+    kind_of: str = field(default="", compare=False)
 
     def accepted_at(self, level: str) -> bool | None:
         """Whether a rule accepts the pair at ``level``; ``None`` when the model decides."""
@@ -345,7 +349,8 @@ def _meaning(a: str, b: str) -> Evidence:
         return ruled
     relation, detail = _name_meaning_relation(links, morph, emb)
     if relation == "cohyponym":
-        return rule(relation, detail, NEVER)
+        via = links.best["cohyponym"].via if "cohyponym" in links.best else ""
+        return replace(rule(relation, detail, NEVER), kind_of=via)
     return Evidence(relation, detail, a, b, None, "fitted model", features=feats, cosine=emb)
 
 

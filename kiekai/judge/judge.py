@@ -18,14 +18,17 @@ evidence):
 6. the **fitted model** (a logistic regression per level, :mod:`kiekai.judge.model`,
    ``data/judge-model.json``) for what none of these settles.
 
-The verdict's reason names the evidence that decided.
+The verdict's reason says in plain words what decided (:mod:`kiekai.judge.reasons`: synonyms,
+forms of one word, a kind of, opposites, different things, a house ruling); the evidence in
+the judge's own terms (WordNet senses, the lexicon's version, the fitted model's score and
+threshold, the MiniLM cosine, the features) is the verdict's ``details``.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
@@ -33,6 +36,7 @@ from kiekai.judge import lexical
 from kiekai.judge.features import NEVER, Evidence, meaning_evidence, surface_evidence
 from kiekai.judge.house_rules import HouseRules, HouseRuling
 from kiekai.judge.model import JudgeModel, load_model
+from kiekai.judge.reasons import evidence_details, plain_clause
 from kiekai.judge.resources import PAIR_CACHE_ENTRIES, Resources, current
 from kiekai.judge.verdict import Strictness, Verdict
 
@@ -133,8 +137,9 @@ class _Decision:
     accepted: bool
     score: float
     relation: str
-    clause: str  # "'x' and 'y' share ..." without the level prefix or the final stop
+    clause: str  # "'x' and 'y' are synonyms ..." without the level prefix or the final stop
     level_free: bool = False  # input problems: the reason names no level
+    details: dict[str, Any] = field(default_factory=dict)  # Verdict.details
 
 
 def _words(ev: Evidence) -> tuple[str, str]:
@@ -205,6 +210,7 @@ def _lexicon_evidence(secret: str, guess: str, lexicon: LexiconLike) -> Evidence
             "everyday lexicon",
             raw_secret=secret.strip(),
             raw_guess=guess.strip(),
+            kind_of=getattr(relation, "group", "") if relation.kind == "different" else "",
         )
     return None
 
@@ -338,10 +344,11 @@ class Judge:
             shown escaped). Never raises.
         """
         ok, why = lexical.one_word_check(text)
+        input_check = {"source": "input check"}
         if ok:
-            return Verdict(True, 1.0, "one-word", "one word")
+            return Verdict(True, 1.0, "one-word", "one word", details=input_check)
         blank = not isinstance(text, str) or not text.strip()
-        return Verdict(False, 0.0, "empty" if blank else "not-one-word", why)
+        return Verdict(False, 0.0, "empty" if blank else "not-one-word", why, details=input_check)
 
     # ------------------------------------------------------------------ evidence
 
@@ -376,7 +383,8 @@ class Judge:
         """Decide one pair at this level, strongest evidence first."""
         ev = surface_evidence(secret, guess)
         if ev is not None and ev.relation in _INPUT_RELATIONS:
-            return _Decision(False, 0.0, ev.relation, ev.detail, level_free=True)
+            details = evidence_details(ev, self.strictness.value)
+            return _Decision(False, 0.0, ev.relation, ev.detail, level_free=True, details=details)
         found = self._ruling(secret, guess, rulings)
         if found is not None:
             ruling, where = found
@@ -385,7 +393,16 @@ class Judge:
             clause = (
                 f"by {where}: this table {verb} {guess.strip()!r} for {secret.strip()!r}{scope}"
             )
-            return _Decision(ruling.accepted, float(ruling.accepted), "house-rule", clause)
+            details = {
+                "source": "house rule",
+                "level": self.strictness.value,
+                "house_rule": where,
+                "ruling_level": ruling.level,
+                "ruled_by": ruling.ruled_by,
+            }
+            return _Decision(
+                ruling.accepted, float(ruling.accepted), "house-rule", clause, details=details
+            )
         if ev is None:
             ev = lexicon_evidence(secret, guess, self.lexicon) or meaning_evidence(secret, guess)
         return self._decide_evidence(ev)
@@ -393,8 +410,9 @@ class Judge:
     def _decide_evidence(self, ev: Evidence) -> _Decision:
         guess, secret = _words(ev)
         pair = f"{guess!r} and {secret!r}"
-        body = ev.detail if ev.source == "everyday lexicon" else f"{pair} {ev.detail}"
+        body = plain_clause(ev)
         level = self.strictness
+        details = evidence_details(ev, level.value, getattr(self.lexicon, "version", None))
         ruled = ev.accepted_at(level.value)
         if ruled is not None:
             clause = body
@@ -405,7 +423,7 @@ class Judge:
                     clause += f", but {_STRICT_RULE}"
                 elif ev.relation in _LEFT_TO_LENIENT:
                     clause += f"; {_LEFT_TO_LENIENT[ev.relation]}"
-            return _Decision(ruled, float(ruled), ev.relation, clause)
+            return _Decision(ruled, float(ruled), ev.relation, clause, details=details)
         # The fitted model. A looser table accepts whatever a stricter one does (levels
         # are nested), so the score is the highest probability among this level and the
         # stricter ones.
@@ -415,14 +433,23 @@ class Judge:
         p = max(m.probability(features) for m in self._nested)
         accepted = p >= self._level.threshold
         if not accepted and all(m.is_constant for m in self._nested):
-            return _Decision(False, round(p, 4), ev.relation, f"{body}, but {_STRICT_RULE}")
+            details.update(source="level rule", level_rule=_STRICT_RULE)
+            return _Decision(
+                False, round(p, 4), ev.relation, f"{body}, but {_STRICT_RULE}", details=details
+            )
+        details.update(
+            source="fitted model",
+            model_score=round(p, 4),
+            model_threshold=round(self._level.threshold, 4),
+        )
         relation, clause = ev.relation, body
         if not accepted and level is Strictness.STANDARD and ev.relation in _LEFT_TO_LENIENT:
             clause += f"; {_LEFT_TO_LENIENT[ev.relation]}"
-        named = ev.cosine is not None and "MiniLM cosine" not in ev.detail
-        cos = f"; MiniLM cosine {ev.cosine:.2f}" if named else ""
-        clause += f" (fitted model: score {p:.2f}, needs {self._level.threshold:.2f}{cos})"
-        return _Decision(accepted, round(p, 4), relation, clause)
+        elif accepted:
+            clause += "; close enough in meaning to count at this level"
+        elif ev.relation != "unrelated":
+            clause += "; not close enough in meaning to count at this level"
+        return _Decision(accepted, round(p, 4), relation, clause, details=details)
 
     def decide(self, ev: Evidence) -> Verdict:
         """Turn evidence (from :meth:`evidence`) into a verdict at this judge's level."""
@@ -431,9 +458,13 @@ class Judge:
     def _verdict(self, d: _Decision) -> Verdict:
         verb = "Accepted" if d.accepted else "Rejected"
         if d.level_free:
-            return Verdict(False, 0.0, d.relation, f"{verb}: {d.clause}.")
+            return Verdict(False, 0.0, d.relation, f"{verb}: {d.clause}.", details=d.details)
         return Verdict(
-            d.accepted, d.score, d.relation, f"{verb} at {self.strictness.value} level: {d.clause}."
+            d.accepted,
+            d.score,
+            d.relation,
+            f"{verb} at {self.strictness.value} level: {d.clause}.",
+            details=d.details,
         )
 
     @_in_force
@@ -502,14 +533,21 @@ class Judge:
         used = [u for u in used_words if isinstance(u, str) and u.strip()]
         if len(used) > 8:
             _prefetch([candidate, *used])
+        input_check = {"source": "input check"}
         if not candidate.strip():
-            return Verdict(False, 0.0, "empty", "Not a repeat: the word is empty.")
+            return Verdict(
+                False, 0.0, "empty", "Not a repeat: the word is empty.", details=input_check
+            )
         ok, why = lexical.one_word_check(candidate)
         if not ok:
-            return Verdict(False, 0.0, "not-one-word", f"Not a repeat: {why}.")
+            return Verdict(False, 0.0, "not-one-word", f"Not a repeat: {why}.", details=input_check)
         if not used:
             return Verdict(
-                False, 0.0, "unrelated", "Not a repeat: no categories have been used yet."
+                False,
+                0.0,
+                "unrelated",
+                "Not a repeat: no categories have been used yet.",
+                details={"source": "input check", "used_count": 0},
             )
         best: tuple[_Decision, str] | None = None
         for u in used:
@@ -519,17 +557,20 @@ class Judge:
         d, u = cast(tuple[_Decision, str], best)  # used is not empty
         lvl = self.strictness.value
         word = candidate.strip()
+        details = {**d.details, "used_count": len(used), "closest": u}
         if d.accepted:
             reason = f"Repeat at {lvl} level: {word!r} repeats the used category {u!r}: {d.clause}."
-            return Verdict(True, d.score, d.relation, reason, matched=u)
+            return Verdict(True, d.score, d.relation, reason, matched=u, details=details)
         if d.level_free:
             reason = f"Not a repeat: {d.clause}."
         else:
-            reason = (
-                f"Not a repeat at {lvl} level: {word!r} repeats none of the {len(used)} used "
-                f"categories; closest is {u!r}: {d.clause}."
+            which = (
+                f"does not repeat the used category {u!r}"
+                if len(used) == 1
+                else f"repeats none of the used categories; the closest is {u!r}"
             )
-        return Verdict(False, d.score, d.relation, reason)
+            reason = f"Not a repeat at {lvl} level: {word!r} {which}: {d.clause}."
+        return Verdict(False, d.score, d.relation, reason, details=details)
 
     @_in_force
     def is_repeat_many(

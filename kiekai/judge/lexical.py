@@ -160,7 +160,15 @@ def _normalised_verdict(raw: str, norm: str) -> tuple[bool, str]:
             "not a known compound",
         )
     count = max(len(raw.split()), len(tokens))  # "dog/cat" is 2 words though written as 1
-    return False, f"{raw!r} is {count} words, not one word or a known compound"
+    return False, f"{raw!r} is {_count_words(count)} words, not one word or a known compound"
+
+
+_NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+
+
+def _count_words(n: int) -> str:
+    """``3`` -> ``"three"``: a count in a reason a player reads, spelled out up to twelve."""
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
 
 
 #: What splits a written compound into its parts: spaces, hyphens, dots and apostrophes.

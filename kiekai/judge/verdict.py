@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -53,8 +53,20 @@ class Verdict:
         relation: the strongest relation found, e.g. ``same-lemma``, ``spelling``,
             ``synonym``, ``hypernym``, ``hyponym``, ``antonym``, ``cohyponym``,
             ``typo``, ``unrelated``, ``not-one-word``, ``empty``.
-        reason: one human-readable sentence explaining the decision.
+        reason: one sentence a player reads, saying in plain words why: synonyms, forms
+            of one word, a kind of, opposites, different things, a house ruling, a repeat.
+            It names no model or data set and shows no number of the judge's own
+            (:mod:`kiekai.judge.reasons`).
         matched: for ne bis in idem, the used word that is repeated (else ``None``).
+        details: the evidence behind the decision in the judge's own terms, JSON-
+            serialisable: ``source`` (what decided: ``"form"``, ``"everyday lexicon"``,
+            ``"WordNet"``, ``"fitted model"``, ``"house rule"``, ...), ``evidence`` (WordNet
+            senses and how common they are, the lexicon's entries), and where they apply
+            ``level``, ``lexicon_version``, ``model_score`` / ``model_threshold`` (the
+            fitted model's probability and the level's threshold), ``encoder`` /
+            ``cosine``, ``features``, ``house_rule``, ``used_count`` / ``closest``
+            (repeats); see :func:`kiekai.judge.reasons.evidence_details`. Empty when the
+            judge gave none. Not part of equality or hashing.
     """
 
     accepted: bool
@@ -62,6 +74,7 @@ class Verdict:
     relation: str
     reason: str
     matched: str | None = None
+    details: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dict of the fields."""

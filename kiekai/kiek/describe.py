@@ -323,7 +323,8 @@ class Describer:
         if data.overruled:
             parts.append(Span(" (the table's ruling)", "magenta"))
         if not self.reasons_shown:
-            parts.append(Span(f" ({printable(data.relation)}: {printable(data.reason)})", "dim"))
+            # the plain reason a player reads (the relation's name stays in the log)
+            parts.append(Span(f" ({printable(data.reason)})", "dim"))
         return [_line(*parts)]
 
     def _score(self, event: Event, data: KiekScore) -> list[Line]:

@@ -1121,9 +1121,9 @@ class KiekEngine:
                     score=1.0 if ruling[0] else 0.0,
                     relation="table-ruling",
                     reason=(
-                        f"The table overruled the judge ({verdict.relation}): "
-                        f"{'a match' if ruling[0] else 'no match'}."
+                        f"The table overruled the judge: {'a match' if ruling[0] else 'no match'}."
                     ),
+                    details={"source": "table ruling", "judge_relation": verdict.relation},
                 )
             matches[seat] = verdict
             scored = verdict.accepted and seat not in penalised

@@ -84,6 +84,7 @@ from kiekai.judge.server.schemas import (
     RepeatRequest,
     RepeatResponse,
     RulingIn,
+    VerdictDetails,
     VerdictOut,
 )
 from kiekai.judge.server.service import (
@@ -133,6 +134,7 @@ __all__ = [
     "SMALL_REQUEST_PAIRS",
     "VERDICT_CACHE_ENTRIES",
     "VerdictCache",
+    "VerdictDetails",
     "VerdictOut",
     "create_app",
     "load_judges",

@@ -119,7 +119,18 @@ def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
         "score": min(1.0, max(0.0, score)),
         "relation": str(verdict.relation),
         "reason": str(verdict.reason),
+        "details": _finite(getattr(verdict, "details", None) or {}),
     }
+
+
+def _finite(details: dict[str, Any]) -> dict[str, Any]:
+    """``details`` without non-finite numbers (JSON has none), at any depth."""
+    out: dict[str, Any] = {}
+    for key, value in details.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            continue
+        out[str(key)] = _finite(value) if isinstance(value, dict) else value
+    return out
 
 
 @router.post(

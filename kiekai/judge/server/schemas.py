@@ -370,6 +370,87 @@ class RemovedOut(BaseModel):
     removed: int = Field(description="How many rulings were removed (one per level).")
 
 
+class VerdictDetails(BaseModel):
+    """The evidence behind a verdict in the judge's own terms (``Verdict.details``,
+    :func:`kiekai.judge.reasons.evidence_details`): what decided, the model's numbers and
+    the data it read. For developers and logs; players read ``reason``. Every field but
+    ``source`` is null when it does not apply; fields may be added in later versions."""
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "examples": [
+                {
+                    "source": "fitted model",
+                    "level": "standard",
+                    "evidence": "'mankind' and 'humans' are one WordNet step apart, the "
+                    "guess naming a narrower kind",
+                    "encoder": "all-MiniLM-L6-v2",
+                    "cosine": 0.7145,
+                    "model_score": 0.6291,
+                    "model_threshold": 0.5,
+                    "decided_by_rule": False,
+                }
+            ]
+        },
+    )
+
+    source: str = Field(
+        default="judge",
+        description=(
+            "What decided: `input check`, `house rule`, `form`, `everyday lexicon`, "
+            "`WordNet`, `affix rule`, `spelling` or `fitted model`."
+        ),
+        examples=["WordNet"],
+    )
+    level: Strictness | None = Field(default=None, description="The level decided at.")
+    evidence: str | None = Field(
+        default=None,
+        description="The evidence in the judge's terms: WordNet synsets and how common "
+        "their senses are, the everyday lexicon's entries and version.",
+    )
+    decided_by_rule: bool | None = Field(
+        default=None, description="Whether a rule decided (false: the fitted model did)."
+    )
+    lexicon_version: str | None = Field(
+        default=None, description="The everyday lexicon's version, when it decided."
+    )
+    model_score: float | None = Field(
+        default=None,
+        description="The fitted model's probability of a match (the verdict's `score`).",
+    )
+    model_threshold: float | None = Field(
+        default=None, description="The probability this level accepts from."
+    )
+    level_rule: str | None = Field(
+        default=None, description="The level's rule, when it decided instead of the model."
+    )
+    encoder: str | None = Field(
+        default=None, description="The sentence encoder whose cosine is given."
+    )
+    cosine: float | None = Field(
+        default=None, ge=-1.0, le=1.0, description="The encoder's cosine of the two words."
+    )
+    features: dict[str, float] | None = Field(
+        default=None, description="The fitted model's inputs by name."
+    )
+    house_rule: str | None = Field(
+        default=None, description="Where the house ruling that decided comes from."
+    )
+    ruling_level: str | None = Field(
+        default=None, description="The level the house ruling holds at (`*`: every level)."
+    )
+    ruled_by: str | None = Field(
+        default=None, description="Who made the house ruling that decided, when recorded."
+    )
+    used_count: int | None = Field(
+        default=None, ge=0, description="/v1/repeat: how many used words were compared."
+    )
+    closest: str | None = Field(
+        default=None, description="/v1/repeat: the used word closest to the candidate."
+    )
+
+
 class VerdictOut(BaseModel):
     """The judge's decision with its evidence (mirrors :class:`kiekai.judge.verdict.Verdict`)."""
 
@@ -388,7 +469,18 @@ class VerdictOut(BaseModel):
         ),
         examples=["synonym"],
     )
-    reason: str = Field(description="One human-readable sentence explaining the decision.")
+    reason: str = Field(
+        description=(
+            "One sentence a player reads, in plain words: synonyms, forms of one word, a "
+            "kind of, opposites, different things, a house ruling. It names no model and "
+            "shows no number of the judge's own; those are in `details`."
+        )
+    )
+    details: VerdictDetails = Field(
+        default_factory=VerdictDetails,
+        description="The evidence behind the verdict in the judge's terms (model names, "
+        "scores, thresholds, cosines), for developers and logs.",
+    )
 
 
 class JudgeResponse(VerdictOut):
@@ -406,6 +498,12 @@ class JudgeResponse(VerdictOut):
                     "relation": "same-lemma",
                     "reason": "Accepted at standard level: 'mouse' and 'mice' are forms of "
                     "the same word 'mouse'.",
+                    "details": {
+                        "source": "form",
+                        "level": "standard",
+                        "evidence": "'mouse' and 'mice' are forms of the same word 'mouse'",
+                        "decided_by_rule": True,
+                    },
                 }
             ]
         }
@@ -426,10 +524,19 @@ class RepeatResponse(VerdictOut):
                     "candidate": "stones",
                     "strictness": "standard",
                     "accepted": True,
-                    "score": 0.87,
+                    "score": 1.0,
                     "relation": "synonym",
                     "reason": "Repeat at standard level: 'stones' repeats the used category "
-                    "'rocks' (synonym; score 0.87).",
+                    "'rocks': 'stones' and 'rocks' are synonyms: they name the same thing.",
+                    "details": {
+                        "source": "everyday lexicon",
+                        "level": "standard",
+                        "evidence": "everyday lexicon v3: 'rock' and 'stone' name the same thing",
+                        "lexicon_version": "3",
+                        "decided_by_rule": True,
+                        "used_count": 2,
+                        "closest": "rocks",
+                    },
                     "matched": "rocks",
                 }
             ]
