@@ -614,3 +614,46 @@ def test_serve_refuses_a_store_it_cannot_open(tmp_path: Path) -> None:
         )  # fmt: skip
         assert result.returncode == code, result.stderr
         assert needle in result.stderr
+
+
+def test_api_table_routes_never_answer_5xx(judges) -> None:
+    """Arbitrary names, words and keys on the table routes: a 2xx or a 4xx, never a 5xx."""
+    from urllib.parse import quote
+
+    from fastapi.testclient import TestClient
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from kiekai.judge.server import create_app
+
+    text = st.text(max_size=90)
+    with TestClient(create_app(judges)) as client:  # a store in memory
+        key = client.post("/v1/tables", json={"name": "cafe"}).json()["key"]
+
+        header = st.text(st.characters(min_codepoint=33, max_codepoint=126), max_size=60)
+
+        @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+        @given(name=text, secret=text, guess=text, by=st.one_of(st.none(), text), wrong=header)
+        def check(name: str, secret: str, guess: str, by: str | None, wrong: str) -> None:
+            ruling = {"secret": secret, "guess": guess, "accepted": True, "ruled_by": by}
+            answers = [
+                client.post("/v1/tables", json={"name": name}),
+                client.get(f"/v1/tables/{quote(name, safe='')}/rulings"),
+                client.post("/v1/tables/cafe/rulings", json=ruling, headers={"X-Table-Key": key}),
+                client.post(
+                    "/v1/tables/cafe/rulings",
+                    json=ruling,
+                    headers={"X-Table-Key": wrong},
+                ),
+                client.delete(
+                    "/v1/tables/cafe/rulings",
+                    params={"secret": secret, "guess": guess},
+                    headers={"Authorization": f"Bearer {key}"},
+                ),
+                client.post("/v1/judge", json={"secret": secret, "guess": guess, "table": name}),
+            ]
+            assert all(a.status_code < 500 for a in answers), [
+                (a.request.url, a.status_code, a.text[:200]) for a in answers
+            ]
+
+        check()
