@@ -110,6 +110,7 @@ HEAVY_FIRST = (
     "test_judge_embedding_table.py",
     "test_api_server.py",
     "test_judge_house_rules.py",
+    "test_store.py",  # a PostgreSQL cluster, 3 x 1,000 writes on each database: ~3 min serial
     "test_kiek_web_serving.py",
     "test_kismet_ui.py",
     "test_judge_speed.py",
