@@ -24,11 +24,30 @@ class Clock(Protocol):
 
 
 class MonotonicClock:
-    """Wall time from :func:`time.monotonic` (seconds); never goes backwards."""
+    """Wall time from :func:`time.monotonic` (seconds); never goes backwards.
+
+    Args:
+        origin: a :func:`time.monotonic` reading that this clock counts from (its 0 s), e.g.
+            the moment a game was set up, so that the game's log counts from 0 instead of
+            from the machine's boot. Default 0: the raw monotonic reading.
+    """
+
+    def __init__(self, origin: float = 0.0) -> None:
+        self.origin = float(origin)
+
+    @classmethod
+    def from_now(cls) -> MonotonicClock:
+        """A clock that reads 0 s now and counts on from there."""
+        return cls(time.monotonic())
 
     def now(self) -> float:
-        """Seconds from :func:`time.monotonic`."""
-        return time.monotonic()
+        """Seconds from :func:`time.monotonic`, less :attr:`origin`."""
+        return time.monotonic() - self.origin
+
+    def stamp(self, monotonic: float) -> float:
+        """A raw :func:`time.monotonic` reading (e.g. a Textual key event's ``time``) on
+        this clock's scale (seconds after :attr:`origin`)."""
+        return monotonic - self.origin
 
     def sleep(self, seconds: float) -> None:
         """Block for ``seconds`` (negative values are treated as 0)."""

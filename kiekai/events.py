@@ -412,8 +412,11 @@ class KiekReveal(EventData):
 @event_data("kiek", "overrule")
 class KiekOverrule(EventData):
     """The table overrules the judge's verdict on a guess (rulebook "Imperfect Guesses": each
-    group decides which guess is correct), or withdraws its ruling; by the seat in ``player``.
-    One ruling a word: ``guessers`` are every seat that wrote it (``guesser`` the first)."""
+    group decides which guess is correct), or withdraws its ruling; made by the person at the
+    seat in ``player``, with the agreement of the people in ``agreed`` (a ruling that
+    would score its ruler needs one when another person is at the table: docs/rules.md,
+    "Who rules"). One ruling a word: ``guessers`` are every seat that wrote it (``guesser``
+    the first)."""
 
     guesser: Seat
     guessers: SeatList = Field(default_factory=list)
@@ -422,13 +425,15 @@ class KiekOverrule(EventData):
     judge_accepted: bool | None = None
     accepted: bool
     withdrawn: bool = False
+    agreed: SeatList = Field(default_factory=list)
 
 
 @event_data("kiek", "overrule-repeat")
 class KiekOverruleRepeat(EventData):
     """After a ne bis in idem call the table overrules the judge's repeat verdict on a word
     (rulebook "Ne Bis in Idem": the call is right if all players agree), or withdraws its
-    ruling; by the seat in ``player``. ``used`` is the used word of the ruling."""
+    ruling; made by the person at the seat in ``player``, with the agreement of the people
+    in ``agreed``. ``used`` is the used word of the ruling."""
 
     word: str
     writers: SeatList = Field(default_factory=list)
@@ -437,6 +442,7 @@ class KiekOverruleRepeat(EventData):
     judge_used: str | None = None
     repeats: bool
     withdrawn: bool = False
+    agreed: SeatList = Field(default_factory=list)
 
 
 @event_data("kiek", "call")
@@ -560,6 +566,9 @@ class KismetRoll(EventData):
     circle: list[KismetCardId | None] | None = None
     joker: bool = False
     fronts: Annotated[list[list[int]], Field(max_length=MAX_SEATS)] | None = None
+    #: variant: the person did not take the dice within the front end's time limit and the
+    #: table rolled for him (Reading 18, docs/kismet.md); written only when true.
+    timed_out: bool = False
     t: float = 0.0
 
 

@@ -1019,3 +1019,50 @@ def test_a_labels_csv_of_a_larger_deck_gives_a_few_warnings_and_a_count(tmp_path
     assert told[-1].startswith(
         f"... and {500 - MAX_PROBLEMS_SHOWN:,} more problems like these, 500 in all"
     )
+
+
+def test_skipped_photos_are_capped_like_labels_problems_with_a_count(tmp_path: Path):
+    """Issue 21: a folder of 100,000 empty .jpg files printed 100,000 "Skipped" lines. The
+    first MAX_PROBLEMS_SHOWN skipped photos are told one by one, then one line counts the
+    rest; Deck.skipped keeps them all."""
+    from kiekai.deck import MAX_PROBLEMS_SHOWN
+
+    for n in range(130):
+        (tmp_path / f"empty{n:03d}.jpg").write_bytes(b"")
+    _photo(tmp_path / "good.png")
+    skips: list[str] = []
+    told: list[str] = []
+    deck = load_deck(tmp_path, on_skip=lambda rel, why: skips.append(rel), on_problem=told.append)
+    assert len(deck.skipped) == 130 and len(deck.cards) == 1
+    assert skips == [rel for rel, _ in deck.skipped[:MAX_PROBLEMS_SHOWN]]
+    assert told == [
+        f"... and {130 - MAX_PROBLEMS_SHOWN} more photos skipped, 130 in all (the first "
+        f"{MAX_PROBLEMS_SHOWN} are named; 'kiekai deck info' lists every file with its reason)"
+    ]
+    every: list[str] = []
+    load_deck(tmp_path, on_skip=lambda rel, why: every.append(rel), max_skips_shown=None)
+    assert len(every) == 130
+
+
+def test_play_prints_at_most_20_skipped_lines_and_the_count(tmp_path: Path):
+    import io
+
+    import typer
+    from rich.console import Console
+
+    from kiekai.commands.play import _load_cards
+
+    for n in range(60):
+        (tmp_path / f"empty{n:02d}.jpg").write_bytes(b"")
+    for n in range(20):
+        _photo(tmp_path / f"good{n:02d}.png", colour=(n * 10, 30, 40))
+    out = io.StringIO()
+    err = Console(file=out, width=200, highlight=False)
+    try:
+        _load_cards(err, tmp_path, 3)
+    except typer.Exit:
+        pass  # a deck too small is fine here: the lines before it are what is checked
+    lines = out.getvalue().splitlines()
+    assert sum(line.startswith("Skipped ") for line in lines) == 20
+    assert "... and 40 more photos skipped, 60 in all" in out.getvalue()
+    assert "labels.csv: ..." not in out.getvalue()

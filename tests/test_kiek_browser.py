@@ -368,3 +368,67 @@ def test_a_refused_word_keeps_the_split_and_the_word_in_the_browser(browser, tmp
         table.stop("test over")
         server.stop()
         thread.join(timeout=20)
+
+
+def test_two_people_agree_on_an_overrule_and_the_final_page_stays_in_chromium(
+    browser, kit, tmp_path
+):
+    """Issue 21 in two browsers: the active person (Player 1) overrules Player 2's guess to
+    a match, which would score Player 1; Player 2's page offers *Agree*, and once clicked
+    the ruling counts, credited to Player 1 with Player 2's agreement. The reveal shows the
+    words once (no second word table in "This turn"). After the game both pages keep the
+    final scores and the game's words; when both press *Leave the table* the table closes
+    and the pages say so without reloading."""
+    table, server, box = start_table(kit, 2, tmp_path, rounds=1, rules_path=tmp_path / "rules.tsv")
+    contexts = [browser.new_context(viewport={"width": 1300, "height": 950}) for _ in range(2)]
+    try:
+        box["thread"].start()
+        first = Seat(contexts[0].new_page(), server.seat_url(0), "Player 1")
+        second = Seat(contexts[1].new_page(), server.seat_url(1), "Player 2")
+        first.page.wait_for_selector("#decision [data-kind=play]", timeout=30000)
+        first.words = iter(["zebra"] + WORDS * 4)
+        second.words = iter(["okapi"] + WORDS * 4)
+        first.act()
+        first.page.wait_for_selector("form[data-count='3']")
+        first.act()
+        second.page.wait_for_selector("#decision [data-kind=guess]", timeout=30000)
+        second.act()
+        for seat in (first, second):  # the bots guess with the real perception and judge
+            seat.page.wait_for_selector("#decision [data-kind=reveal]", timeout=120000)
+        assert first.page.locator("#status table.words").count() == 0  # the words once
+        row = first.page.locator("#decision tr", has_text="okapi")
+        row.locator("button.overrule").click()
+        agree = second.page.locator("#decision tr", has_text="okapi").locator("button.agree")
+        agree.wait_for(timeout=10000)
+        assert "would score Player 1" in second.page.inner_text("#decision")
+        agree.click()
+        first.page.wait_for_selector("#decision >> text=agreed by Player 2", timeout=10000)
+        play_until_over([first, second], box)  # "Go on" at this reveal, then the rest
+        box["thread"].join(timeout=60)
+        assert "error" not in box and box["outcome"].turns == 4
+        events = list(read_log(box["log"]))
+        (overrule,) = [e for e in events if e.type == "overrule"]
+        assert overrule.player == 0 and overrule.data["agreed"] == [1]
+        assert overrule.data["guess"] == "okapi" and overrule.data["accepted"]
+        for seat in (first, second):  # the game is over; the table is still up
+            seat.page.reload()
+            seat.page.wait_for_selector("#decision .final", timeout=10000)
+            text = seat.page.inner_text("#decision")
+            assert "wins" in text and "The game's words" in text and "zebra" in text
+        shot(first.page, "final-2-people-2-bots.png")
+        why: list[str] = []
+        closer = threading.Thread(target=lambda: why.append(server.close_after_game(60, 2)))
+        closer.start()
+        for seat in (first, second):
+            seat.page.locator("#decision form[data-action=leave] button").click()
+        closer.join(timeout=60)
+        assert why == ["everyone left the table"]
+        for seat in (first, second):
+            seat.page.wait_for_selector("#decision >> text=The table has closed", timeout=10000)
+            assert "wins" in seat.page.inner_text("#decision")  # the scores stay
+    finally:
+        for context in contexts:
+            context.close()
+        if server._thread.is_alive():
+            table.stop("test over")
+            server.stop()

@@ -285,7 +285,7 @@ def test_printer_names_cards_by_their_names_never_by_file_name():
 
 
 def test_printer_repeats_no_reason_a_person_has_just_read():
-    """At the terminal a person reads each verdict's reason when asked "Overrule a verdict?";
+    """At the terminal a person reads each verdict's reason when asked to overrule;
     the verdict lines after it give the outcome and points only. A replay or a bots-only game
     (nobody was asked) still shows the reasons."""
     outcome = play_game(
@@ -332,10 +332,10 @@ class PromptAnswerer(io.TextIOBase):
             numbers = re.findall(r"\d+", prompt.split("(", 1)[1])
             count = 2 if "Which 2" in prompt else 3 if "Which 3" in prompt else 1
             return " ".join(numbers[:count]) + "\n"
-        if "ne bis in idem" in prompt:
-            return "n\n"
-        if "Overrule a verdict" in prompt:
+        if "overrule" in prompt:  # the reveal's one question (overrule, ne bis in idem)
             return self.overrule.pop(0) + "\n" if self.overrule else "\n"
+        if "ne bis in idem" in prompt:
+            return "\n"
         if self.first:
             return self.first.pop(0) + "\n"
         word = self.words[self._w % len(self.words)]

@@ -140,23 +140,17 @@ def run_game(pty: Pty, players, cards, judge=None, time_limit=TURN_SECONDS, **kw
 def answer_untimed(
     pty: Pty, thread: threading.Thread, overrule: str = "", overrule_repeats: str = ""
 ) -> None:
-    """Answer the untimed prompts (overrule a verdict at the reveal, ne bis in idem, the
-    repeat verdicts after a call, keep) until the game ends."""
+    """Answer the untimed prompts (the reveal's one question: continue, overrule or ne bis
+    in idem; the repeat verdicts after a call; keep) until the game ends."""
     answered = 0
     while thread.is_alive():
         lines = [line for line in pty.lines() if line.strip()]
         last = lines[-1] if lines else ""
         text = pty.text()
-        count = (
-            text.count("Overrule a verdict?")
-            + text.count("ne bis in idem?")
-            + text.count("Keep which")
-        )
-        if count > answered and last.rstrip("_ ").endswith(
-            (")", "accept it", "accept them", "[y/N]")
-        ):
+        count = text.count("Enter: continue") + text.count("Keep which")
+        if count > answered and last.rstrip("_ ").endswith((")", "overrule", "ne bis in idem")):
             answered = count
-            if "Overrule" in last:
+            if "overrule" in last:
                 reveals = [
                     m.start()
                     for m in re.finditer(r"The judge's verdicts on (?!this turn's words)", text)
@@ -380,7 +374,7 @@ def test_ctrl_c_during_a_guess_says_the_game_is_saved_and_how_to_replay_it(tmp_p
     seen = b""
     try:
         for prompt, answer in (("Which 2 cards of your hand", "4 5"), ("Which 3 of the five", "1 2 3"),
-                               ("Your word", "red"), ("Overrule a verdict", ""), ("Keep which card", "1")):  # fmt: skip
+                               ("Your word", "red"), ("Enter: continue", ""), ("Keep which card", "1")):  # fmt: skip
             child.expect(prompt, timeout=240)
             seen += child.before + child.after
             time.sleep(0.3)
@@ -501,7 +495,7 @@ def test_a_word_is_ruled_once_and_a_repeat_verdict_can_be_overruled_after_a_call
     pty.type("1 2 3\r")
     pty.wait_for(r"left Your word")
     pty.type("dog\r")
-    screen = pty.wait_for(r"Overrule a verdict\? Type 1 to change it, or press Enter to accept it")
+    screen = pty.wait_for(r"Enter: continue, 1: overrule")
     assert (
         "1. 'puppy' (Bot 1 and Bot 2): no match" in screen
         and "2. " not in screen.split("verdicts on")[-1]
@@ -511,14 +505,11 @@ def test_a_word_is_ruled_once_and_a_repeat_verdict_can_be_overruled_after_a_call
     pty.type("1\r")
     pty.wait_for(r"left Your guess")
     pty.type("grass\r")
-    pty.wait_for(
-        r"Overrule a verdict\? Type its number \(1 to 2; several with spaces\), or press Enter to accept them"
-    )
-    pty.type("\r")
-    pty.wait_for(r"\[y/N\]")
+    # one question for the reveal: no separate "call ne bis in idem?" after it
+    pty.wait_for(r"Enter: continue, 1-2: overrule, r: ne bis in idem")
     pty.type("\r")
     screen = pty.wait_for(
-        r"Ne bis in idem! called by Bot 2\. The judge's verdicts.*\n(.*\n)*.*Overrule a verdict\?"
+        r"Ne bis in idem! called by Bot 2\. The judge's verdicts.*\n(.*\n)*.*Enter: continue, 1-3: overrule"
     )
     block = " ".join(screen.split("called by Bot 2.")[-1].split())
     assert "1. 'dog' (Bot 1): repeats 'dog'" in block and "3. 'grass' (you): no repeat" in block
@@ -580,7 +571,7 @@ def test_a_ruling_typed_at_the_terminal_is_applied_by_the_next_game(tmp_path):
             terminal.type("1 2 3\r")
             terminal.wait_for(r"left Your word")
             terminal.type("dog\r")
-            screen = terminal.wait_for(r"Overrule a verdict\? Type 1 to change it", timeout=30)
+            screen = terminal.wait_for(r"Enter: continue, 1: overrule", timeout=30)
             block = " ".join(screen.split("verdicts on your word 'dog':")[-1].split())
             assert "1. 'puppy' (Bot 1 and Bot 2):" in block
             if game == 0:
@@ -615,3 +606,133 @@ def test_a_ruling_typed_at_the_terminal_is_applied_by_the_next_game(tmp_path):
         (1, "house-rule", 1),
         (2, "house-rule", 1),
     ]
+
+
+# ---------------------------------------------------------------- issue 21: fewer questions
+
+
+def scripted_person(answers: str, card_names=None):
+    """A TerminalKiekPlayer reading ``answers`` (lines) from a stream, writing to a string."""
+    from kiek_helpers import TableJudge
+
+    screen = io.StringIO()
+    console = Console(file=screen, width=160, color_system=None, force_terminal=False)
+    me = TerminalKiekPlayer(
+        "You", judge=TableJudge(), console=console, reader=LineReader(io.StringIO(answers)),
+        names=["You", "Bot 1", "Bot 2"], card_names=card_names or {},
+    )  # fmt: skip
+    return me, screen
+
+
+def reveal_view(used=("sun",)):
+    from kiekai.judge.verdict import Verdict
+    from kiekai.kiek.players import RevealView, WordVerdict
+
+    long = (
+        "Rejected at standard level: everyday lexicon v3: a 'puppy' is a kind of 'dog'; "
+        "standard leaves broader and narrower kinds to lenient tables."
+    )
+    guesses = (
+        WordVerdict("puppy", (1,), Verdict(False, 0.2, "hyponym", long)),
+        WordVerdict("hound", (2,), Verdict(True, 0.9, "synonym", "Accepted at standard level: x.")),
+    )
+    return RevealView(
+        seat=0, turn=1, words={0: "dog", 1: "puppy", 2: "hound"}, active_seat=0,
+        used_words=tuple(used), guesses=guesses,
+    )  # fmt: skip
+
+
+def test_the_reveal_asks_one_short_question_for_overrule_and_ne_bis_in_idem():
+    """Issue 21: every turn asked "Overrule a verdict?" and then "Call ne bis in idem?
+    [y/N]". Now one prompt takes both ("1 r": overrule verdict 1 and call), call_repeat
+    then asks nothing, and the reasons are their gist on one short line."""
+    me, screen = scripted_person("1 r\n")
+    view = reveal_view()
+    assert me.overrule(view) == {"puppy": True}
+    assert me.call_repeat(view) is True
+    text = screen.getvalue()
+    assert text.count("Enter: continue, 1-2: overrule, r: ne bis in idem") == 1
+    assert "[y/N]" not in text and "Overrule a verdict?" not in text
+    assert "no match a 'puppy' is a kind of 'dog'" in " ".join(text.split())
+    assert "standard leaves" not in text and "lexicon v3" not in text
+    assert max(len(line) for line in text.splitlines()) < 110
+
+
+def test_enter_at_the_reveal_continues_without_a_second_question():
+    me, screen = scripted_person("\n")
+    view = reveal_view()
+    assert me.overrule(view) == {} and me.call_repeat(view) is False
+    assert screen.getvalue().count("Enter: continue") == 1
+
+
+def test_before_any_word_is_used_the_reveal_does_not_offer_the_call():
+    me, screen = scripted_person("r\n2\n")
+    view = reveal_view(used=())
+    assert me.overrule(view) == {"hound": False}  # "r" refused: nothing can repeat yet
+    assert me.call_repeat(view) is False
+    text = screen.getvalue()
+    assert "r: ne bis in idem" not in text and "Please type numbers out of 1 and 2" in text
+
+
+def test_without_guesses_the_call_is_one_short_question():
+    from dataclasses import replace
+
+    me, screen = scripted_person("r\n")
+    view = replace(reveal_view(), guesses=())
+    assert me.overrule(view) == {}
+    assert me.call_repeat(view) is True
+    assert "Enter: continue, r: ne bis in idem" in screen.getvalue()
+
+
+def test_each_card_shows_one_number():
+    """Issue 21: a card without a label read "1. photo 303" (its list number and the
+    neutral name's number). The list number is now the only number."""
+    cards = make_cards(5)
+    cards = [replace_label(c, None) for c in cards]
+    names = card_names(cards)
+    assert names[cards[2].id] == "photo 3"
+    me, screen = scripted_person("", card_names=names)
+    me._show_cards(cards, 0, "turn", groups=[("your hand", 1, 5)])
+    lines = [line.strip() for line in screen.getvalue().splitlines() if line.strip()[:1].isdigit()]
+    assert lines == [f"{n}. unnamed photo" for n in range(1, 6)]
+
+
+def replace_label(card, label):
+    from dataclasses import replace
+
+    return replace(card, label=label)
+
+
+def test_play_again_is_offered_and_no_is_the_default():
+    me, screen = scripted_person("maybe\ny\n")
+    assert me.play_again() is True
+    assert "Please type y to play again" in screen.getvalue()
+    me, _ = scripted_person("\n")
+    assert me.play_again() is False
+    me, _ = scripted_person("")  # end of input
+    assert me.play_again() is False
+
+
+def test_short_reason_keeps_the_gist():
+    from kiekai.ui.kiek_terminal import short_reason
+
+    assert (
+        short_reason(
+            "Repeat at standard level: 'dogs' repeats the used category 'dog': 'dogs' and 'dog' "
+            "are forms of the same word 'dog'."
+        )
+        == "'dogs' and 'dog' are forms of the same word 'dog'"
+    )
+    cut = short_reason("Rejected at strict level: " + "word " * 40, width=30)
+    assert len(cut) <= 30 and cut.endswith("…") and "wor…" not in cut
+
+
+def test_play_again_logs_each_game_to_its_own_file(tmp_path):
+    from kiekai.commands.play import _numbered_log, _play_again
+
+    log = tmp_path / "g.jsonl"
+    assert _numbered_log(log, 2) == tmp_path / "g-game2.jsonl"
+    (tmp_path / "g-game2.jsonl").write_text("x")
+    assert _numbered_log(log, 2) == tmp_path / "g-game2-2.jsonl"
+    me, _ = scripted_person("y\n")  # piped answers: one game, the question is not asked
+    assert _play_again([me]) is False

@@ -96,7 +96,7 @@ async def test_correct_cover_wins_the_card_and_shows_the_hand():
         card = game.circle[slot]
         await pilot.press(CARD_KEYS[slot])
         assert game.covers[0].slot == slot
-        assert "human" in text_of(app, f"#slot{slot}")
+        assert "you" in text_of(app, f"#slot{slot}")
         assert "values" not in text_of(app, "#events")  # forming the sums is the game
         while game.phase == "cover" and len(game.covers) < 2:
             app.step()  # a bot's hand appears as it covers
@@ -105,7 +105,7 @@ async def test_correct_cover_wins_the_card_and_shows_the_hand():
         assert f"bot{bot.player}" in text_of(app, f"#slot{bot.slot}")
         finish_round(app, table)
         assert game.piles[0] == [card]
-        assert "human" in text_of(app, "#scores")
+        assert "you" in text_of(app, "#scores")
 
 
 @pytest.mark.asyncio
@@ -131,8 +131,8 @@ async def test_wrong_cover_hands_back_the_top_card():
         finish_round(app, table)
         assert len(game.piles[0]) == before - 1
         assert game.draw_pile[-1] == top or top in [c for c in game.circle if c]
-        assert "human wrong" in text_of(app, f"#slot{wrong[0]}")  # shown on the card
-        assert f"hands back the {top.value}" in text_of(app, "#events")
+        assert "you wrong" in text_of(app, f"#slot{wrong[0]}")  # shown on the card
+        assert f"hand back the {top.value}" in text_of(app, "#events")
 
 
 @pytest.mark.asyncio
@@ -404,7 +404,7 @@ async def test_1_at_the_minimum_size_the_whole_table_is_visible(variant, players
             assert max(map(len, lines)) <= box.width, (selector, lines)
         if not variant:
             inner = app.query_one("#slot0").content_region.width
-            assert inner >= len("human wrong")  # the longest text on a card
+            assert inner >= len("bot7 won 12")  # the longest text on a card
 
 
 @pytest.mark.asyncio
@@ -454,7 +454,7 @@ async def test_3_dice_stay_visible_on_a_no_match_roll_and_during_the_reveal():
         finish_round(app, table)
         assert game.dice is None  # the engine has moved on to the next round
         assert "  ".join(map(str, rolled)) in text_of(app, "#dice")
-        assert "human wrong" in text_of(app, f"#slot{wrong[0]}")
+        assert "you wrong" in text_of(app, f"#slot{wrong[0]}")
 
 
 @pytest.mark.asyncio
@@ -480,9 +480,9 @@ async def test_5_plain_words_points_not_values_letters_not_numbers():
             assert f"card {CARD_KEYS[slot]}" in table.message  # one card per round
         finish_round(app, table)
         card_text = text_of(app, f"#slot{slot}")
-        assert f"human +{points}" in card_text and f"+{value}" not in card_text.split("\n")[1]
-        assert f"takes the {value} ({CARD_KEYS[slot]}): +{points} points" in text_of(app, "#events")
-        assert f"human +{value}" not in text_of(app, "#status")
+        assert f"you won {value}" in card_text and "+" not in card_text.split("\n")[1]
+        assert f"take the {value} ({CARD_KEYS[slot]}): +{points} points" in text_of(app, "#events")
+        assert f"you +{value}" not in text_of(app, "#status")
         scores = text_of(app, "#scores")
         assert "1 cards" not in scores and "chip" in scores and "points" in scores
         assert "slot" not in text_of(app, "#events") + table.message
@@ -536,7 +536,7 @@ async def test_5_a_wrong_knock_says_why_it_was_wrong_on_one_80_column_line():
             status = text_of(app, "#status").splitlines()
             assert status[1].strip() == table.message and "…" not in status[1]
             events = text_of(app, "#events").splitlines()
-            knock = next(line for line in events if "knocks wrongly" in line)
+            knock = next(line for line in events if "you knock wrongly" in line)
             assert f"({name} still has a" in knock and "…" not in knock
 
     await scenario()

@@ -107,8 +107,7 @@ HUMAN_PROMPTS = {
     "Which 3 of the five": "1 2 3",
     "Your word": None,
     "Your guess": None,
-    "Overrule a verdict?": "",
-    "ne bis in idem?": "n",
+    "Enter: continue": "",
     "Keep which card": "1",
     "Which used word": "1",
 }

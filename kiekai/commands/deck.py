@@ -37,16 +37,26 @@ def _error(message: str) -> None:
     typer.echo(f"error: {printable(message)}", err=True)
 
 
-def _load(path: Path | None, on_skip=None, on_problem=None, known_wnid=None):
-    """Load the deck at ``path`` (or the default deck); exit 1 with the message on DeckError."""
-    from kiekai.deck import DeckError, load_deck
+def _load(path: Path | None, on_skip=None, on_problem=None, known_wnid=None, max_skips_shown=-1):
+    """Load the deck at ``path`` (or the default deck); exit 1 with the message on DeckError.
 
+    ``max_skips_shown``: as :func:`kiekai.deck.load_deck` (-1: its default cap)."""
+    from kiekai.deck import MAX_PROBLEMS_SHOWN, DeckError, load_deck
+
+    if max_skips_shown == -1:
+        max_skips_shown = MAX_PROBLEMS_SHOWN
     try:
         if path is None:
             from kiekai.default_deck import default_deck
 
             return default_deck(on_skip=on_skip)
-        return load_deck(path, on_skip=on_skip, on_problem=on_problem, known_wnid=known_wnid)
+        return load_deck(
+            path,
+            on_skip=on_skip,
+            on_problem=on_problem,
+            known_wnid=known_wnid,
+            max_skips_shown=max_skips_shown,
+        )
     except DeckError as exc:
         _error(str(exc))
         raise typer.Exit(1) from None
@@ -84,7 +94,11 @@ def info(
     problems: list[str] = []
     wordnet = WordNetNounIds()
     deck = _load(
-        path, on_skip=lambda _rel, _why: None, on_problem=problems.append, known_wnid=wordnet
+        path,
+        on_skip=lambda _rel, _why: None,
+        on_problem=problems.append,
+        known_wnid=wordnet,
+        max_skips_shown=None,  # every file is listed in the table below
     )
     console = Console(soft_wrap=False)
     title = safe_text(path) if path is not None else "(default)"  # a title is Rich markup

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NoReturn
 
@@ -150,8 +150,10 @@ def register(app: typer.Typer) -> None:
         seed: int | None = typer.Option(
             None, "--seed", help="Seed for cards, dice and bots (random if omitted)."
         ),
-        rounds: int = typer.Option(
-            3, "--rounds", help="Variant only: rounds to play, 1-1000 (minus points are tallied)."
+        rounds: int | None = typer.Option(
+            None,
+            "--rounds",
+            help="Variant only: rounds to play, 1-1000, default 3 (minus points are tallied).",
         ),
         rules: Path | None = typer.Option(
             None,
@@ -173,7 +175,7 @@ def register(app: typer.Typer) -> None:
             _fail(f"--humans must be 0 or 1 (got {humans})")
         level = _checked_level(level)
         _check_players(bots, humans)
-        _check_rounds(rounds)
+        rounds = _check_rounds(rounds, variant)
         chosen_rules = _rules(rules)
         if humans == 1 and not (sys.stdin.isatty() and sys.stdout.isatty()):
             _fail("playing needs an interactive terminal; use --humans 0 to let bots play alone")
@@ -190,7 +192,15 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"Kismet {mode}: {bots} {level} bots, seed {seed}")
                 _run_headless(table, clock, event_log, names, chosen_rules)
             else:
-                _run_app(table, event_log, names, seed)
+
+                def new_table() -> BaseTable | VariantTable:
+                    fresh, _ = _table(
+                        bots, humans, variant, level, secrets.randbelow(10**6), rounds,
+                        chosen_rules, event_log,
+                    )  # fmt: skip
+                    return fresh
+
+                _run_app(table, event_log, names, new_table)
 
 
 def _spelled(names: Iterable[str]) -> str:
@@ -229,8 +239,20 @@ def _check_players(bots: int, humans: int) -> None:
         )
 
 
-def _check_rounds(rounds: int) -> None:
-    """Exit 2 unless ``--rounds`` is 1 to :data:`MAX_ROUNDS`."""
+def _check_rounds(rounds: int | None, variant: bool) -> int:
+    """``--rounds`` checked: 1 to :data:`MAX_ROUNDS` in the variant (default 3); exits 2
+    when it is given for the base game, which has no rounds to count: it ends when the draw
+    pile cannot refill the circle (rulebook, "End of Game and Scoring")."""
+    if not variant:
+        if rounds is not None:
+            _fail(
+                f"--rounds {rounds} counts rounds of the variant; the base game ends when the "
+                "draw pile cannot refill the circle (rulebook, End of Game and Scoring): leave "
+                "--rounds out, or add --variant"
+            )
+        return 1
+    if rounds is None:
+        return 3
     if rounds < 1:
         _fail(f"--rounds must be at least 1 (got {rounds})")
     if rounds > MAX_ROUNDS:
@@ -238,6 +260,7 @@ def _check_rounds(rounds: int) -> None:
             f"--rounds must be at most {MAX_ROUNDS} (got {rounds}); a match that long "
             f"would run for hours and hold every event in memory"
         )
+    return rounds
 
 
 def _rules(path: Path | None) -> Rules:
@@ -275,7 +298,8 @@ def _table(
     same game), real time with a person."""
     from kiekai.kismet.table import make_table
 
-    clock: Clock = VirtualClock() if humans == 0 else MonotonicClock()
+    # a person's game counts from 0 s at its setup, like a headless one (the log's ``t``)
+    clock: Clock = VirtualClock() if humans == 0 else MonotonicClock.from_now()
     table = make_table(
         bots + humans,
         variant=variant,
@@ -330,19 +354,24 @@ def _run_headless(
 
 
 def _run_app(
-    table: BaseTable | VariantTable, event_log: GuardedLog, names: dict[int, str], seed: int
+    table: BaseTable | VariantTable,
+    event_log: GuardedLog,
+    names: dict[int, str],
+    new_table: Callable[[], BaseTable | VariantTable] | None = None,
 ) -> None:
-    """A person and bots: the Textual terminal UI, then the results; a stop by a signal
-    exits with its status (130, 143 or 129)."""
+    """A person and bots: the Textual terminal UI (``n`` at the end plays again with
+    ``new_table``), then the results of every game; a stop by a signal exits with its
+    status (130, 143 or 129)."""
     from kiekai.ui.kismet_app import KismetApp
 
-    app = KismetApp(table, names=names, realtime=True)
+    app = KismetApp(table, names=names, realtime=True, new_table=new_table)
     freeze_imported()
     app.run()
-    typer.echo(f"Kismet, seed {seed}")
-    if app.return_code:  # Ctrl-C (130), SIGTERM (143) or SIGHUP (129)
-        typer.echo("interrupted")
-    typer.echo(results_text(table, names))
+    for played in [*app.finished, app.table]:
+        typer.echo(f"Kismet, seed {played.game.seed}")
+        if played is app.table and app.return_code:  # Ctrl-C (130), SIGTERM, SIGHUP
+            typer.echo("interrupted")
+        typer.echo(results_text(played, names))
     _check_log(event_log)
     if app.return_code:
         raise typer.Exit(app.return_code)

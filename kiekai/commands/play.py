@@ -17,7 +17,7 @@ import shlex
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
@@ -425,7 +425,7 @@ def _play(out: Console, err: Console, settings: TableSettings) -> int:
         out, settings, judge, names, names_of_cards, log_path, make_bot, clock
     )
     event_log = _open_log(err, log_path)
-    header = {
+    header: dict[str, Any] = {
         "deck": deck_name,
         "deck_cards": len(cards),
         "perception": perception_name,
@@ -440,7 +440,52 @@ def _play(out: Console, err: Console, settings: TableSettings) -> int:
     )  # fmt: skip
     if settings.web is not None:
         return _play_web(out, err, settings, game, sock=listening)
-    return _play_terminal(out, err, settings, game, players)
+    code = _play_terminal(out, err, settings, game, players)
+    played = 1
+    while code == 0 and _play_again(players):
+        # a new game at the same table: new seed, new log; deck, judge and models stay
+        played += 1
+        seed = random.SystemRandom().randrange(2**31)
+        log = None if settings.log is None else _numbered_log(settings.log, played)
+        settings = replace(settings, game=replace(settings.game, seed=seed), log=log)
+        log_path = log if log is not None else default_log_path(seed)
+        err.print(f"Game log: {safe_text(str(log_path))}", highlight=False)
+        make_bot = _bot_maker(settings, judge, bot_perception)
+        players = _terminal_players(
+            out, settings, judge, names, names_of_cards, log_path, make_bot, clock,
+            reader=_reader_of(players),
+        )  # fmt: skip
+        game = replace(game, make_bot=make_bot, log=_open_log(err, log_path), log_path=log_path)
+        code = _play_terminal(out, err, settings, game, players)
+    return code
+
+
+def _reader_of(players: list[KiekPlayer]) -> Any:
+    """The line reader the people at this terminal share (``None`` without people)."""
+    return next((getattr(p, "reader", None) for p in players if p.is_human), None)
+
+
+def _play_again(players: list[KiekPlayer]) -> bool:
+    """At the end of a terminal game: the first person at the terminal is offered another
+    game (only on an interactive terminal: piped answers play one game)."""
+    from kiekai.ui.kiek_terminal import TerminalKiekPlayer
+
+    person = next((p for p in players if isinstance(p, TerminalKiekPlayer)), None)
+    if person is None or not (person.reader.is_tty() and person.console.is_terminal):
+        return False
+    return person.play_again()
+
+
+def _numbered_log(log: Path, number: int) -> Path:
+    """The log of the ``number``-th game played after one started with ``--log LOG``:
+    ``LOG`` with ``-game<number>`` before its suffix (``g.jsonl`` → ``g-game2.jsonl``), a log
+    holding one game; a name already taken gets a further number."""
+    candidate = log.with_name(f"{log.stem}-game{number}{log.suffix}")
+    extra = 1
+    while candidate.exists():
+        extra += 1
+        candidate = log.with_name(f"{log.stem}-game{number}-{extra}{log.suffix}")
+    return candidate
 
 
 def _listen(err: Console, web: WebSettings | None) -> socket.socket | None:
@@ -590,9 +635,11 @@ def _terminal_players(
     log_path: Path,
     make_bot: Callable[[int, str], KiekPlayer],
     clock: Clock,
+    reader: Any = None,
 ) -> list[KiekPlayer]:
-    """The seats of a game at this terminal: the people (one line reader shared), then the
-    bots; ``[]`` for the browser table, whose seats are taken in its lobby."""
+    """The seats of a game at this terminal: the people (one line reader shared: ``reader``,
+    the previous game's when playing again, else a new one), then the bots; ``[]`` for the
+    browser table, whose seats are taken in its lobby."""
     if settings.web is not None:
         return []
     players: list[KiekPlayer] = []
@@ -600,7 +647,7 @@ def _terminal_players(
     if humans:
         from kiekai.ui.kiek_terminal import LineReader, TerminalKiekPlayer
 
-        reader = LineReader()
+        reader = reader if reader is not None else LineReader()
         sheet_dir = log_path.parent / f"{log_path.stem}-cards"
         for name in names[:humans]:
             players.append(
@@ -735,6 +782,13 @@ def _play_web(
         f"Game log: {safe_text(str(game.log_path))} (replay it with `kiekai replay`)",
         highlight=False,
     )
+    out.print(
+        "The table stays open for the final scores until everyone has pressed Leave the "
+        "table or closed their page; Ctrl-C closes it now.",
+        highlight=False,
+    )
+    why = server.close_after_game()
+    out.print(f"The table has closed: {why}.", highlight=False)
     return 0
 
 
@@ -774,7 +828,9 @@ def _load_cards(err: Console, deck: Path | None, players: int) -> tuple[list, st
         err.print(f"Skipped {safe_text(relative)}: {safe_text(reason)}", highlight=False)
 
     def problem(message: str) -> None:
-        prefix = "" if message.startswith("labels.csv") else "labels.csv: "
+        # labels.csv's own problems name it; the folder's (a sub-folder unreadable, the count
+        # of skipped photos past the first 20) are not labels.csv's
+        prefix = "" if message.startswith(("labels.csv", "folder ", "... ")) else "labels.csv: "
         err.print(f"{prefix}{safe_text(message)}", highlight=False)
 
     try:

@@ -72,6 +72,7 @@ def load_deck(
     max_pixels: int = MAX_PIXELS,
     min_side: int = MIN_SIDE,
     known_wnid: KnownWnid | None = None,
+    max_skips_shown: int | None = MAX_PROBLEMS_SHOWN,
 ) -> Deck:
     """Read a photo folder (recursively) and its optional labels.csv into a :class:`Deck`.
 
@@ -81,8 +82,10 @@ def load_deck(
 
     Args:
         path: the deck folder.
-        on_skip: called as ``on_skip(relative_path, reason)`` once per skipped photo;
-            default: one :class:`DeckWarning` per skipped photo.
+        on_skip: called as ``on_skip(relative_path, reason)`` once per skipped photo, for
+            the first ``max_skips_shown``; beyond these, ``on_problem`` is told once how many
+            more photos were skipped (:attr:`Deck.skipped` has them all); default: one
+            :class:`DeckWarning` per skipped photo told.
         on_problem: called with one message per labels.csv problem (row naming a missing
             photo, malformed wnid, duplicate row, empty file) and per sub-folder that cannot
             be listed, for the first :data:`MAX_PROBLEMS_SHOWN`, then once with how many more
@@ -92,6 +95,10 @@ def load_deck(
         known_wnid: checks each well-formed wnid of labels.csv (e.g. :class:`WordNetNounIds`);
             one it rejects is reported and ignored. ``None``: wnids are checked for their
             form only (no WordNet needed).
+        max_skips_shown: how many skipped photos are passed to ``on_skip`` one by one
+            (default :data:`MAX_PROBLEMS_SHOWN`, the cap of labels.csv's problems: a folder
+            of 100,000 empty ``.jpg`` files printed 100,000 lines); ``None``: every one
+            (``kiekai deck info``, which lists each file anyway).
 
     Returns:
         The deck, cards sorted by id.
@@ -114,9 +121,16 @@ def load_deck(
             f"(and optionally labels.csv)"
         )
     root = root.resolve()
-    skip = on_skip or warn_skipped
+    tell_skip = on_skip or warn_skipped
     problems: list[str] = []
     report = on_problem or warn_problem
+    skipped = 0
+
+    def skip(relative: str, reason: str) -> None:
+        nonlocal skipped
+        skipped += 1
+        if max_skips_shown is None or skipped <= max_skips_shown:
+            tell_skip(relative, reason)
 
     def problem(message: str) -> None:
         problems.append(message)
@@ -127,6 +141,12 @@ def load_deck(
         return _read_deck(root, skip, problem, labels_path=root / LABELS_FILE, problems=problems,
                           max_pixels=max_pixels, min_side=min_side, known_wnid=known_wnid)  # fmt: skip
     finally:
+        if max_skips_shown is not None and skipped > max_skips_shown:
+            report(
+                f"... and {skipped - max_skips_shown:,} more photos skipped, {skipped:,} in "
+                f"all (the first {max_skips_shown} are named; 'kiekai deck info' lists every "
+                "file with its reason)"
+            )
         if len(problems) > MAX_PROBLEMS_SHOWN:
             report(
                 f"... and {len(problems) - MAX_PROBLEMS_SHOWN:,} more problems like these, "

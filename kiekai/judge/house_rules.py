@@ -261,13 +261,29 @@ class HouseRules:
             return found
         return None
 
-    def add(self, ruling: HouseRuling) -> None:
+    def ruled_by(self, ruling: HouseRuling) -> str | None:
+        """The name of the person who made ``ruling`` (as this set holds it: given to
+        :meth:`add`, or read from the file's ``ruled_by`` column), or ``None`` when it was
+        not named."""
+        held = self._by_key.get(ruling.key + (ruling.level,))
+        return held.ruled_by if held is not None else ruling.ruled_by
+
+    def add(self, ruling: HouseRuling, *, ruled_by: str | None = None) -> None:
         """Record ``ruling`` (replacing one with the same key and level) and, when this set
         has a ``path``, append it to that file at once (created with a header if missing).
+
+        Args:
+            ruling: the table's ruling.
+            ruled_by: the name of the person who made it (issue 21: every ruling names who
+                ruled); it replaces ``ruling.ruled_by``, is kept with the ruling
+                (:meth:`ruled_by`) and written in the file's ``ruled_by`` column.
 
         Raises:
             OSError: the file cannot be written (the ruling is still kept in memory).
         """
+        who = _cell(ruled_by)[:MAX_RULED_BY_CHARS] if ruled_by else ""
+        if who:
+            ruling = replace(ruling, ruled_by=who)
         self._put(ruling)
         if self.path is None:
             return

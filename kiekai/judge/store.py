@@ -54,6 +54,7 @@ from sqlalchemy.engine import Connection, Engine
 from kiekai.judge.house_rules import (
     ANY_LEVEL,
     DEFAULT_TABLE,
+    MAX_RULED_BY_CHARS,
     MAX_TABLE_RULINGS,
     TABLE_NAME_PATTERN,
     HouseRules,
@@ -712,17 +713,33 @@ class StoreTableRules(HouseRules):
     def __iter__(self) -> Iterator[HouseRuling]:
         return iter(self.store.rulings(self.table))
 
+    def ruled_by(self, ruling: HouseRuling) -> str | None:
+        """Who made the table's ruling on ``ruling``'s pair and level, or ``None``."""
+        c = rulings_t.c
+        secret, guess = ruling.key
+        query = sa.select(c.ruled_by).where(
+            c.table_name == self.table,
+            c.secret_key == secret,
+            c.guess_key == guess,
+            c.level == ruling.level,
+        )
+        with self.store._read() as conn:
+            return conn.execute(query).scalar()
+
     def lookup(self, secret: str, guess: str, level: str) -> HouseRuling | None:
         """The table's ruling for the pair at ``level`` (order as :meth:`HouseRules.lookup`)."""
         found = self.store.lookup(self.table, secret, guess, level)
         return None if found is None else replace(found, source=self.where)
 
-    def add(self, ruling: HouseRuling) -> None:
-        """Write ``ruling`` to the table now.
+    def add(self, ruling: HouseRuling, *, ruled_by: str | None = None) -> None:
+        """Write ``ruling`` to the table now; ``ruled_by`` (who made it) replaces
+        ``ruling.ruled_by`` when given.
 
         Raises:
             HouseRulesError: the table is full or gone (the message says which).
         """
+        if ruled_by:
+            ruling = replace(ruling, ruled_by=" ".join(ruled_by.split())[:MAX_RULED_BY_CHARS])
         try:
             self.store.add_ruling(self.table, ruling)
         except StoreError as exc:

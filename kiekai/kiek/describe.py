@@ -253,6 +253,12 @@ class Describer:
             parts.append(f"'{printable(word)}'" if word else Span("nothing", "dim"))
         return [_line(*parts)]
 
+    def _agreed(self, seats: Sequence[int]) -> str:
+        """`` (agreed by NAME, NAME)`` for a ruling others agreed to, else ``""``."""
+        if not seats:
+            return ""
+        return f" (agreed by {', '.join(self._who(s) for s in seats)})"
+
     def _overrule(self, event: Event, data: KiekOverrule) -> list[Line]:
         seats = data.guessers or [data.guesser]
         guess = f"{self._writers(seats)} '{printable(data.guess)}'"
@@ -262,7 +268,7 @@ class Describer:
         ruling = "a match" if data.accepted else "no match"
         return [
             _line(
-                Span(f"Overruled by {by}:", "magenta"),
+                Span(f"Overruled by {by}{self._agreed(data.agreed)}:", "magenta"),
                 f" {guess} for '{printable(data.secret)}' is {ruling} at this table "
                 "(saved as a house rule).",
             )
@@ -282,7 +288,7 @@ class Describer:
         ruling = f"repeats '{used}'" if data.repeats else f"does not repeat '{used}'"
         return [
             _line(
-                Span(f"Overruled by {by}:", "magenta"),
+                Span(f"Overruled by {by}{self._agreed(data.agreed)}:", "magenta"),
                 f" {word} {ruling} at this table (saved as a house rule).",
             )
         ]

@@ -751,7 +751,7 @@ class KiekEngine:
             if not verdict.accepted:
                 raise IllegalAction(f"write one word: {verdict.reason}")
 
-    def overrule(self, guess: str, accepted: bool, by: int) -> None:
+    def overrule(self, guess: str, accepted: bool, by: int, agreed: Sequence[int] = ()) -> None:
         """The table overrules the judge's verdict on the guess ``guess`` (CALL phase).
 
         Rulebook "Imperfect Guesses": "Each group of players should define for themselves
@@ -767,7 +767,9 @@ class KiekEngine:
         Args:
             guess: the word as a guesser wrote it (any spelling with the same key).
             accepted: the table's ruling (True = the guess matches the secret).
-            by: the seat that asked for the ruling (a person at the table).
+            by: the seat of the person who made the ruling (the event's ``player``).
+            agreed: the seats of the other people who agreed to it (the event's
+                ``agreed``; docs/rules.md, "Who rules").
 
         Raises:
             TypeError: ``guess`` is not text (a seat number is no longer taken).
@@ -780,8 +782,7 @@ class KiekEngine:
                 f"overrule takes the guess as written (str), got {type(guess).__name__}"
             )
         self._require(Phase.CALL)
-        if not 0 <= by < self.n_players:
-            raise IllegalAction(f"seat {by} is not at the table")
+        agreed = self._agreed(by, agreed)
         key = ruling_key(guess)
         found = [g for g in self.distinct_guesses() if ruling_key(g.word) == key]
         if not guess.strip() or not found:
@@ -809,11 +810,27 @@ class KiekEngine:
                 judge_accepted=judged,
                 accepted=accepted,
                 withdrawn=accepted == judged,
+                agreed=agreed,
             ),
             player=by,
         )
 
-    def overrule_repeat(self, word: str, used: str | None, by: int) -> None:
+    def _agreed(self, by: int, agreed: Sequence[int]) -> list[int]:
+        """The seats of a ruling's ruler ``by`` and of those who agreed, checked.
+
+        Raises:
+            IllegalAction: a seat that is not at the table, or the ruler among ``agreed``.
+        """
+        for seat in (by, *agreed):
+            if not isinstance(seat, int) or not 0 <= seat < self.n_players:
+                raise IllegalAction(f"seat {seat} is not at the table")
+        if by in agreed:
+            raise IllegalAction(f"seat {by} made the ruling and cannot also agree to it")
+        return sorted(set(agreed))
+
+    def overrule_repeat(
+        self, word: str, used: str | None, by: int, agreed: Sequence[int] = ()
+    ) -> None:
         """The table overrules the judge's ne bis in idem verdict on ``word`` (CALL phase).
 
         Rulebook "Ne Bis in Idem": a call is right "if all players agree that the category
@@ -830,7 +847,8 @@ class KiekEngine:
         Args:
             word: a word written this turn (the active player's or a guess).
             used: a word used in an earlier turn, or ``None``.
-            by: the seat that asked for the ruling.
+            by: the seat of the person who made the ruling (the event's ``player``).
+            agreed: the seats of the other people who agreed to it.
 
         Raises:
             TypeError: ``word`` is not text.
@@ -841,8 +859,7 @@ class KiekEngine:
         if not isinstance(word, str) or not (used is None or isinstance(used, str)):
             raise TypeError("overrule_repeat takes the word and the used word as text (str)")
         self._require(Phase.CALL)
-        if not 0 <= by < self.n_players:
-            raise IllegalAction(f"seat {by} is not at the table")
+        agreed = self._agreed(by, agreed)
         if not self.used_words:
             raise IllegalAction("no word was used in an earlier turn: nothing can repeat")
         key = ruling_key(word)
@@ -881,6 +898,7 @@ class KiekEngine:
                 judge_used=group.verdict.matched,
                 repeats=repeats,
                 withdrawn=repeats == judged,
+                agreed=agreed,
             ),
             player=by,
         )

@@ -13,12 +13,68 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 from kiekai.clock import Clock
 from kiekai.deck import Card
 from kiekai.judge.verdict import Verdict
 from kiekai.kiek.rules import TURN_SECONDS
+
+_V = TypeVar("_V")
+
+
+@dataclass(frozen=True)
+class TableRuling(Generic[_V]):
+    """A ruling at the reveal as a front end reports it, with who made it.
+
+    A person's :meth:`HumanKiekPlayer.overrule` (and :meth:`~HumanKiekPlayer.overrule_repeats`)
+    may answer a word with a plain value (the ruling of that person) or with a
+    ``TableRuling`` when the front end shares one set of rulings among several people (the
+    browser table), so that the runner credits the person who made it, not the seat that
+    happened to report it (issue 21).
+
+    Attributes:
+        value: the ruling: ``True``/``False`` (a match or not) for a guess; the used word
+            it repeats, or ``None`` (no repeat), after a ne bis in idem call.
+        by: the seat of the person who made the ruling.
+        agreed: the seats of the other people who agreed to it (see
+            :func:`needs_agreement`).
+    """
+
+    value: _V
+    by: int
+    agreed: tuple[int, ...] = ()
+
+
+def scored_by_guess_ruling(active: int, writers: Sequence[int], accepted: bool) -> frozenset[int]:
+    """The seats a ruling on a guess can give points to this turn.
+
+    Rulebook "A Turn": "Each match scores one point for both the guessing and the active
+    player", so ruling a guess a match can score every seat that wrote it and the active
+    player; ruling it no match scores nobody.
+    """
+    return frozenset((active, *writers)) if accepted else frozenset()
+
+
+def scored_by_repeat_ruling(
+    active: int, writers: Sequence[int], callers: Sequence[int], repeats: bool
+) -> frozenset[int]:
+    """The seats a ruling on ne bis in idem can give points to this turn.
+
+    Rulebook "Ne Bis in Idem": a right call scores the caller, and "the player(s) who wrote
+    down the repeated category cannot score points that turn". So ruling a word a repeat
+    can score the callers; ruling it no repeat lets its writers score again, and with them
+    the active player (a match scores both).
+    """
+    return frozenset(callers) if repeats else frozenset((active, *writers))
+
+
+def needs_agreement(ruler: int, scored: frozenset[int], people: Sequence[int]) -> bool:
+    """Whether a ruling by ``ruler`` needs another person's agreement (docs/rules.md,
+    "Who rules"): it would score its ruler (``ruler in scored``) and another person
+    (``people``: the seats played by people) is at the table to agree. Bots do not rule
+    and are not asked to agree; a person alone with bots rules alone."""
+    return ruler in scored and any(seat != ruler for seat in people)
 
 
 class TimeUp(Exception):
@@ -300,13 +356,15 @@ class HumanKiekPlayer(KiekPlayer, Protocol):
         """Show ``message`` to the person (e.g. why an answer was refused)."""
         ...
 
-    def overrule(self, view: RevealView) -> Mapping[str, bool]:
+    def overrule(self, view: RevealView) -> Mapping[str, bool | TableRuling[bool]]:
         """At the reveal: the verdicts this person wants the table to overrule.
 
         Returns word -> the ruling (True = match) for each word of ``view.guesses`` (named
         by its ``word``) to overrule; empty to accept the judge's verdicts. A ruling holds
-        for every guesser who wrote that word. Not timed (the two minutes are over when
-        the words are read aloud).
+        for every guesser who wrote that word. A plain value is this person's ruling; a
+        front end shared by several people answers :class:`TableRuling` values naming who
+        made each ruling and who agreed. Not timed (the two minutes are over when the
+        words are read aloud).
         """
         ...
 
@@ -317,12 +375,15 @@ class HumanKiekPlayer(KiekPlayer, Protocol):
         runner's last words are read. Returns promptly; called once, from the runner."""
         ...
 
-    def overrule_repeats(self, view: CallView) -> Mapping[str, str | None]:
+    def overrule_repeats(
+        self, view: CallView
+    ) -> Mapping[str, str | None | TableRuling[str | None]]:
         """Ne bis in idem was called: the repeat verdicts this person wants overruled.
 
         Returns word -> the used word the table rules it repeats, or ``None`` where the
         table rules that it repeats no used word, for each word of ``view.repeats`` (named
-        by its ``word``) to overrule; empty to accept the judge's verdicts. Not timed.
+        by its ``word``) to overrule; empty to accept the judge's verdicts. Plain values
+        or :class:`TableRuling` values, as in :meth:`overrule`. Not timed.
         """
         ...
 

@@ -22,7 +22,6 @@ from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
 from kiekai.events import Event, EventLog, KiekAborted, KiekHeader
 from kiekai.judge.house_rules import (
-    MAX_RULED_BY_CHARS,
     HouseRules,
     HouseRulesError,
     HouseRuling,
@@ -34,7 +33,17 @@ from kiekai.kiek.engine import (
     Phase,
     ruling_key,
 )
-from kiekai.kiek.players import ActivePlay, Hourglass, HumanKiekPlayer, KiekPlayer, TimeUp
+from kiekai.kiek.players import (
+    ActivePlay,
+    Hourglass,
+    HumanKiekPlayer,
+    KiekPlayer,
+    TableRuling,
+    TimeUp,
+    needs_agreement,
+    scored_by_guess_ruling,
+    scored_by_repeat_ruling,
+)
 from kiekai.kiek.settings import GameSettings
 
 _T = TypeVar("_T")
@@ -124,10 +133,13 @@ def play_game(
 
     At the reveal every person may overrule the judge's verdicts
     (:meth:`~kiekai.kiek.players.HumanKiekPlayer.overrule`): a ruling that no other person
-    contradicts is applied (:meth:`KiekEngine.overrule`) and, with ``house_rules``, saved
-    to the table's house-rules file at the judge's level (``judge.strictness``) for the
-    next games
-    (:meth:`~kiekai.judge.house_rules.HouseRules.add`). Applying the table's rulings is
+    contradicts is applied (:meth:`KiekEngine.overrule`), credited to the person who made
+    it (the event's ``player``, with ``agreed``), and, with ``house_rules``, saved with
+    that person's name to the table's house-rules file at the judge's level
+    (``judge.strictness``) for the next games
+    (:meth:`~kiekai.judge.house_rules.HouseRules.add`). A ruling that would score the
+    person making it needs another person's agreement when another person is at the
+    table (docs/rules.md, "Who rules"); without it the judge's verdict stands. Applying the table's rulings is
     the judge's job, not the runner's: build it with the same object,
     ``Judge(strictness, house_rules=rules)``, and it decides every pair the table has
     ruled on (in ``match`` and ``is_repeat``, reason "house rule"), a ruling made in this
@@ -333,30 +345,28 @@ class _Table:
         seats = engine.to_move()
         views = {seat: engine.reveal_view(seat) for seat in seats}
 
-        def ask(seat: int) -> tuple[Mapping[str, bool], bool]:
+        def ask(seat: int) -> tuple[Mapping[str, bool | TableRuling[bool]], bool]:
             player = self.players[seat]
-            rulings: Mapping[str, bool] = {}
+            rulings: Mapping[str, bool | TableRuling[bool]] = {}
             if player.is_human and views[seat].guesses:
                 rulings = cast(HumanKiekPlayer, player).overrule(views[seat])
             return rulings, bool(player.call_repeat(views[seat]))
 
         answers = _ask_at_once(self.players, seats, ask)
         secret = views[seats[0]].words.get(engine.active, "")
-        proposed: dict[str, dict[bool, list[int]]] = {}
-        for seat in seats:
-            for word, accepted in dict(answers[seat][0]).items():
-                proposed.setdefault(ruling_key(str(word)), {}).setdefault(
-                    bool(accepted), []
-                ).append(seat)
+        proposed = _proposals(seats, {seat: answers[seat][0] for seat in seats}, bool)
         for group in engine.distinct_guesses():
-            ruled = proposed.get(ruling_key(group.word), {})
-            if len(ruled) != 1:
+            found = proposed.get(ruling_key(group.word))
+            if found is None:
                 continue  # no ruling, or people at the table disagree: the judge's verdict stands
-            ((accepted, by),) = ruled.items()
+            accepted, ruler, agreed = bool(found[0]), found[1], found[2]
             if accepted == group.verdict.accepted:
                 continue
-            engine.overrule(group.word, accepted, by=by[0])
-            self.save_ruling(HouseRuling(secret, group.word, accepted, self.ruling_level), by[0])
+            scored = scored_by_guess_ruling(engine.active, group.seats, accepted)
+            if not self.agreed_enough(group.word, ruler, scored, agreed):
+                continue
+            engine.overrule(group.word, accepted, by=ruler, agreed=agreed)
+            self.save_ruling(HouseRuling(secret, group.word, accepted, self.ruling_level), ruler)
         callers = [seat for seat in seats if answers[seat][1]]
         if callers and engine.used_words:
             self.rule_on_repeats(callers)
@@ -374,27 +384,25 @@ class _Table:
         if not views[people[0]].repeats:
             return
 
-        def ask(seat: int) -> Mapping[str, str | None]:
+        def ask(seat: int) -> Mapping[str, str | None | TableRuling[str | None]]:
             return cast(HumanKiekPlayer, self.players[seat]).overrule_repeats(views[seat])
 
         answers = _ask_at_once(self.players, people, ask)
-        proposed: dict[str, dict[bool, list[tuple[int, str | None]]]] = {}
-        for seat in people:
-            for word, used in dict(answers[seat]).items():
-                used = None if used is None else str(used)
-                proposed.setdefault(ruling_key(str(word)), {}).setdefault(
-                    used is not None, []
-                ).append((seat, used))
+        proposed = _proposals(people, answers, lambda used: used is not None)
         for group in engine.distinct_repeats():
-            ruled = proposed.get(ruling_key(group.word), {})
-            if len(ruled) != 1:
+            found = proposed.get(ruling_key(group.word))
+            if found is None:
                 continue  # no ruling, or people disagree: the judge's verdict stands
-            ((repeats, asked),) = ruled.items()
+            used = None if found[0] is None else str(found[0])
+            by, agreed = found[1], found[2]
+            repeats = used is not None
             if repeats == group.verdict.accepted:
                 continue
-            by, used = asked[0]
+            scored = scored_by_repeat_ruling(engine.active, group.seats, callers, repeats)
+            if not self.agreed_enough(group.word, by, scored, agreed):
+                continue
             try:
-                engine.overrule_repeat(group.word, used, by=by)
+                engine.overrule_repeat(group.word, used, by=by, agreed=agreed)
             except IllegalAction as exc:
                 _tell(self.players[by], f"Not allowed: {exc}.")
                 continue
@@ -404,20 +412,75 @@ class _Table:
             if pair:
                 self.save_ruling(HouseRuling(pair, group.word, repeats, self.ruling_level), by)
 
+    def agreed_enough(
+        self, word: str, ruler: int, scored: frozenset[int], agreed: Sequence[int]
+    ) -> bool:
+        """Whether a ruling by ``ruler`` on ``word`` may be applied: one that would score
+        its ruler (``scored``) needs another person's agreement when another person is at
+        the table (:func:`~kiekai.kiek.players.needs_agreement`; docs/rules.md, "Who
+        rules"). A ruling without it is not applied, and its ruler is told why."""
+        people = [s for s, player in enumerate(self.players) if player.is_human]
+        if not needs_agreement(ruler, scored, people):
+            return True
+        if any(seat != ruler and seat in people for seat in agreed):
+            return True
+        _tell(
+            self.players[ruler],
+            f"Your ruling on {word!r} was not applied: it would score you, so another "
+            "person at the table has to agree to it.",
+        )
+        return False
+
     def save_ruling(self, ruling: HouseRuling, by: int) -> None:
-        """Append the table's ruling to its house-rules file (the next games apply it)."""
+        """Append the table's ruling to its house-rules file (the next games apply it),
+        with the name of the person who made it (``ruled_by``)."""
         if self.house_rules is None:
             return
-        if ruling.ruled_by is None:  # who ruled: the seat that asked
-            ruling = replace(ruling, ruled_by=self.players[by].name[:MAX_RULED_BY_CHARS])
         try:
-            self.house_rules.add(ruling)
+            self.house_rules.add(ruling, ruled_by=self.players[by].name)
         except (OSError, HouseRulesError) as exc:
             where = self.house_rules.path or self.house_rules.where
             _tell(
                 self.players[by],
                 f"The ruling counts in this game but could not be saved to {where}: {exc}",
             )
+
+
+def _proposals(
+    seats: Sequence[int],
+    answers: Mapping[int, Mapping[str, Any]],
+    kind: Callable[[Any], bool],
+) -> dict[str, tuple[Any, int, tuple[int, ...]]]:
+    """The table's rulings from every person's answer (``overrule`` or
+    ``overrule_repeats``): ruling key -> (the ruling, the seat that made it, the seats that
+    agreed), for the words on which no two people rule differently (``kind``: the side a
+    ruling takes, match or repeat).
+
+    A plain value is the ruling of the seat that answered it; a
+    :class:`~kiekai.kiek.players.TableRuling` names its ruler and who agreed (a front end
+    shared by several people reports the same ruling from every seat). When several
+    people make the same ruling, the first in ``seats`` order made it and the others agreed.
+    """
+    found: dict[str, list[tuple[Any, int, tuple[int, ...]]]] = {}
+    for seat in seats:
+        for word, answer in dict(answers.get(seat, {})).items():
+            if isinstance(answer, TableRuling):
+                report = (answer.value, int(answer.by), tuple(answer.agreed))
+            else:
+                report = (answer, seat, ())
+            found.setdefault(ruling_key(str(word)), []).append(report)
+    rulings: dict[str, tuple[Any, int, tuple[int, ...]]] = {}
+    for key, reports in found.items():
+        if len({kind(value) for value, _, _ in reports}) != 1:
+            continue  # people at the table disagree
+        value, ruler, _ = reports[0]
+        agreed: list[int] = []
+        for _, by, also in reports:
+            for seat in (by, *also):
+                if seat != ruler and seat not in agreed:
+                    agreed.append(seat)
+        rulings[key] = (value, ruler, tuple(sorted(agreed)))
+    return rulings
 
 
 def _ask_at_once(

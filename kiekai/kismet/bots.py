@@ -317,6 +317,39 @@ class ReflexBot:
             compared = 1
         return CoverPlan(self.model.sample(self.rng, n_cards, n_sums, compared), slot)
 
+    def replan_cover(
+        self,
+        circle: Sequence[int | None],
+        open_slots: Collection[int],
+        dice: Sequence[int],
+    ) -> CoverPlan | None:
+        """Choose another card after a hand came down on the one this bot reached for (or
+        pushed its hand off); ``delay`` counts from that moment.
+
+        The bot has already formed the sums and found every match when it planned its first
+        cover, so this is no new search: it is a choice among the open matches still there
+        (Hick–Hyman over those cards, plus a comparison per extra match when it looks for
+        the most valuable), never faster than a choice reaction
+        (:data:`CHOICE_RT_FLOOR_S`). No slip to a near miss: it has just seen the cards.
+
+        Returns:
+            A plan, or ``None`` when no open card matches any more.
+        """
+        values = reachable_values(dice)
+        matches = [
+            (s, v) for s in sorted(open_slots) if (v := circle[s]) is not None and v in values
+        ]
+        if not matches:
+            return None
+        if self.rng.random() < self.level.prefer_value:
+            best = max(self.rules.points(v) for _, v in matches)
+            slot = self.rng.choice([s for s, v in matches if self.rules.points(v) == best])
+            compared = len(matches)
+        else:
+            slot = self.rng.choice(matches)[0]
+            compared = 1
+        return CoverPlan(self.model.sample(self.rng, len(matches), 0, compared), slot)
+
     # --- variant -------------------------------------------------------------------------
     def plan_pre_lay(self, hand: Sequence[int], limit: int | None = None) -> tuple[int, ...]:
         """Choose the secret pre-lay (Variant Setup: at most ``limit`` minus points, default
@@ -324,7 +357,10 @@ class ReflexBot:
 
         The best pre-lay removes the cards that take longest to roll: it maximises the sum of
         ``1 / reach_probability(v)`` (expected rolls until three dice can make ``v``) within
-        the limit. Lower levels sometimes take a random maximal choice instead.
+        the limit. Choices equally good are drawn at random (with the derived chips the 2
+        and the 12 are equally hard to roll and equally dear, so a bot pre-lays either;
+        before, every bot took the 2). Lower levels sometimes take a random maximal choice
+        instead.
         """
         limit = self.rules.pre_lay_limit if limit is None else limit
         options = _pre_lay_options(
@@ -333,7 +369,9 @@ class ReflexBot:
         if not options:
             return ()
         if self.rng.random() < self.level.prefer_value:
-            return options[0]
+            gain = _rolls_saved(options[0])
+            best = [o for o in options if math.isclose(_rolls_saved(o), gain)]
+            return self.rng.choice(best)
         return self.rng.choice(options)
 
     def plan_turn(self, front: Sequence[int], dice: Sequence[int]) -> TurnPlan:
@@ -401,6 +439,11 @@ class ReflexBot:
         return REACH_FOR_DICE_S + self.model.sample(self.rng, 0, 0, floor=SIMPLE_RT_FLOOR_S)
 
 
+def _rolls_saved(values: Sequence[int]) -> float:
+    """Expected rolls saved by pre-laying ``values``: ``Σ 1 / reach_probability(v)``."""
+    return sum(1 / reach_probability(v) for v in values)
+
+
 @lru_cache(maxsize=64)
 def _pre_lay_options(
     hand: tuple[int, ...], limit: int, chips: tuple[tuple[int, int], ...]
@@ -418,4 +461,4 @@ def _pre_lay_options(
         for c in feasible
         if not any(sum(points[v] for v in c) + points[w] <= limit for w in hand if w not in c)
     ]
-    return sorted(maximal, key=lambda c: (-sum(1 / reach_probability(v) for v in c), c))
+    return sorted(maximal, key=lambda c: (-_rolls_saved(c), c))

@@ -588,8 +588,15 @@ class VariantGame(_Logged):
             self._check_round_end(t)
 
     # --- turns ---------------------------------------------------------------------------
-    def roll(self, player: int, t: float = 0.0) -> tuple[int, int, int]:
+    def roll(self, player: int, t: float = 0.0, timed_out: bool = False) -> tuple[int, int, int]:
         """``player`` takes the dice and rolls; this ends the previous turn's knocking chance.
+
+        Args:
+            player: the seat whose turn it is to roll.
+            t: time stamp in seconds.
+            timed_out: the player did not take the dice within a front end's time limit and
+                the table rolled for him (Reading 18); logged as ``"timed_out": true`` so the
+                log says who really rolled.
 
         Raises:
             IllegalAction: it is not ``player``'s turn to roll, or the roller has not passed.
@@ -611,12 +618,15 @@ class VariantGame(_Logged):
         self.knocked = set()
         self.knock_right_used = False
         self._emit(
-            KismetRoll(
-                dice=list(self.dice),
-                values=sorted(self.values),
-                joker=is_joker_throw(self.dice),
-                fronts=[list(f) for f in self.fronts],
-                t=t,
+            KismetRoll.model_validate(
+                {
+                    "dice": list(self.dice),
+                    "values": sorted(self.values),
+                    "joker": is_joker_throw(self.dice),
+                    "fronts": [list(f) for f in self.fronts],
+                    "t": t,
+                    **({"timed_out": True} if timed_out else {}),
+                }
             ),
             self.turn,
             player,
@@ -875,7 +885,7 @@ def _replay_variant(game: VariantGame, e: Event, data: EventData) -> None:
     elif isinstance(data, KismetPreLay):
         game.pre_lay(_player(e), data.values, t)
     elif isinstance(data, KismetRoll):
-        if list(game.roll(_player(e), t)) != data.dice:
+        if list(game.roll(_player(e), t, data.timed_out)) != data.dice:
             raise ValueError(f"turn {e.turn}: the seed gives other dice than {data.dice}")
     elif isinstance(data, KismetLay):
         game.lay(_player(e), data.value, t)

@@ -44,10 +44,27 @@ def wrong_knock_why(why: str, values: Sequence[int], roller: str, knocker: str =
     """
     either = _join(values, "or")
     if why == "roller_can_lay":
-        return f"{roller} still has {'an' if values and values[0] in (8, 11) else 'a'} {either}"
+        has = "have" if roller == YOU else "has"
+        return f"{roller} still {has} {'an' if values and values[0] in (8, 11) else 'a'} {either}"
     if why == "cannot_lay":
         return f"{knocker} {'have' if knocker == 'you' else 'has'} no {either}"
     return ""
+
+
+#: The name of the person at the terminal (:func:`kiekai.kismet.table.seat_names`): lines
+#: about this seat read "you cover", "you pass", "your time ran out".
+YOU = "you"
+
+
+def verb(who: str, third: str, second: str) -> str:
+    """``who`` and the verb agreeing with it: ``bot1 covers``, ``you cover`` (the person is
+    :data:`YOU`)."""
+    return f"{who} {second if who == YOU else third}"
+
+
+def _possessive(who: str) -> str:
+    """``bot1's``, ``your``."""
+    return "your" if who == YOU else f"{who}'s"
 
 
 def _value(card_id: str) -> int:
@@ -133,7 +150,9 @@ def _setup(say: _Speaker, event: Event, who: str) -> str:
 
 def _roll(say: _Speaker, event: Event, who: str) -> str:
     d = event.data
-    roller = f"{who} rolls " if event.player is not None else "roll "
+    roller = f"{verb(who, 'rolls', 'roll')} " if event.player is not None else "roll "
+    if d.get("timed_out"):  # the person sat idle: the table rolled (Reading 18)
+        roller = f"{_possessive(who)} time to take the dice ran out; the table rolls "
     values = f" -> values {_join(d['values'], 'or')}" if say.show_values else ""
     joker = (
         " (joker throw: the roller may lay one more card after the matching one)"
@@ -144,14 +163,14 @@ def _roll(say: _Speaker, event: Event, who: str) -> str:
 
 
 def _cover(say: _Speaker, event: Event, who: str) -> str:
-    return f"  {who} covers card {slot_name(event.data['slot'])}"
+    return f"  {verb(who, 'covers', 'cover')} card {slot_name(event.data['slot'])}"
 
 
 def _displaced(say: _Speaker, event: Event, who: str) -> str:
     d = event.data
     return (
-        f"  {who} is pushed off card {slot_name(d['slot'])}: "
-        f"{say.name(d['by'])}'s hand was there first"
+        f"  {verb(who, 'is', 'are')} pushed off card {slot_name(d['slot'])}: "
+        f"{_possessive(say.name(d['by']))} hand was there first"
     )
 
 
@@ -159,11 +178,12 @@ def _reveal(say: _Speaker, event: Event, who: str) -> str:
     d = event.data
     where = f" ({slot_name(d['slot'])})" if "slot" in d else ""
     if d["correct"]:
-        return f"  {who} takes the {d['value']}{where}: +{plural(d['points'], 'point')}"
+        return f"  {verb(who, 'takes', 'take')} the {d['value']}{where}: +{plural(d['points'], 'point')}"
     if d["handed_back"]:
         back = _value(d["handed_back"])
         lost = f" (-{plural(say.rules.points(back), 'point')})" if say.rules is not None else ""
-        return f"  {who} covered the {d['value']}{where}: wrong, hands back the {back}{lost}"
+        hands = "hand" if who == YOU else "hands"
+        return f"  {who} covered the {d['value']}{where}: wrong, {hands} back the {back}{lost}"
     return f"  {who} covered the {d['value']}{where}: wrong; no card won yet to hand back"
 
 
@@ -177,29 +197,35 @@ def _game_over(say: _Speaker, event: Event, who: str) -> str:
 
 def _round_start(say: _Speaker, event: Event, who: str) -> str:
     d = event.data
-    return f"round {d['round'] + 1} starts; {say.name(d['roller'])} rolls first"
+    return f"round {d['round'] + 1} starts; {verb(say.name(d['roller']), 'rolls', 'roll')} first"
 
 
 def _pre_lay(say: _Speaker, event: Event, who: str) -> str:
     d = event.data
     if not say.show_pre_lay:
-        return f"  {who} has chosen cards to pre-lay (face down)"
+        return f"  {verb(who, 'has', 'have')} chosen cards to pre-lay (face down)"
     if not d["values"]:
-        return f"  {who} pre-lays nothing"
-    return f"  {who} pre-lays {_join(d['values'])} face down (worth {d['points']} minus points)"
+        return f"  {verb(who, 'pre-lays', 'pre-lay')} nothing"
+    return (
+        f"  {verb(who, 'pre-lays', 'pre-lay')} {_join(d['values'])} face down "
+        f"(worth {d['points']} minus points)"
+    )
 
 
 def _lay(say: _Speaker, event: Event, who: str) -> str:
     extra = " (the joker throw's extra card)" if event.data.get("extra") else ""
-    return f"  {who} lays the {event.data['value']}{extra}"
+    return f"  {verb(who, 'lays', 'lay')} the {event.data['value']}{extra}"
 
 
 def _pass(say: _Speaker, event: Event, who: str) -> str:
     if event.data.get("timed_out"):
-        return f"  {who}'s time ran out: the turn ends (not an overlook)"
-    if event.data.get("overlooked"):
-        return f"  {who} passes, overlooking a card he could lay: others may knock"
-    return f"  {who} passes"
+        return f"  {_possessive(who)} time ran out: the turn ends (not an overlook)"
+    if event.data.get("overlooked") and say.show_values:
+        # Only the printed game says so. At the table nobody announces an overlook: the
+        # others have to see it ("may knock when the player passes on his turn and
+        # overlooks that he could lay down a card"; docs/kismet.md, Reading 21).
+        return f"  {verb(who, 'passes', 'pass')}, overlooking a card he could lay: others may knock"
+    return f"  {verb(who, 'passes', 'pass')}"
 
 
 def _knock(say: _Speaker, event: Event, who: str) -> str:
@@ -221,6 +247,10 @@ def _knock(say: _Speaker, event: Event, who: str) -> str:
         text = f"knocks wrongly ({why}), turns the {card} up"
     elif why and d["result"] == "no_penalty":
         text = f"knocks wrongly ({why}); no cost"
+    if who == YOU:
+        text = text.replace("knocks", "knock", 1)
+        if d["result"] in ("lay", "penalty"):  # the knocker's own verbs, not the roller's
+            text = text.replace(" lays ", " lay ").replace(" turns the", " turn the")
     return f"  {who} {text}"
 
 

@@ -227,12 +227,15 @@ class RoundView:
             before it was refilled (slot 0..10 → card or ``None``).
         reveals: one :class:`~kiekai.kismet.engine.Reveal` per covered card (with its slot).
         cleared: True when no card could be taken and the 11 cards left the game.
+        timed_out: True when the round ended because :attr:`BaseTable.round_limit` ran out
+            (not every player had a hand on a card and matching cards were still open).
     """
 
     dice: tuple[int, int, int]
     circle: tuple[KismetCard | None, ...]
     reveals: tuple[Reveal, ...]
     cleared: bool
+    timed_out: bool = False
 
 
 class BaseTable(_Table):
@@ -269,6 +272,8 @@ class BaseTable(_Table):
         self.round_limit = round_limit
         #: the last finished round (dice, circle at the reveal, reveals), until the next roll.
         self.last_round: RoundView | None = None
+        #: bot seat -> the slot its pending cover aims at (see :meth:`_replan_beaten`).
+        self._targets: dict[int, int] = {}
 
     @property
     def last_reveals(self) -> list[Reveal]:
@@ -291,17 +296,37 @@ class BaseTable(_Table):
         g.roll(t)
         self.last_round = None
         self.message = ""  # the sums are the players' job: only the dice are shown
+        self._targets = {}
         for seat in self.bots:
             self._plan_bot(seat, t)
-        self.scheduler.at(t + self.round_limit, self._end_round, "round")
+        self.scheduler.at(t + self.round_limit, self._time_up, "round")
         self._check_end()
         self._changed()
 
-    def _plan_bot(self, seat: int, t: float) -> None:
+    def time_left(self) -> float | None:
+        """Seconds (>= 0) until :attr:`round_limit` ends the round being played, ``None``
+        outside a round (while paused: the seconds left when the game goes on)."""
+        if self.game.phase != "cover":
+            return None
+        due = self.scheduler.due_of("round")
+        if due is None:
+            return None
+        now = self.clock.now() if self.scheduler.paused_at is None else self.scheduler.paused_at
+        return max(0.0, due - now)
+
+    def _plan_bot(self, seat: int, t: float, again: bool = False) -> None:
+        """Plan the cover of bot ``seat`` from time ``t``: its first search after the roll,
+        or (``again``) its choice among the matches it has already found, after a hand took
+        the card it wanted (:meth:`~kiekai.kismet.bots.ReflexBot.replan_cover`)."""
         g = self.game
         circle = [c.value if c is not None else None for c in g.circle]
-        plan = self.bots[seat].plan_cover(circle, g.open_slots(), g.dice or (1, 1, 1))
+        bot = self.bots[seat]
+        plan = (bot.replan_cover if again else bot.plan_cover)(
+            circle, g.open_slots(), g.dice or (1, 1, 1)
+        )
+        self._targets.pop(seat, None)
         if plan is not None:
+            self._targets[seat] = plan.slot
             self._bot_job(
                 seat, "cover", t, plan.delay, lambda: self._bot_cover(seat, plan.slot), f"bot{seat}"
             )
@@ -311,18 +336,32 @@ class BaseTable(_Table):
         if g.phase != "cover" or seat in g.covers:
             return False
         t = self.now()
-        if slot not in g.open_slots():
-            self._plan_bot(seat, t)  # beaten to it: look again, a new reaction from now
+        if slot not in g.open_slots():  # not reached: a hand on it re-plans at once
+            self._plan_bot(seat, t, again=True)
             return False
         self._apply_cover(seat, slot, t)
         return True
 
     def _apply_cover(self, seat: int, slot: int, t: float) -> None:
         outcome = self.game.cover(seat, slot, t)
-        if outcome.displaced is not None and outcome.displaced in self.bots:
-            self._plan_bot(outcome.displaced, self.now())
+        self._targets.pop(seat, None)
+        self._replan_beaten(seat, slot, outcome.displaced)
         self._check_end()
         self._changed()
+
+    def _replan_beaten(self, seat: int, slot: int, displaced: int | None) -> None:
+        """A hand (``seat``'s) came down on ``slot``: every bot that was reaching for that
+        card sees it *now* and turns to another of the matches it found (a choice reaction
+        from this moment, not a new search from the roll, and not only when its own planned
+        time comes); a bot pushed off the card does the same. Rulebook, "Playing the Game":
+        "As soon as a player has spotted a matching card, he places his hand on it"."""
+        t = self.now()
+        for other in sorted(self.bots):
+            if other == seat or other in self.game.covers:
+                continue
+            if other == displaced or self._targets.get(other) == slot:
+                self.scheduler.cancel(f"bot{other}")
+                self._plan_bot(other, t, again=True)
 
     def human_cover(self, seat: int, slot: int, t: float | None = None) -> str:
         """A human's hand on ``slot`` (0..10; time stamp ``t``, default now).
@@ -355,7 +394,11 @@ class BaseTable(_Table):
             self.scheduler.cancel("round")
             self.scheduler.at(self.now(), self._end_round, "round")
 
-    def _end_round(self) -> None:
+    def _time_up(self) -> None:
+        """:attr:`round_limit` ran out: the round ends as it stands (Reading 7)."""
+        self._end_round(timed_out=not self.game.round_complete())
+
+    def _end_round(self, timed_out: bool = False) -> None:
         g = self.game
         if g.phase != "cover" or g.dice is None:
             return
@@ -364,7 +407,7 @@ class BaseTable(_Table):
         self.scheduler.cancel("round")
         dice, circle, cleared = g.dice, tuple(g.circle), not g.matching_slots()
         reveals = g.end_round(self.now())
-        self.last_round = RoundView(dice, circle, tuple(reveals), cleared)
+        self.last_round = RoundView(dice, circle, tuple(reveals), cleared, timed_out)
         self.message = ""
         if g.over:
             self.done = True
@@ -463,6 +506,8 @@ class VariantTable(_Table):
             if g.round + 1 >= self.rounds:
                 self.done = True
                 self.message = "match over"
+            elif self.humans:  # the results stay until the person asks for the next round
+                self.message = f"round {g.round + 1} over: Enter starts round {g.round + 2}"
             else:
                 self.scheduler.at(self.now() + self.between_rounds, self._start_round, "round")
         elif g.phase in ("await_roll", "pass") and not self.scheduler.pending("turn:take"):
@@ -478,18 +523,26 @@ class VariantTable(_Table):
                 )
             else:
                 self.scheduler.at(
-                    t + self.turn_limit, lambda: self._take_dice(seat), "turn:take", seat
+                    t + self.turn_limit,
+                    lambda: self._take_dice(seat, timed_out=True),
+                    "turn:take",
+                    seat,
                 )
         self._changed()
 
-    def _take_dice(self, seat: int) -> bool:
+    def _take_dice(self, seat: int, timed_out: bool = False) -> bool:
+        """``seat`` takes the dice and rolls; ``timed_out``: a person sat idle past
+        :attr:`turn_limit` and the table rolls for him, which the roll event says
+        (``"timed_out": true``; Reading 18)."""
         g = self.game
         if g.phase not in ("await_roll", "pass") or g.next_roller != seat:
             return False
         self.scheduler.cancel("turn")
         t = self.now()
-        g.roll(seat, t)
-        self.message = ""
+        g.roll(seat, t, timed_out=timed_out)
+        self.message = (
+            f"{self.turn_limit:g} s passed without r: the table rolled for you" if timed_out else ""
+        )
         self._decided = set()
         if seat in self.bots:
             plan = self.bots[seat].plan_turn(g.fronts[seat], g.dice or (1, 1, 1))
@@ -602,6 +655,27 @@ class VariantTable(_Table):
         self._after_change()
         return self.message
 
+    def waiting_for_next_round(self) -> bool:
+        """True while a finished round's results wait for the person to start the next
+        (a table with a person does not go on by itself: the results stay on screen)."""
+        g = self.game
+        return (
+            bool(self.humans)
+            and not self.done
+            and g.phase == "round_over"
+            and not self.scheduler.pending("round")
+        )
+
+    def human_next_round(self, seat: int) -> str:
+        """The person starts the next round after reading the results; returns a message."""
+        refusal = self._refusal()
+        if refusal is not None:
+            return self._say(refusal)
+        if not self.waiting_for_next_round():
+            return self._say("Enter starts the next round once a round is over")
+        self._start_round()
+        return self.message
+
     def human_roll(self, seat: int) -> str:
         """The human takes the dice (only when it is his turn to roll); returns a message."""
         refusal = self._refusal()
@@ -702,9 +776,12 @@ class VariantTable(_Table):
 
 
 def seat_names(players: int, humans: int = 0) -> dict[int, str]:
-    """Seat → display name: ``human`` for seats ``0 .. humans-1``, ``bot1``, ``bot2`` … for
-    the rest (numbered from 1 with or without a person, as people count)."""
-    return {s: ("human" if s < humans else f"bot{s - humans + 1}") for s in range(players)}
+    """Seat → display name: ``you`` for the person (seat 0 when ``humans`` is 1), ``bot1``,
+    ``bot2`` … for the rest (numbered from 1 with or without a person, as people count).
+
+    The person is "you" everywhere, in the event list as in the messages ("you cover card
+    e", "you pass"; :mod:`kiekai.kismet.prose` makes the verbs agree)."""
+    return {s: ("you" if s < humans else f"bot{s - humans + 1}") for s in range(players)}
 
 
 def make_table(

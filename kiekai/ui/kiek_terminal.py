@@ -2,7 +2,7 @@
 
 :class:`TerminalKiekPlayer` implements :class:`kiekai.kiek.players.HumanKiekPlayer`. It shows
 the cards as a numbered list of their names (the deck's label, or what the perception sees,
-or "photo N": never a file name) and as a numbered contact-sheet image (saved to a file;
+or "unnamed photo": the list number is a card's only number; never a file name) and as a numbered contact-sheet image (saved to a file;
 opened in an image viewer when a desktop is there; drawn inline in terminals that can show
 images: kitty's graphics protocol, iTerm2's inline images).
 
@@ -11,6 +11,11 @@ first prompt are on screen, not while the program is getting ready. On a termina
 prompt and its countdown are one line redrawn in place (Rich ``Live``) while the person
 types; when time is up the runner prints one message saying what the rulebook reading
 makes of it. Piped input (tests, scripts) gets plain prompts with the time left in front.
+
+At the reveal one short question takes every ruling of the person: Enter continues, verdict
+numbers overrule, ``r`` calls ne bis in idem (:meth:`TerminalKiekPlayer.overrule`); reasons
+are shown as their gist (:func:`short_reason`). At the end of a game on a terminal,
+:meth:`TerminalKiekPlayer.play_again` asks whether to play another.
 
 Answers are typed lines, read through :class:`LineReader`, which works on a TTY and on
 piped stdin alike. What an answer decides is the seat's, shared with the browser table
@@ -450,6 +455,8 @@ class TerminalKiekPlayer:
         interactive = self.reader.is_tty() and self.console.is_terminal
         self.images = interactive if images is None else images
         self._sheets = 0
+        #: the reveal's ne bis in idem answer given in :meth:`overrule`, for :meth:`call_repeat`
+        self._called: bool | None = None
         #: clear while a prompt line is live on screen (see :meth:`stop`)
         self._no_live = threading.Event()
         self._no_live.set()
@@ -552,13 +559,16 @@ class TerminalKiekPlayer:
                 return ""
 
     def overrule(self, view: RevealView) -> dict[str, bool]:
-        """Show the judge's verdicts, one a distinct word, numbered; the person may overrule
-        some (not timed).
+        """Show the judge's verdicts, one a distinct word, numbered, and ask the reveal's one
+        question (not timed): Enter continues, numbers overrule those verdicts, ``r`` calls
+        ne bis in idem (offered once a word has been used), e.g. ``2 r``. The call is kept
+        for :meth:`call_repeat`, which the runner asks next and which then asks nothing.
 
         Rulebook "Imperfect Guesses": each group decides which guess is correct. A word
-        several guessers wrote is asked once (the ruling holds for all of them). Typed
-        numbers flip those verdicts; Enter accepts the judge's verdicts.
+        several guessers wrote is asked once (the ruling holds for all of them). Reasons are
+        shortened to their gist (:func:`short_reason`); the log keeps them whole.
         """
+        self._called = None
         guesses = list(view.guesses)
         if not guesses:
             return {}
@@ -573,9 +583,11 @@ class TerminalKiekPlayer:
                 mark = "[green]match[/green]" if verdict.accepted else "[red]no match[/red]"
                 self._say(
                     f"  {number}. '{safe_text(group.word)}' ({self._writers(group.seats)}): "
-                    f"{mark} [dim]({safe_text(verdict.reason)})[/dim]"
+                    f"{mark} [dim]{safe_text(short_reason(verdict.reason))}[/dim]"
                 )
-            chosen = self._ask_to_overrule(len(guesses))
+            self._show_used(view.used_words)
+            chosen, called = self._ask_reveal(len(guesses), bool(view.used_words))
+            self._called = called
             return {guesses[n - 1].word: not guesses[n - 1].verdict.accepted for n in chosen}
 
     def overrule_repeats(self, view: CallView) -> dict[str, str | None]:
@@ -600,10 +612,11 @@ class TerminalKiekPlayer:
                 )
                 self._say(
                     f"  {number}. '{safe_text(group.word)}' ({self._writers(group.seats)}): "
-                    f"{what} [dim]({safe_text(verdict.reason)})[/dim]"
+                    f"{what} [dim]{safe_text(short_reason(verdict.reason))}[/dim]"
                 )
             rulings: dict[str, str | None] = {}
-            for n in self._ask_to_overrule(len(repeats)):
+            chosen, _ = self._ask_reveal(len(repeats), False)
+            for n in chosen:
                 group = repeats[n - 1]
                 if group.verdict.accepted:
                     rulings[group.word] = None
@@ -635,39 +648,48 @@ class TerminalKiekPlayer:
                 f"type a number from 1 to {len(used)}, or one of the words shown."
             )
 
-    def _ask_to_overrule(self, count: int) -> list[int]:
-        """Ask which of ``count`` numbered verdicts to overrule; [] for Enter."""
+    def _ask_reveal(self, count: int, may_call: bool) -> tuple[list[int], bool]:
+        """The reveal's one question: which of ``count`` numbered verdicts to overrule and,
+        when ``may_call``, whether to call ne bis in idem (``r``). Enter alone: neither.
+
+        Returns:
+            (the verdict numbers to overrule, ascending; whether ne bis in idem is called).
+        """
         numbers = list(range(1, count + 1))
-        if count == 1:
-            prompt = "Overrule a verdict? Type 1 to change it, or press Enter to accept it"
-        else:
-            prompt = (
-                f"Overrule a verdict? Type its number (1 to {count}; several with spaces), "
-                "or press Enter to accept them"
-            )
+        which = "1" if count == 1 else f"1-{count}"
+        call = ", r: ne bis in idem" if may_call else ""
+        prompt = f"Enter: continue, {which}: overrule{call}"
         while True:
-            line = self._read(prompt, None).strip()
-            if not line:
-                return []
-            chosen = typed_numbers(line)
+            line = self._read(prompt, None).strip().lower()
+            called = may_call and bool(re.search(r"(?<![a-z])r(?![a-z])", line))
+            rest = re.sub(r"(?<![a-z])r(?![a-z])", " ", line) if called else line
+            if not rest.strip(" ,") or rest.strip() in ("n", "no"):  # "no" reads as Enter
+                return [], called
+            chosen = typed_numbers(rest)
             wrong = [n for n in chosen if n not in numbers]
-            if chosen and not wrong and not re.search(r"[^\d\s,]", line):
-                return sorted(set(chosen))
+            if chosen and not wrong and not re.search(r"[^\d\s,]", rest):
+                return sorted(set(chosen)), called
+            also = ", r for ne bis in idem" if may_call else ""
             if wrong and min(wrong) >= 0:
                 self._say(
                     f"There is no verdict {_join(wrong)}: type numbers out of "
-                    f"{_join(numbers)}, or press Enter."
+                    f"{_join(numbers)}{also}, or press Enter."
                 )
             else:
-                self._say(f"Please type numbers out of {_join(numbers)}, or press Enter.")
+                self._say(f"Please type numbers out of {_join(numbers)}{also}, or press Enter.")
 
     def call_repeat(self, view: RevealView) -> bool:
-        """Show this turn's words and the used ones; ask whether to call "ne bis in idem".
+        """Whether this person calls "ne bis in idem" at this reveal (not timed: the two
+        minutes are over when the words are read aloud).
 
-        Not timed (the two minutes are over when the words are read aloud).
-
+        When :meth:`overrule` has just asked the reveal's question (there were guesses),
+        its answer is given and nothing more is asked. Otherwise this turn's words and the
+        used ones are shown and one short question asked: Enter continues, ``r`` calls.
         Not asked while no word has been used in an earlier turn (nothing can repeat yet).
         """
+        called, self._called = self._called, None
+        if called is not None:
+            return called
         if not view.used_words:
             return False
         with self.reader.lock:
@@ -679,15 +701,29 @@ class TerminalKiekPlayer:
             self._say("Written this turn: " + "; ".join(written))
             self._show_used(view.used_words)
             while True:
-                answer = self._read(
-                    "Does a word repeat a used one? Call ne bis in idem? [y/N]", None
-                )
+                answer = self._read("Enter: continue, r: ne bis in idem", None)
+                answer = answer.strip().lower()
+                if answer in ("", "n", "no"):
+                    return False
+                if answer in ("r", "y", "yes"):
+                    return True
+                self._say("Please press Enter to go on, or type r to call ne bis in idem.")
+
+    def play_again(self) -> bool:
+        """At the end of a game: ask whether to play another (Enter or n: no). End of
+        input counts as no."""
+        with self.reader.lock:
+            while True:
+                try:
+                    answer = self._read("Play again with new cards? y: yes, Enter: no", None)
+                except EOFError:
+                    return False
                 answer = answer.strip().lower()
                 if answer in ("", "n", "no"):
                     return False
                 if answer in ("y", "yes"):
                     return True
-                self._say("Please answer y or n.")
+                self._say("Please type y to play again, or press Enter to stop.")
 
     def keep_card(self, view: KeepView) -> str:
         """Ask which card stays on the table for the next turn (not timed).
@@ -739,7 +775,14 @@ class TerminalKiekPlayer:
         return safe_text(self.seat_names.writers(seats))
 
     def _card_name(self, card: Card) -> str:
-        return safe_text(self.card_names.get(card.id) or card.label or "a photo")
+        """The card's name for Rich markup, never a second number: the neutral name
+        "photo N" that :func:`kiekai.display.card_names` gives a card without a label
+        would sit next to the card's number on the list ("1. photo 303"), so it reads
+        "unnamed photo" here (the number on the list and the contact sheet is the card's)."""
+        name = self.card_names.get(card.id) or card.label or ""
+        if not name.strip() or (not card.label and _NEUTRAL_NAME.fullmatch(name)):
+            name = "unnamed photo"
+        return safe_text(name)
 
     def _read(self, prompt: str, glass: Hourglass | None) -> str:
         """Show ``prompt`` (with the time left on ``glass``) and read one line.
@@ -912,6 +955,35 @@ class TerminalKiekPlayer:
             self._say(f"[dim](could not draw the contact sheet: {safe_text(str(exc))})[/dim]")
             return None
         return path
+
+
+#: The neutral name :func:`kiekai.display.card_names` gives a card without a label.
+_NEUTRAL_NAME = re.compile(r"photo \d+")
+#: Widest verdict reason shown at the reveal (characters); the log keeps the whole reason.
+REASON_WIDTH = 72
+
+
+def short_reason(reason: str, width: int = REASON_WIDTH) -> str:
+    """The gist of a judge's reason for the reveal's list, at most ``width`` characters.
+
+    Drops what the line already says or the person does not need to rule: the verdict and
+    level ("Rejected at standard level: "), the repeat's restatement ("'dogs' repeats the
+    used category 'dog': "), the source ("everyday lexicon v3: "), asides and model figures
+    in parentheses ("(fitted model: score 0.13 …)") and what follows the first ";". E.g.
+    "Rejected at standard level: everyday lexicon v3: a 'puppy' is a kind of 'dog';
+    standard leaves …" → "a 'puppy' is a kind of 'dog'". Longer gists are cut at a word
+    and end in "…".
+    """
+    text = " ".join(str(reason).split())
+    text = re.sub(r"^(Accepted|Rejected|Repeat|Not a repeat)( at \w+ level)?: ", "", text)
+    text = re.sub(r"^'[^']*' repeats the used category '[^']*': ", "", text)
+    text = re.sub(r"^everyday lexicon v?[\w.]*: ", "", text)
+    text = re.sub(r" \([^()]*\)", "", text)
+    text = text.split("; ")[0].rstrip(". ")
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(",;: ") + "…"
 
 
 def _join(numbers: Sequence[int]) -> str:

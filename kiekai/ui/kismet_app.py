@@ -14,7 +14,13 @@ before the next roll, also when no card could be taken.
 Variant: your cards in front of you are keyed by value (``a`` = 2 … ``k`` = 12). Before the
 first roll, toggle cards to pre-lay and confirm with Enter (at most 6 minus points); the
 others' choices stay hidden until everyone has chosen. On your turn ``r`` takes the dice, a
-card key lays a card, ``p`` passes; ``space`` knocks into someone else's turn.
+card key lays a card, ``p`` passes; ``space`` knocks into someone else's turn. A finished
+round's results stay on screen until Enter starts the next round.
+
+The base game counts the round's time limit down below the dice and says "time's up" when
+it ends a round; between rounds the circle is shown refilled at once, each won card's place
+naming who won which card. At the end of a game ``n`` plays again (with ``new_table``). The
+person is "you" in every line (:func:`kiekai.kismet.table.seat_names`).
 
 Everything rule-related happens in :mod:`kiekai.kismet.engine` through a table of
 :mod:`kiekai.kismet.table`; the app only maps keys to table calls and draws the state. Keys
@@ -28,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import math
 import signal
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from rich.text import Text
@@ -41,7 +47,7 @@ from textual.widgets import Static
 from kiekai.clock import MonotonicClock, VirtualClock
 from kiekai.kismet.drivers import run_realtime
 from kiekai.kismet.engine import VariantGame
-from kiekai.kismet.prose import describe, plural, table_lines
+from kiekai.kismet.prose import describe, plural, table_lines, verb
 from kiekai.kismet.rules import SLOT_NAMES, VALUES, is_joker_throw, reachable_values
 from kiekai.kismet.table import BaseTable, RoundView, VariantTable
 
@@ -50,7 +56,7 @@ CARD_KEYS = SLOT_NAMES
 #: Ring order of slots in a 4 x 4 grid around the 2 x 2 dice box (clockwise from top left).
 _RING = [0, 1, 2, 3, 10, "dice", 4, 9, 5, 8, 7, 6]
 #: Smallest terminal (columns, rows) that shows the whole table: status (2 rows), the ring
-#: of cards (16 rows; four cards of 13 columns, for "human wrong", next to a 25-column score
+#: of cards (16 rows; four cards of 13 columns, for "bot7 won 12", next to a 25-column score
 #: panel) and at least 4 rows of events: 80x22, inside the common 80x24. Smaller terminals
 #: pause the game behind a note.
 MIN_SIZE = (80, 22)
@@ -70,6 +76,9 @@ class KismetApp(App[None]):
         human: the human's seat.
         realtime: drive the table on its clock in the background (play); ``False`` leaves
             time to :meth:`advance` (tests with a :class:`~kiekai.clock.VirtualClock`).
+        new_table: builds a fresh table of the same kind (a new seed) for "play again":
+            with it, ``n`` at the end of a game starts another (:meth:`play_again`);
+            without it the end of the game offers only ``q``.
     """
 
     CSS = """
@@ -86,6 +95,7 @@ class KismetApp(App[None]):
     .card.right { border: heavy $success; }
     .card.wrong { border: heavy $error; }
     .card.gone { border: round $panel; color: $text-disabled; }
+    .card.new { border: round $accent; }
     .card.empty { border: dashed $panel; }
     #dice.ring {
         column-span: 2; row-span: 2; height: 8; content-align: center middle;
@@ -119,9 +129,13 @@ class KismetApp(App[None]):
         names: Mapping[int, str] | None = None,
         human: int = 0,
         realtime: bool = True,
+        new_table: Callable[[], BaseTable | VariantTable] | None = None,
     ) -> None:
         super().__init__()
         self.table = table
+        self.new_table = new_table
+        #: tables of the games played to their end before the current one (play again).
+        self.finished: list[BaseTable | VariantTable] = []
         self.human = human
         self.names = dict(names) if names is not None else dict(table.names)
         self.realtime = realtime
@@ -270,6 +284,29 @@ class KismetApp(App[None]):
         if self.realtime:
             self.run_worker(run_realtime(self.table, self._wake, self.redraw), exclusive=True)
 
+    def play_again(self) -> None:
+        """Start a new game at once (``n`` after the end): a fresh table from
+        :attr:`new_table` replaces the finished one, which is kept in :attr:`finished`.
+
+        Raises:
+            RuntimeError: the app has no :attr:`new_table`, or the game is not over.
+        """
+        if self.new_table is None or not self.table.done:
+            raise RuntimeError("play_again needs new_table and a finished game")
+        self.finished.append(self.table)
+        table = self.new_table()
+        if isinstance(table, VariantTable) != self.variant:
+            raise RuntimeError("new_table must build the same kind of game")
+        self.table = table
+        table.listeners.append(self._mark_dirty)
+        self.pre_lay_choice = set()
+        self._shown = {}
+        self._second_shown = None
+        self.origin = table.clock.now()
+        self.start_game()
+        self._wake.set()
+        self.redraw()
+
     def on_key(self, event: events.Key) -> None:
         """Map a key to a table call; keys that leave are left to the bindings.
 
@@ -283,11 +320,15 @@ class KismetApp(App[None]):
         event.stop()
         if self.too_small:
             return
-        stamp = event.time if isinstance(self.table.clock, MonotonicClock) else None
+        clock = self.table.clock
+        stamp = clock.stamp(event.time) if isinstance(clock, MonotonicClock) else None
         if not self.table.started:
             self.start_game()
         elif self.table.done:
-            self.table.message = "the game is over: press q to leave"
+            if key == "n" and self.new_table is not None:
+                self.play_again()
+                return
+            self.table.message = "the game is over: " + self._again_text().strip()
         elif self.variant:
             self._variant_key(key)
         elif key in CARD_KEYS and len(key) == 1:
@@ -321,6 +362,8 @@ class KismetApp(App[None]):
                 )
             else:
                 table.human_lay(seat, value)
+        elif key == "enter" and table.waiting_for_next_round():
+            table.human_next_round(seat)
         elif key == "enter":
             if choosing:
                 table.human_pre_lay(seat, tuple(sorted(self.pre_lay_choice)))
@@ -348,10 +391,10 @@ class KismetApp(App[None]):
         self._dirty = True
 
     def _tick(self) -> None:
-        """Every 0.1 s: redraw after changes, and each second of the start countdown and of
-        the person's turn limit in the variant."""
+        """Every 0.1 s: redraw after changes, and each second of the start countdown, of
+        the base game's round limit and of the person's turn limit in the variant."""
         table = self.table
-        left = table.time_left(self.human) if isinstance(table, VariantTable) else None
+        left = table.time_left(self.human) if isinstance(table, VariantTable) else table.time_left()
         second = None if left is None else math.ceil(left)
         if self._dirty or table.countdown() is not None or second != self._second_shown:
             self._second_shown = second
@@ -418,38 +461,43 @@ class KismetApp(App[None]):
         assert isinstance(table, BaseTable)
         g = table.game
         view = table.last_round if g.phase != "cover" else None
-        circle = view.circle if view is not None else tuple(g.circle)
+        # Between rounds the circle is already refilled: the new cards are shown at once,
+        # each won card's slot saying who won which card (at the end of the game nothing is
+        # refilled, and the circle of the reveal stays).
+        circle = view.circle if view is not None and g.over else tuple(g.circle)
         results = {r.slot: r for r in view.reveals} if view is not None else {}
         holders = {c.slot: c.player for c in g.covers.values()}
         for slot, card in enumerate(circle):
             key = CARD_KEYS[slot]
-            if card is None:
+            reveal = results.get(slot)
+            if card is None and reveal is None:
                 self._show(f"#slot{slot}", Text(""), "card empty", key, "")
                 continue
-            label = Text(f"{card.value}", style="bold")
+            label = Text(f"{card.value}" if card is not None else "", style="bold")
             classes = "card"
-            reveal = results.get(slot)
             if reveal is not None:
                 who = self.names[reveal.player]
                 if reveal.correct:
-                    label.append(f"\n{who} +{g.rules.points(card.value)}", style="bold green")
+                    label.append(f"\n{who} won {reveal.card.value}", style="bold green")
                     classes += " right"
                 else:
                     label.append(f"\n{who} wrong", style="bold red")
                     classes += " wrong"
             elif view is not None and view.cleared:
-                classes += " gone"
+                classes += " gone" if g.over else " new"  # the 11 that left, or the new 11
             elif slot in holders:
                 holder = holders[slot]
                 label.append(f"\n{self.names[holder]}", style="bold yellow")
                 classes += " mine" if holder == self.human else " covered"
-            self._show(f"#slot{slot}", label, classes, key, f"+{g.rules.points(card.value)}")
+            points = f"+{g.rules.points(card.value)}" if card is not None else ""
+            self._show(f"#slot{slot}", label, classes, key, points)
         self._draw_base_dice(view)
         self._status(self._base_prompt())
         self._draw_base_scores()
 
     def _draw_base_dice(self, view: RoundView | None) -> None:
         table = self.table
+        assert isinstance(table, BaseTable)
         g = table.game
         dice = Text()
         title = "dice"
@@ -460,11 +508,18 @@ class KismetApp(App[None]):
             dice.append(f"first roll in\n{math.ceil(left)}", style="bold")
         elif g.dice is not None:
             dice.append("  ".join(map(str, g.dice)), style="bold")
+            limit = table.time_left()  # the round limit of Reading 7, counted down
+            if limit is not None:
+                dice.append(f"\n\n{math.ceil(limit)} s left", style="bold" if limit <= 5 else "dim")
         elif view is not None:
             dice.append("  ".join(map(str, view.dice)), style="bold")
             dice.append(f"\nmake {_or(sorted(reachable_values(view.dice)))}")
+            if view.timed_out:
+                dice.append(f"\ntime's up ({table.round_limit:g} s)", style="bold red")
             if view.cleared:
                 dice.append("\nno card shows one:\nall 11 cards leave", style="bold red")
+                if not g.over:
+                    dice.append("\n11 new cards")
             title = "last roll"
         else:
             dice.append("…")
@@ -478,13 +533,18 @@ class KismetApp(App[None]):
         if waiting is not None:
             return waiting
         if table.done:
-            return "Game over. " + self._winners_text() + "  (q leaves)"
+            return "Game over. " + self._winners_text() + self._again_text()
         if g.phase == "cover":
             return "Cover a card two of the dice add up to: press its letter"
         view = table.last_round
         if view is not None and view.cleared:
             return "No card matched: 11 new cards. Next roll in a moment"
-        return "Round over (results on the cards). Next roll in a moment"
+        if view is not None and view.timed_out:
+            return (
+                f"Time's up: {table.round_limit:g} s after the roll the round ends. "
+                "Next roll in a moment"
+            )
+        return "Round over (results on the cards, new cards dealt). Next roll in a moment"
 
     def _draw_base_scores(self) -> None:
         table = self.table
@@ -504,6 +564,10 @@ class KismetApp(App[None]):
         text.append(f"\ndraw pile: {plural(len(g.draw_pile), 'card')}\n{played}\n")
         text.append("\n+n on a card: its chip\npoints, won with it", style="dim")
         self._show("#scores", text)
+
+    def _again_text(self) -> str:
+        """What the person may do when the game is over."""
+        return "  n plays again, q leaves" if self.new_table is not None else "  (q leaves)"
 
     def _winners_text(self) -> str:
         g = self.table.game
@@ -537,10 +601,11 @@ class KismetApp(App[None]):
         if g.dice and is_joker_throw(g.dice):
             dice.append("  joker throw!", style="bold magenta")
         if g.roller is not None and g.phase == "turn":
-            dice.append(f"   {self.names[g.roller]} has the dice")
+            dice.append(f"   {verb(self.names[g.roller], 'has', 'have')} the dice")
         elif g.phase == "pass" and g.roller is not None:
             dice.append(
-                f"   {self.names[g.roller]} passed; {self.names[g.next_roller]} takes the dice next"
+                f"   {self.names[g.roller]} passed; "
+                f"{verb(self.names[g.next_roller], 'takes', 'take')} the dice next"
             )
         left = table.time_left(self.human)
         if left is not None:  # the person's turn limit (VariantTable.turn_limit), shown
@@ -609,7 +674,7 @@ class KismetApp(App[None]):
         if waiting is not None:
             return waiting
         if table.done:
-            return "Match over. " + self._winners_text() + "  (q leaves)"
+            return "Match over. " + self._winners_text() + self._again_text()
         if g.phase == "pre_lay":
             if seat in g.pre_laid:
                 return "Waiting for the others to choose their pre-lay…"
@@ -618,8 +683,12 @@ class KismetApp(App[None]):
                 "Enter confirms"
             )
         if g.phase == "round_over":
-            # a round is over when its winner has laid all cards
-            return f"Round over: {self.names[cast(int, g.winner)]} laid all cards. Next round soon…"
+            # a round is over when its winner has laid all cards; the results (places in
+            # the table below) stay until the person starts the next round
+            return (
+                f"Round {g.round + 1} over: {self.names[cast(int, g.winner)]} laid all cards. "
+                f"Enter starts round {g.round + 2} of {table.rounds}"
+            )
         if g.phase in ("await_roll", "pass") and g.next_roller == seat:
             if g.phase == "pass" and g.roller is not None:
                 return (
@@ -634,13 +703,13 @@ class KismetApp(App[None]):
     def _others_turn_prompt(self, g: VariantGame, seat: int) -> str:
         """The variant's prompt while another player has (or takes) the dice."""
         if g.phase == "pass" and g.roller == seat:
-            return f"You passed: {self.names[g.next_roller]} takes the dice next"
+            return f"You passed: {verb(self.names[g.next_roller], 'takes', 'take')} the dice next"
         roller = self.names[g.roller] if g.roller is not None else "the roller"
         if g.phase == "turn" and g.dice is not None and is_joker_throw(g.dice):
             return f"{roller} threw a joker: he may lay one more card. space knocks"
         if g.phase in ("turn", "pass"):
             return f"{roller}'s turn: space knocks if you can lay and {roller} cannot"
-        return f"{self.names[g.next_roller]} takes the dice next"
+        return f"{verb(self.names[g.next_roller], 'takes', 'take')} the dice next"
 
     # --- events --------------------------------------------------------------------------
     def _draw_events(self) -> None:

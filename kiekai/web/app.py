@@ -12,10 +12,19 @@ Routes (``{token}`` is a seat's secret, :class:`kiekai.web.table.WebSeat`):
 - ``POST /seat/{token}/{action}`` — a form post (``application/x-www-form-urlencoded``, at
   most :data:`MAX_BODY` bytes and :data:`MAX_FIELDS` fields) answering the seat's question:
   ``start``, ``shown``, ``play``, ``guess``, ``reveal``, ``repeats``, ``keep``. Answers name the question
-  (``request``); an answer to a question no longer asked is refused with 409.
-- ``GET /photo/{sha256}.jpg`` — a deck photo looked up by its content hash (never by a
-  path from the request), decoded with :func:`kiekai.deck.open_rgb` and sent as a JPEG of
-  at most :data:`PHOTO_SIDE` pixels.
+  (``request``); an answer to a question no longer asked is refused with 409. At the reveal
+  a person may also ``agree`` to another person's ruling (one that would score its maker
+  needs it: :func:`kiekai.kiek.players.needs_agreement`). ``leave`` (after the game): the
+  person leaves the final page; the table closes when everyone has
+  (:meth:`kiekai.web.server.TableServer.close_after_game`).
+- ``GET /seat/{token}/photo/{sha256}.jpg`` — a photo the seat may see (its own hand, the
+  cards that have been face up: :meth:`kiekai.web.table.WebTable.may_see`), looked up by its
+  content hash (never by a path from the request), as a JPEG of at most
+  :data:`~kiekai.web.photos.PHOTO_SIDE` pixels encoded for everyone at the deal
+  (:class:`~kiekai.web.photos.DealtPhotos`): no request decodes anything, so no answer's
+  time depends on which photos another seat fetched. Any other name (another seat's card,
+  a hash of no card, a malformed name) gets the same 404; a wrong token the same 403
+  whatever the photo (issue 21).
 
 Every refusal is a 4xx with a sentence saying what was wrong and what to do (JSON
 ``{"error": ...}`` for posts and the state, a small HTML page for pages); no input reaches a
@@ -25,11 +34,9 @@ Every refusal is a 4xx with a sentence saying what was wrong and what to do (JSO
 from __future__ import annotations
 
 import asyncio
-import io
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import replace as with_fields
 from pathlib import Path
 from typing import Any, Self
 from urllib.parse import parse_qsl
@@ -42,6 +49,7 @@ from pydantic import BaseModel, ConfigDict
 
 from kiekai.events import KiekGameOver
 from kiekai.kiek.engine import ruling_key
+from kiekai.kiek.players import needs_agreement, scored_by_guess_ruling, scored_by_repeat_ruling
 from kiekai.kiek.seat import (
     MAX_WORD,
     choice_problem,
@@ -50,27 +58,22 @@ from kiekai.kiek.seat import (
     possessive,
     used_word_named,
 )
-from kiekai.web.table import SHARED_KINDS, Pending, WebSeat, WebTable
+from kiekai.web.photos import PHOTO_DECODES, PHOTO_SIDE
+from kiekai.web.table import SHARED_KINDS, Pending, SharedRuling, WebSeat, WebTable
+
+__all__ = ["PHOTO_DECODES", "PHOTO_SIDE", "create_app", "seat_context"]
 
 HERE = Path(__file__).resolve().parent
 #: Largest form post accepted, in bytes (a word and a few card numbers need far less).
 MAX_BODY = 2048
 #: Most fields in one form post.
 MAX_FIELDS = 16
-#: Longer side of the photos sent to browsers, in pixels.
-PHOTO_SIDE = 900
-#: Photos kept encoded in memory (a game shows a few dozen).
-PHOTO_CACHE = 96
-#: Photos decoded at the same time. Decoding holds the whole photo in memory (an
-#: 89-megapixel PNG, the largest a deck accepts, is hundreds of MB while it is shrunk), so
-#: twenty pages asking at once must not decode twenty photos at once.
-PHOTO_DECODES = 2
 #: Seconds between keep-alive comments on the live connection.
 PING_SECONDS = 15.0
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _DIGEST = re.compile(r"([0-9a-f]{64})\.jpg")
-_ACTIONS = ("start", "shown", "play", "guess", "reveal", "repeats", "keep")
+_ACTIONS = ("start", "shown", "play", "guess", "reveal", "repeats", "keep", "leave")
 
 
 #: Headers on every answer. The pages load only their own script, style sheet and photos, with
@@ -152,7 +155,6 @@ def create_app(table: WebTable) -> FastAPI:
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     _add_error_handlers(app, env)
     app.include_router(_seat_routes(table, env))
-    app.include_router(_photo_routes(PhotoCache(table)))
     return app
 
 
@@ -273,6 +275,20 @@ def _seat_routes(table: WebTable, env: Environment) -> APIRouter:
         answer(table, seat, action, fields)
         return JSONResponse({"ok": True, "version": table.version})
 
+    @router.get("/seat/{token}/photo/{name}")
+    def seat_photo(name: str, seat: WebSeat = Depends(seat_of)) -> Response:
+        # one answer for every photo this seat may not see, in the deck or not: the same
+        # status, text and work (a set lookup), so neither tells what another seat holds
+        found = _DIGEST.fullmatch(name)
+        if found is None or not table.may_see(seat, found.group(1)):
+            raise Refused(404, "no photo you can see at this table has that name")
+        data = table.photos.jpeg(found.group(1))
+        if data is None:  # dealt and visible, but it cannot be decoded: a 404, not a 500
+            raise Refused(404, "this photo cannot be shown")
+        return Response(
+            data, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"}
+        )
+
     return router
 
 
@@ -305,78 +321,6 @@ async def _seat_events(
             quiet += 0.15
     finally:
         table.disconnect(seat)
-
-
-class PhotoCache:
-    """The table's deck photos as JPEGs for browsers: at most :data:`PHOTO_SIDE` pixels,
-    :data:`PHOTO_CACHE` kept encoded, each encoded once however many pages ask at the same
-    moment (every page of a table asks for the same new cards together), and at most
-    :data:`PHOTO_DECODES` decoded at a time (each holds the full-size image)."""
-
-    def __init__(self, table: WebTable) -> None:
-        self.table = table
-        self._photos: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-        #: one lock per photo being encoded: concurrent requests for it wait for the first
-        self._decoding: dict[str, threading.Lock] = {}
-        self._slots = threading.BoundedSemaphore(PHOTO_DECODES)
-
-    def jpeg(self, card: Any) -> bytes | None:
-        """The card's JPEG, or ``None`` when it cannot be decoded now."""
-        with self._lock:
-            data = self._photos.get(card.sha256)
-            if data is not None:
-                self._photos.move_to_end(card.sha256)
-                return data
-            lock = self._decoding.setdefault(card.sha256, threading.Lock())
-        with lock:
-            with self._lock:
-                data = self._photos.get(card.sha256)
-            if data is not None:
-                return data
-            data = self._encode(card)
-            with self._lock:
-                if data is not None:
-                    self._photos[card.sha256] = data
-                    while len(self._photos) > PHOTO_CACHE:
-                        self._photos.popitem(last=False)
-                self._decoding.pop(card.sha256, None)
-            return data
-
-    def _encode(self, card: Any) -> bytes | None:
-        """Decode the card (:func:`kiekai.deck.open_rgb`, shrunk) and encode it as a JPEG;
-        ``None`` for any failure (a photo that cannot be shown is a 404, not a 500)."""
-        try:
-            from kiekai.deck import open_rgb
-
-            with self._slots:
-                image = open_rgb(card, max_side=PHOTO_SIDE)
-                buffer = io.BytesIO()
-                image.save(buffer, "JPEG", quality=86)
-            return buffer.getvalue()
-        except Exception:
-            return None
-
-
-def _photo_routes(photos: PhotoCache) -> APIRouter:
-    """``GET /photo/{sha256}.jpg``: a deck photo looked up by its content hash, never by a
-    path from the request."""
-    router = APIRouter()
-
-    @router.get("/photo/{name}")
-    def photo(name: str) -> Response:
-        found = _DIGEST.fullmatch(name)
-        card = photos.table.photos.get(found.group(1)) if found else None
-        if card is None:
-            raise HTTPException(404, "no photo of this table has that name")
-        data = photos.jpeg(card)
-        if data is None:  # a photo that cannot be decoded now is a 404, not a 500
-            raise HTTPException(404, "this photo cannot be shown")
-        return Response(
-            data, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"}
-        )
-
-    return router
 
 
 async def read_form(request: Request) -> dict[str, list[str]]:
@@ -473,7 +417,8 @@ class GuessForm(SeatForm):
 
 
 class RevealForm(SeatForm):
-    """At the reveal: ``do`` ``call``, ``overrule`` (the guess ``word``) or ``done``."""
+    """At the reveal: ``do`` ``call``, ``overrule`` (the guess ``word``), ``agree`` (to
+    another person's ruling on ``word``) or ``done``."""
 
     do: str
     word: str | None = None
@@ -481,7 +426,8 @@ class RevealForm(SeatForm):
 
 class RepeatsForm(SeatForm):
     """After a ne bis in idem call: ``do`` ``overrule`` (the ``word``, and the ``used`` word
-    it repeats when the judge found none) or ``done``."""
+    it repeats when the judge found none), ``agree`` (to another person's ruling on
+    ``word``) or ``done``."""
 
     do: str
     word: str | None = None
@@ -532,6 +478,12 @@ def answer(table: WebTable, seat: WebSeat, action: str, fields: Mapping[str, lis
             if table.state != "lobby":
                 raise Refused(409, "the game has already started")
         table.start()
+        return
+    if action == "leave":
+        with table.cond:
+            if table.state not in ("over", "stopped"):
+                raise Refused(409, "the game is still on; leave the table once it is over")
+        table.leave(seat)
         return
     with table.cond:
         pending = _asked(table, seat, fields)
@@ -625,6 +577,9 @@ def _find_word(groups, word: str | None):
 def _answer_reveal(
     table: WebTable, seat: WebSeat, pending: Pending, fields: Mapping[str, list[str]]
 ) -> None:
+    """At the reveal: call ne bis in idem (a toggle), overrule the judge on a word (or
+    take a ruling back: any person may, the judge's verdict then stands), agree to another
+    person's ruling, or say done."""
     form = RevealForm.read(fields)
     view = pending.view
     if form.do == "call":
@@ -635,11 +590,35 @@ def _answer_reveal(
         if key in table.rulings:
             del table.rulings[key]
         else:
-            table.rulings[key] = (group.word, not group.verdict.accepted, seat.index)
+            accepted = not group.verdict.accepted
+            table.rulings[key] = SharedRuling(
+                group.word,
+                accepted,
+                seat.index,
+                scored=scored_by_guess_ruling(view.active_seat, group.seats, accepted),
+            )
+    elif form.do == "agree":
+        _agree(table.rulings, seat, _find_word(view.guesses, form.word).word)
     elif form.do == "done":
         pending.answer = True
     else:
-        raise Refused(400, "do must be call, overrule or done")
+        raise Refused(400, "do must be call, overrule, agree or done")
+
+
+def _agree(rulings: dict[str, SharedRuling], seat: WebSeat, word: str) -> None:
+    """``seat`` agrees to the ruling on ``word`` (made by another person).
+
+    Raises:
+        Refused: 409 when there is no ruling on the word or the seat made it itself.
+    """
+    key = ruling_key(word)
+    ruling = rulings.get(key)
+    if ruling is None:
+        raise Refused(409, f"nobody has ruled on {word!r}: there is nothing to agree to")
+    if ruling.by == seat.index:
+        raise Refused(409, "you made this ruling; another person has to agree to it")
+    if seat.index not in ruling.agreed:
+        rulings[key] = with_fields(ruling, agreed=tuple(sorted((*ruling.agreed, seat.index))))
 
 
 def _answer_repeats(
@@ -647,7 +626,7 @@ def _answer_repeats(
 ) -> None:
     """After a ne bis in idem call: overrule the judge's repeat verdict on a word (a word
     the judge says repeats: no repeat; a word it says is new: ``used`` names the used word
-    it repeats), take a ruling back, or say done."""
+    it repeats), take a ruling back, agree to another person's ruling, or say done."""
     form = RepeatsForm.read(fields)
     view = pending.view
     if form.do == "overrule":
@@ -655,17 +634,22 @@ def _answer_repeats(
         key = ruling_key(group.word)
         if key in table.repeat_rulings:
             del table.repeat_rulings[key]
-        elif group.verdict.accepted:
-            table.repeat_rulings[key] = (group.word, None, seat.index)
-        else:
+            return
+        used = None
+        if not group.verdict.accepted:
             used = used_word_named(form.used, view.used_words, by_number=False)
             if used is None:
                 raise Refused(422, "choose the used word it repeats")
-            table.repeat_rulings[key] = (group.word, used, seat.index)
+        scored = scored_by_repeat_ruling(
+            view.active_seat, group.seats, view.callers, used is not None
+        )
+        table.repeat_rulings[key] = SharedRuling(group.word, used, seat.index, scored=scored)
+    elif form.do == "agree":
+        _agree(table.repeat_rulings, seat, _find_word(view.repeats, form.word).word)
     elif form.do == "done":
         pending.answer = True
     else:
-        raise Refused(400, "do must be overrule or done")
+        raise Refused(400, "do must be overrule, agree or done")
 
 
 def _answer_keep(
@@ -698,6 +682,7 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
             c = table.cards[card_id]
             return {
                 "sha": c.sha256,
+                "src": f"/seat/{seat.token}/photo/{c.sha256}.jpg",
                 "name": table.card_names.get(card_id, "a photo"),
                 "index": index,
             }
@@ -740,6 +725,11 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
             "current": current,
             "previous": previous,
             "final": _final_context(table.final, names) if table.final else None,
+            "game_words": [_words_of(record, names) for record in table.turns]
+            if table.state in ("over", "stopped")
+            else [],
+            "left": seat.left,
+            "closing": table.closing,
             "stop_reason": table.stop_reason,
             "waiting_for": [names[i] for i in snap.waiting_for] if snap is not None else [],
             "decision": None,
@@ -756,6 +746,8 @@ def seat_context(table: WebTable, seat: WebSeat) -> dict[str, Any]:
         if pending is not None and (not pending.answered or pending.kind in SHARED_KINDS):
             context["decision"] = _decision_context(table, seat, pending, card, names)
         key = f"{table.state}:{snap.turn}:{snap.phase}" if snap is not None else f"{table.state}::"
+        if table.state in ("over", "stopped"):  # the final page: leaving, the close
+            key += f":{seat.left}:{table.closing}"
         if pending is not None and context["decision"] is not None:  # a decision needs pending
             d = context["decision"]
             # not the refusal: the page shows it from the answer and keeps what was typed
@@ -810,6 +802,7 @@ def _turn_context(record, names, card, snap) -> dict[str, Any]:
                 "guess": r.guess,
                 "accepted": r.accepted,
                 "withdrawn": r.withdrawn,
+                "agreed": [names[s] for s in r.agreed],
             }
             for by, r in record.rulings
         ],
@@ -821,6 +814,7 @@ def _turn_context(record, names, card, snap) -> dict[str, Any]:
                 "used": r.used,
                 "repeats": r.repeats,
                 "withdrawn": r.withdrawn,
+                "agreed": [names[s] for s in r.agreed],
             }
             for by, r in record.repeat_rulings
         ],
@@ -828,6 +822,32 @@ def _turn_context(record, names, card, snap) -> dict[str, Any]:
         "points": [{"who": names[i], "points": p} for i, p in enumerate(record.points) if p],
         "scored": record.scored,
         "time_ups": [{"who": names[s], "what": w} for s, w in record.time_ups],
+    }
+
+
+def _words_of(record, names: Sequence[str]) -> dict[str, Any]:
+    """One turn of the final page's "The game's words": who was active, the word, and
+    each guess with its verdict and points (what was said aloud: public)."""
+    words = list(record.words)
+    secret = words[record.active] if record.active < len(words) else ""
+    guesses = []
+    for seat, verdict in sorted(record.verdicts.items()):
+        guesses.append(
+            {
+                "who": names[seat],
+                "word": verdict.guess,
+                "accepted": verdict.accepted,
+                "scored": verdict.scored,
+                "overruled": verdict.overruled,
+            }
+        )
+    return {
+        "turn": record.turn + 1,
+        "active": names[record.active],
+        "secret": secret if record.wrote_word else "",
+        "stake": record.stake,
+        "guesses": guesses,
+        "call": bool(record.call and record.call.right),
     }
 
 
@@ -844,17 +864,30 @@ def _final_context(final: KiekGameOver, names: list[str]) -> dict[str, Any]:
     }
 
 
-def _verdict_row(group, ruling: tuple | None, names: Sequence[str]) -> dict[str, Any]:
+def _verdict_row(
+    table: WebTable, seat: WebSeat, group, ruling: SharedRuling | None, names: Sequence[str]
+) -> dict[str, Any]:
     """The fields a reveal row and a repeats row share: the word, who wrote it, the judge's
-    verdict and reason, and the table's ruling (``ruling``: the stored ``(word, ruling,
-    seat)`` or None) with who made it."""
+    verdict and reason, and the table's ruling with who made it, who agreed, whether it
+    still needs another person's agreement (it would score its ruler:
+    :func:`~kiekai.kiek.players.needs_agreement`) and whether this seat may give it."""
+    needs = ruling is not None and needs_agreement(
+        ruling.by, ruling.scored, sorted(table.web_seats)
+    )
     return {
         "word": group.word,
         "who": ", ".join(names[s] for s in group.seats),
         "judge": group.verdict.accepted,
         "reason": group.verdict.reason,
         "ruled": ruling is not None,
-        "ruled_by": names[ruling[2]] if ruling is not None else "",
+        "ruled_by": names[ruling.by] if ruling is not None else "",
+        "mine": ruling is not None and ruling.by == seat.index,
+        "agreed_by": [names[s] for s in ruling.agreed] if ruling is not None else [],
+        "needs_agreement": needs and ruling is not None and not ruling.agreed,
+        "can_agree": needs
+        and ruling is not None
+        and ruling.by != seat.index
+        and seat.index not in ruling.agreed,
     }
 
 
@@ -897,8 +930,8 @@ def _decision_context(table, seat, pending: Pending, card, names) -> dict[str, A
         rows = []
         for group in view.guesses:
             ruling = table.rulings.get(ruling_key(group.word))
-            row = _verdict_row(group, ruling, names)
-            row["now"] = ruling[1] if ruling is not None else group.verdict.accepted
+            row = _verdict_row(table, seat, group, ruling, names)
+            row["now"] = ruling.value if ruling is not None else group.verdict.accepted
             rows.append(row)
         d["secret"] = secret
         d["active"] = names[view.active_seat]
@@ -916,9 +949,9 @@ def _decision_context(table, seat, pending: Pending, card, names) -> dict[str, A
         rows = []
         for group in view.repeats:
             ruling = table.repeat_rulings.get(ruling_key(group.word))
-            row = _verdict_row(group, ruling, names)
+            row = _verdict_row(table, seat, group, ruling, names)
             row["judge_used"] = group.verdict.matched or ""
-            row["ruled_used"] = (ruling[1] or "") if ruling is not None else ""
+            row["ruled_used"] = (ruling.value or "") if ruling is not None else ""
             rows.append(row)
         d["active"] = names[view.active_seat]
         d["callers"] = [names[s] for s in view.callers]

@@ -7,7 +7,8 @@ port 0 gives a free port), where each person's seat has a link with a secret tok
 them presses "Start now" (bots take the seats nobody took), then plays the game with the
 same runner, engine, bots and judge as the terminal (:func:`kiekai.kiek.game.play_game`),
 and writes the same event log. The game runs in the calling thread, so Ctrl-C stops it and
-keeps the log.
+keeps the log. After the game the table stays up with its final page (the scores, every
+turn's words) until everyone has left it (:meth:`TableServer.close_after_game`).
 """
 
 from __future__ import annotations
@@ -31,8 +32,11 @@ from kiekai.kiek.players import KiekPlayer
 from kiekai.kiek.settings import GameSettings
 from kiekai.web.table import WebTable
 
-#: Seconds the server stays up after the game so every page gets the final scores.
+#: Seconds the pages have to hear that the table closes before the server stops.
 LINGER_SECONDS = 3.0
+#: Longest time, in seconds, the table stays open after the game for its final page, when
+#: neither every person leaves nor every page closes before (issue 21).
+AFTER_GAME_SECONDS = 900.0
 
 
 @dataclass
@@ -84,6 +88,24 @@ class TableServer:
         if token is None:
             raise ValueError(f"seat {seat} is a bot's seat and has no link")
         return f"{self.base_url}/seat/{token}"
+
+    def close_after_game(
+        self, timeout: float = AFTER_GAME_SECONDS, linger: float = LINGER_SECONDS
+    ) -> str:
+        """Keep the table open after the game for its final page (the scores, the game's
+        words) until every person has pressed "Leave the table" or closed their page, or
+        ``timeout`` seconds pass, or Ctrl-C; then stop the server (the pages say the table
+        closed and keep the final scores). Returns why it closed.
+
+        Raises:
+            KeyboardInterrupt: never; Ctrl-C closes the table and returns.
+        """
+        try:
+            why = self.table.wait_everyone_left(timeout)
+        except KeyboardInterrupt:
+            why = "closed with Ctrl-C"
+        self.stop(linger=linger)
+        return why
 
     def stop(self, linger: float = 0.0) -> None:
         """Tell the pages the table closes, wait ``linger`` seconds, stop the server."""
@@ -173,8 +195,15 @@ def run_web_game(
     on_event: Callable[[Event], None] | None = None,
     clock: Clock | None = None,
     linger: float = LINGER_SECONDS,
+    stay_open: bool = True,
 ) -> GameOutcome:
     """Wait in the lobby, then play a whole game at ``table``; returns the outcome.
+
+    With ``stay_open`` (the default) the server keeps serving the final page after the
+    game (the scores, the game's words, "Leave the table"): the caller closes it, with
+    :meth:`TableServer.close_after_game` or :meth:`TableServer.stop`. Without it the server
+    stops ``linger`` seconds after the game. A stopped game (Ctrl-C, an error) stops the
+    server at once either way.
 
     People's seats nobody opened by the start are played by ``make_bot(seat, name)``
     (their name gets " (bot)"). Bots play server-side through the same player protocol.
@@ -233,5 +262,6 @@ def run_web_game(
         table.stop("the game stopped on an error")
         server.stop()
         raise
-    server.stop(linger=linger)
+    if not stay_open:
+        server.stop(linger=linger)
     return outcome

@@ -55,6 +55,7 @@ from kiekai.kiek.players import (
     TimeUp,
 )
 from kiekai.kiek.seat import refuse_word, time_up_keep, time_up_play
+from kiekai.web.photos import DealtPhotos, Encoder
 
 if TYPE_CHECKING:
     from kiekai.judge.protocol import JudgeLike
@@ -151,6 +152,10 @@ class WebSeat:
     notices: deque[str] = field(default_factory=lambda: deque(maxlen=4))
     last_guess: str = ""
     by_bot: bool = False
+    #: ids of the cards this seat has held (it may see their photos for the whole game)
+    held: set[str] = field(default_factory=set)
+    #: the person pressed "Leave the table" after the game
+    left: bool = False
 
     @property
     def human(self) -> bool:
@@ -180,6 +185,32 @@ class TurnRecord:
     points: tuple[int, ...] = ()
     time_ups: list[tuple[int, str]] = field(default_factory=list)
     scored: bool = False
+
+
+@dataclass(frozen=True)
+class SharedRuling:
+    """A ruling made on the page at the reveal, shared by every person at the table.
+
+    Attributes:
+        word: the word ruled on, as written.
+        value: for a guess, whether it is a match; after a ne bis in idem call, the used
+            word it repeats, or ``None`` for no repeat.
+        by: the seat of the person who pressed the overrule button.
+        agreed: the seats of the other people who pressed "Agree".
+        scored: the seats the ruling can give points to this turn
+            (:func:`~kiekai.kiek.players.scored_by_guess_ruling`); a ruling that would
+            score its ruler needs another person's agreement.
+    """
+
+    word: str
+    value: Any
+    by: int
+    agreed: tuple[int, ...] = ()
+    scored: frozenset[int] = frozenset()
+
+    def report(self) -> players.TableRuling[Any]:
+        """The ruling as a :class:`~kiekai.kiek.players.TableRuling` for the runner."""
+        return players.TableRuling(self.value, self.by, self.agreed)
 
 
 def _record_turn(record: TurnRecord, seat: int, data: object) -> None:
@@ -215,6 +246,9 @@ class WebTable:
         judge: the one-word check for words typed in the browser (the engine checks again).
         clock: time source for hourglasses and waits.
         show_grace, untimed_wait, gone_grace: see the module constants.
+        encode_photo: card -> JPEG bytes for the pages (default
+            :func:`kiekai.web.photos.encode_photo`); called for every dealt card when the
+            game deals (:meth:`attach`), never while answering a request.
     """
 
     def __init__(
@@ -229,6 +263,7 @@ class WebTable:
         show_grace: float = SHOW_GRACE,
         untimed_wait: float = UNTIMED_WAIT,
         gone_grace: float = GONE_GRACE,
+        encode_photo: Encoder | None = None,
     ) -> None:
         if not human_seats:
             raise ValueError("a web table needs at least one seat for a person")
@@ -247,7 +282,11 @@ class WebTable:
             for i, name in enumerate(names)
         ]
         self.cards = {card.id: card for card in cards}
-        self.photos = {card.sha256: card for card in cards}
+        #: the deal's photos as JPEGs, encoded once for everyone when the game deals
+        self.photos = DealtPhotos(encode_photo)
+        self._card_of_photo = {card.sha256: card.id for card in cards}
+        #: ids of every card that has been face up on the table (everyone saw it)
+        self.public_cards: set[str] = set()
         self.card_names = dict(card_names)
         self.started = threading.Event()
         self.engine: KiekEngine | None = None
@@ -258,10 +297,10 @@ class WebTable:
         self.log_lines: deque[Line] = deque(maxlen=LOG_LINES)
         self.final: KiekGameOver | None = None
         self.stop_reason = ""
-        #: this turn's rulings on guesses: word key -> (the word, match?, seat that asked)
-        self.rulings: dict[str, tuple[str, bool, int]] = {}
-        #: after a call: word key -> (the word, the used word it repeats or None, seat)
-        self.repeat_rulings: dict[str, tuple[str, str | None, int]] = {}
+        #: this turn's rulings on guesses: word key -> the ruling (value: match?)
+        self.rulings: dict[str, SharedRuling] = {}
+        #: after a call: word key -> the ruling (value: the used word it repeats or None)
+        self.repeat_rulings: dict[str, SharedRuling] = {}
         #: seats played by a WebHumanPlayer (asked at every reveal)
         self.web_seats: set[int] = set()
         #: this turn's shared questions ("reveal", "repeats"): kind -> seat -> question
@@ -326,6 +365,37 @@ class WebTable:
                 seat.gone_since = self.clock.now()
             self.cond.notify_all()
 
+    def leave(self, seat: WebSeat) -> None:
+        """The person at ``seat`` leaves the table after the game (their page keeps the
+        final scores); the table closes when every person has left
+        (:meth:`wait_everyone_left`)."""
+        with self.cond:
+            seat.left = True
+            self.mark_changed()
+
+    def wait_everyone_left(self, timeout: float) -> str:
+        """After the game: wait until every person at the table has left (pressed "Leave
+        the table", or no page of theirs has been open for :attr:`gone_grace` seconds), at
+        most ``timeout`` seconds; returns why the wait ended, in words."""
+        end = self.clock.now() + timeout
+        with self.cond:
+            while True:
+                now = self.clock.now()
+                people = [s for s in self.seats if s.index in self.web_seats]
+                if all(s.left for s in people):
+                    return "everyone left the table"
+                if all(
+                    s.left
+                    or s.streams == 0
+                    and s.gone_since is not None
+                    and now - s.gone_since >= self.gone_grace
+                    for s in people
+                ):
+                    return "every page of the table was closed"
+                if now >= end:
+                    return f"the table closed {timeout:g} s after the game"
+                self.cond.wait(min(0.5, max(0.01, end - now)))
+
     def player(self, seat: int) -> WebHumanPlayer:
         """The :class:`WebHumanPlayer` for a person's seat."""
         with self.cond:
@@ -335,7 +405,13 @@ class WebTable:
     # ------------------------------------------------------------------ the game's side
 
     def attach(self, engine: KiekEngine) -> None:
-        """Called once by the runner with the engine (read, never acted on)."""
+        """Called once by the runner with the engine (read, never acted on), right after
+        the deal: every card the game can show (the hands and the table; a redeal deals
+        only discarded cards) is encoded for the pages now, before any question is asked
+        (:class:`~kiekai.web.photos.DealtPhotos`), outside the lock so pages still load."""
+        dealt = engine.snapshot()
+        ids = [*dealt.table, *(c for hand in dealt.hands for c in hand)]
+        self.photos.prepare(self.cards[i] for i in ids if i in self.cards)
         with self.cond:
             self.engine = engine
             self._take_snapshot()
@@ -392,6 +468,18 @@ class WebTable:
         elif isinstance(data, KiekReveal) and snapshot.phase == Phase.GUESS:
             snapshot = with_fields(snapshot, phase=Phase.CALL.value)
         self.snapshot = snapshot
+        self.public_cards.update(snapshot.table)
+        for seat, hand in zip(self.seats, snapshot.hands, strict=False):
+            seat.held.update(hand)
+
+    def may_see(self, seat: WebSeat, sha256: str) -> bool:
+        """Whether the person at ``seat`` may fetch the photo with this content hash: a
+        card of its own hand (now or earlier) or one that has been face up on the table
+        (the three, the played two, the cards on offer). Another seat's hand is not, and
+        a hash of no card at this table is answered the same way (issue 21)."""
+        with self.cond:
+            card = self._card_of_photo.get(sha256)
+            return card is not None and (card in self.public_cards or card in seat.held)
 
     def mark_changed(self) -> None:
         """Count one change of the table (:attr:`version`) and wake everything waiting on
@@ -580,12 +668,14 @@ class WebHumanPlayer:
                 table.cond.wait(0.5)
         return pending
 
-    def overrule(self, view: players.RevealView) -> dict[str, bool]:
+    def overrule(self, view: players.RevealView) -> dict[str, players.TableRuling[bool]]:
         """The table's rulings at this reveal (the page's overrule buttons, shared by every
-        person at the table: one a word), once every person has said they are done."""
+        person at the table: one a word), once every person has said they are done; each
+        names the person who made it and those who agreed (every seat reports the same
+        rulings, so the runner credits the ruler, not the reporting seat)."""
         self._shared("reveal", view)
         with self.table.cond:
-            return {word: accepted for word, accepted, _by in self.table.rulings.values()}
+            return {r.word: r.report() for r in self.table.rulings.values()}
 
     def call_repeat(self, view: players.RevealView) -> bool:
         """Whether this person pressed "ne bis in idem" at the reveal."""
@@ -597,13 +687,15 @@ class WebHumanPlayer:
         """The game stopped: every page says why, and waiting seats give up."""
         self.table.stop(reason)
 
-    def overrule_repeats(self, view: players.CallView) -> dict[str, str | None]:
+    def overrule_repeats(
+        self, view: players.CallView
+    ) -> dict[str, players.TableRuling[str | None]]:
         """After a ne bis in idem call: the table's rulings on the judge's repeat verdicts
         (shared by every person at the table), once every person has said they are done."""
         pending = self._shared("repeats", view)
         self._release(pending)
         with self.table.cond:
-            return {word: used for word, used, _by in self.table.repeat_rulings.values()}
+            return {r.word: r.report() for r in self.table.repeat_rulings.values()}
 
     def _release(self, pending: Pending) -> None:
         """The shared question is over for this seat: its page stops showing it."""
