@@ -20,6 +20,16 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     for _name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(_name, "1")
 
+# Every test, and every program a test starts, keeps its tables' rulings in a store of this
+# run's own (kiekai/judge/store.py), never in the user's house-rules.sqlite3, so rulings made
+# at the user's own games change no verdict here. An explicit setting in the environment wins.
+if not os.environ.get("KIEKAI_STORE"):
+    import tempfile as _tempfile
+
+    os.environ["KIEKAI_STORE"] = (
+        f"sqlite:///{_tempfile.mkdtemp(prefix='kiekai-test-store-')}/house-rules.sqlite3"
+    )
+
 from kiekai.paths import shared_dir as _shared_dir  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -100,6 +110,7 @@ HEAVY_FIRST = (
     "test_judge_embedding_table.py",
     "test_api_server.py",
     "test_judge_house_rules.py",
+    "test_store.py",  # a PostgreSQL cluster, 3 x 1,000 writes on each database: ~3 min serial
     "test_kiek_web_serving.py",
     "test_kismet_ui.py",
     "test_judge_speed.py",

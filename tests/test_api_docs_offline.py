@@ -115,6 +115,9 @@ def test_docs_page_reads_this_apps_schema(client):
         "/v1/judge",
         "/v1/judge/batch",
         "/v1/repeat",
+        "/v1/tables",
+        "/v1/tables/{name}/rulings",
+        "/v1/tables/{name}/rulings.tsv",
     ]
 
 

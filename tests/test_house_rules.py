@@ -43,13 +43,13 @@ def test_file_round_trip_appends_with_header(tmp_path: Path):
     assert len(again) == 2
     assert again.lookup("car", "auto mobile", "strict").accepted is True
     assert again.lookup("warm", "hot", "lenient").accepted is False
-    assert path.read_text().splitlines()[1] == "secret\tguess\taccepted\tlevel"
+    assert path.read_text().splitlines()[1] == "secret\tguess\taccepted\tlevel\truled_by\truled_at"
 
 
 @pytest.mark.parametrize(
     ("line", "needle"),
     [
-        ("sofa\tcouch", "expected 3 or 4"),
+        ("sofa\tcouch", "expected 3 to 6"),
         ("sofa\tcouch\tmaybe\tstandard", "accepted must be yes or no"),
         ("sofa\tcouch\tyes\tloose", "unknown level"),
         ("\tcouch\tyes", "needs a word as secret"),

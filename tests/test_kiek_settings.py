@@ -122,6 +122,6 @@ def test_a_ruling_is_saved_at_the_judges_strictness(tmp_path):
     )
     assert any(e.type == "overrule" for e in outcome.events)
     saved = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
-    assert saved[-1] == ["dog", "puppy", "yes", "lenient"]
+    assert saved[-1] == ["dog", "puppy", "yes", "lenient", "You"]  # ... and who ruled
     header = outcome.events[0].data
     assert header["seed"] == 2 and header["rounds"] == 1 and header["time_limit"] == 90

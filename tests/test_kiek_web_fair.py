@@ -230,7 +230,7 @@ def test_an_agreed_overrule_is_credited_to_the_person_who_made_it(deck, tmp_path
         verdict = next(e for e in events if e.type == "verdict" and e.turn == 0 and e.player == 1)
         assert verdict.data["overruled"] and verdict.data["scored"] == 1
         text = (tmp_path / "house-rules.tsv").read_text(encoding="utf-8")
-        assert "# ruled by Player 1\nzebra\tokapi\tyes\tstandard\n" in text
+        assert "\nzebra\tokapi\tyes\tstandard\tPlayer 1\n" in text  # the ruled_by column
         assert rules.ruled_by(rules.lookup("zebra", "okapi", "standard")) == "Player 1"
     finally:
         t.close()

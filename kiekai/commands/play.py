@@ -141,10 +141,20 @@ def register(app: typer.Typer) -> None:
         house_rules: Annotated[
             Path | None,
             typer.Option(
-                help="The table's house-rules file: read before the judge, and rulings made at "
-                "the reveal are saved to it (default: house-rules.tsv in the user data dir).",
+                help="A house-rules file for this game instead of the rulings store: read "
+                "before the judge, and rulings made at the reveal are saved to it.",
                 parser=path_value,
                 metavar="PATH",
+            ),
+        ] = None,
+        table: Annotated[
+            str | None,
+            typer.Option(
+                help="The table in the rulings store whose rulings this game applies and "
+                "adds to (created when missing; default: the 'default' table, your own "
+                "games). The store is $KIEKAI_STORE, else house-rules.sqlite3 in the user "
+                "data dir.",
+                metavar="NAME",
             ),
         ] = None,
         turn_seconds: Annotated[
@@ -220,6 +230,7 @@ def register(app: typer.Typer) -> None:
                 deck=deck,
                 log=_new_log(err, log),
                 house_rules=house_rules,
+                table=table,
                 clip_model=clip_model,
                 clip_checkpoint=clip_checkpoint,
                 web=WebSettings(host, port, open_browser) if web else None,
@@ -530,7 +541,7 @@ def _play(
     errors). ``resumed``: the stopped game this one continues (``--resume``)."""
     listening = _listen(err, settings.web)
     cards, deck_name = _load_cards(err, settings.deck, settings.players)
-    table_rules, rules_path = _house_rules(err, settings.house_rules)
+    table_rules, rules_where = _house_rules(err, settings.house_rules, settings.table)
     judge = _make_judge(err, settings.strictness, table_rules)
     bot_perception, cards, perception_name = _perception(out, err, settings, cards, deck_name)
 
@@ -540,7 +551,7 @@ def _play(
     log_path = settings.log if settings.log is not None else default_log_path(settings.game.seed)
     err.print(f"Game log: {safe_text(str(log_path))}", highlight=False)
     err.print(
-        f"House rules: {safe_text(str(rules_path))} ({len(table_rules)} ruling"
+        f"House rules: {safe_text(rules_where)} ({len(table_rules)} ruling"
         f"{'' if len(table_rules) == 1 else 's'})",
         highlight=False,
     )
@@ -646,20 +657,41 @@ def _listen(err: Console, web: WebSettings | None) -> socket.socket | None:
         raise _fail(err, f"{exc}: pick another --port (0 = a free one) or --host") from None
 
 
-def _house_rules(err: Console, path: Path | None) -> tuple[HouseRules, Path]:
-    """The table's house rules from ``path`` (default: the user data dir's file; a missing
-    file is an empty set) and the path they are saved to.
+def _house_rules(err: Console, path: Path | None, table: str | None) -> tuple[HouseRules, str]:
+    """The table's house rules and where they are kept: the file ``path`` (a missing file
+    is an empty set), else ``table`` of the rulings store (default: the default table;
+    created when missing; the store imports an old house-rules.tsv once on first use).
 
     Raises:
-        typer.Exit: the file is malformed (the message names the line).
+        typer.Exit: both given, a malformed file (the message names the line), a bad table
+            name or a store that cannot be opened.
     """
-    from kiekai.judge.house_rules import HouseRules, HouseRulesError, default_path
+    from kiekai.judge.house_rules import DEFAULT_TABLE, HouseRules, HouseRulesError
 
-    rules_path = path if path is not None else default_path()
+    if path is not None:
+        if table is not None:
+            raise _fail(err, "give --house-rules FILE or --table NAME, not both")
+        try:
+            return HouseRules.load(path, missing_ok=True), str(path)
+        except HouseRulesError as exc:
+            raise _fail(err, f"{exc} (or pass --house-rules with another file)") from None
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from kiekai.judge.store import StoreError, open_store
+
+    name = table if table is not None else DEFAULT_TABLE
     try:
-        return HouseRules.load(rules_path, missing_ok=True), rules_path
-    except HouseRulesError as exc:
-        raise _fail(err, f"{exc} (or pass --house-rules with another file)") from None
+        store = open_store(warn=lambda line: err.print(f"warning: {safe_text(line)}"))
+        store.ensure_table(name)
+        return store.table_rules(name), f"table {name!r} in {store.display_url}"
+    except (StoreError, HouseRulesError) as exc:
+        raise _fail(err, f"{exc} (or pass --house-rules FILE)") from None
+    except (SQLAlchemyError, OSError) as exc:
+        raise _fail(
+            err,
+            f"the rulings store cannot be opened ({type(exc).__name__}: "
+            f"{str(exc).splitlines()[0][:200]}); check $KIEKAI_STORE or pass --house-rules FILE",
+        ) from None
 
 
 def _make_judge(err: Console, strictness: Strictness, table_rules: HouseRules) -> Judge:

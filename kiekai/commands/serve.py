@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from kiekai import serving
+
+if TYPE_CHECKING:
+    from kiekai.judge.store import RulingStore
 
 #: Default address: loopback only, because the API has no authentication.
 DEFAULT_HOST = "127.0.0.1"
@@ -96,6 +101,15 @@ def serve(
         "(lines 'secret<TAB>guess<TAB>yes|no<TAB>level'); read once at start. Requests may "
         "also send their own rulings in 'house_rules'.",
     ),
+    store: str | None = typer.Option(
+        None,
+        "--store",
+        help="Where the tables' rulings are kept: a SQLite file (sqlite:///PATH or a path) "
+        "or postgresql://user:password@host:port/db, shared by every server using it. "
+        "Default: $KIEKAI_STORE, else house-rules.sqlite3 in the user data dir (an old "
+        "house-rules.tsv there is imported once into the 'default' table).",
+        metavar="URL",
+    ),
 ) -> None:
     """Serve the synonym judge over HTTP (POST /v1/judge, /v1/judge/batch, /v1/repeat).
 
@@ -143,6 +157,8 @@ def serve(
     def say(line: str) -> None:
         typer.echo(line, err=True)
 
+    rulings = _open_store(store, say)  # before the models load, like the address
+
     say("loading the judge (WordNet index, embedding table) ...")
     # the process's default resources, not a command's own: the server's threads (the
     # judge worker, the encoder loader) read the resources in force there, the default
@@ -178,7 +194,7 @@ def serve(
                 err=True,
             )
             raise typer.Exit(1) from None
-        app = create_app(judges)
+        app = create_app(judges, store=rulings)
         say(f"serving the judge API on http://{host}:{port} (docs at /docs)")
         serving.run(
             app,
@@ -191,6 +207,35 @@ def serve(
         )
     finally:
         resources.stop_background_builds(build_thread)
+        rulings.close()
+
+
+def _open_store(url: str | None, say: Callable[[str], None]) -> RulingStore:
+    """The rulings store at ``url`` (default: :func:`kiekai.judge.store.default_url`),
+    opened and migrated; one line says where.
+
+    Raises:
+        typer.Exit: 2 for a URL that is not supported or an old house-rules file that does
+            not read, 1 when the database cannot be reached.
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from kiekai.judge.house_rules import HouseRulesError
+    from kiekai.judge.store import StoreError, open_store
+
+    try:
+        opened = open_store(url, warn=lambda line: say(f"warning: {line}"))
+    except (StoreError, HouseRulesError) as exc:
+        say(f"error: {exc}")
+        raise typer.Exit(2) from None
+    except (SQLAlchemyError, OSError) as exc:
+        say(
+            f"error: the rulings store {url or 'default'!r} cannot be opened "
+            f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]}); check --store"
+        )
+        raise typer.Exit(1) from None
+    say(f"rulings store: {opened.display_url}")
+    return opened
 
 
 def register(app: typer.Typer) -> None:

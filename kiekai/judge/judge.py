@@ -391,12 +391,11 @@ class Judge:
         if rulings is not None:
             found = rulings.lookup(secret, guess, level)
             if found is not None:
-                return found, "house rule sent with this request"
+                return found, found.source or rulings.label or "house rule sent with this request"
         if self.house_rules is not None:
             found = self.house_rules.lookup(secret, guess, level)
             if found is not None:
-                path = self.house_rules.path
-                return found, f"house rule ({path.name})" if path else "house rule"
+                return found, found.source or self.house_rules.where
         return None
 
     def _decide(self, secret: str, guess: str, rulings: HouseRules | None = None) -> _Decision:
@@ -418,6 +417,7 @@ class Judge:
                 "level": self.strictness.value,
                 "house_rule": where,
                 "ruling_level": ruling.level,
+                "ruled_by": ruling.ruled_by,
             }
             return _Decision(
                 ruling.accepted, float(ruling.accepted), "house-rule", clause, details=details

@@ -21,7 +21,11 @@ from typing import Any, TypeVar, cast
 from kiekai.clock import Clock, MonotonicClock
 from kiekai.deck import Card
 from kiekai.events import Event, EventLog, KiekAborted, KiekHeader
-from kiekai.judge.house_rules import HouseRules, HouseRulesError, HouseRuling
+from kiekai.judge.house_rules import (
+    HouseRules,
+    HouseRulesError,
+    HouseRuling,
+)
 from kiekai.kiek.engine import (
     IllegalAction,
     JudgeLike,
@@ -435,10 +439,10 @@ class _Table:
         try:
             self.house_rules.add(ruling, ruled_by=self.players[by].name)
         except (OSError, HouseRulesError) as exc:
+            where = self.house_rules.path or self.house_rules.where
             _tell(
                 self.players[by],
-                f"The ruling counts in this game but could not be saved to "
-                f"{self.house_rules.path}: {exc}",
+                f"The ruling counts in this game but could not be saved to {where}: {exc}",
             )
 
 

@@ -99,7 +99,9 @@ class TableSettings:
         perception: how bots see the photos.
         deck: the folder of photos; ``None`` for the embedded deck.
         log: the JSON-lines game log; ``None`` for a new file in the user data dir.
-        house_rules: the table's house-rules file; ``None`` for the default one.
+        house_rules: the table's house-rules file; ``None`` for the rulings store's table.
+        table: the rulings store's table (:mod:`kiekai.judge.store`) when no
+            ``house_rules`` file is given; ``None`` for the default table.
         clip_model: the open_clip model name for the ``clip`` perception.
         clip_checkpoint: a local open_clip checkpoint file (with ``clip_model``).
         web: where the browser table listens; ``None`` to play at the terminal.
@@ -114,6 +116,7 @@ class TableSettings:
     deck: Path | None = None
     log: Path | None = None
     house_rules: Path | None = None
+    table: str | None = None
     clip_model: str | None = None
     clip_checkpoint: Path | None = None
     web: WebSettings | None = None

@@ -1,5 +1,5 @@
 """The synonym judge's HTTP API (FastAPI): ``POST /v1/judge``, ``/v1/judge/batch``,
-``/v1/repeat`` and ``GET /healthz``.
+``/v1/repeat``, the tables' ``/v1/tables`` routes and ``GET /healthz``.
 
 The judge settles the two questions a Kiek table asks (rulebook ``../shared/rules/kiek.txt``,
 sections "Imperfect Guesses" and "Ne Bis in Idem"): does a guess name the same thing as the
@@ -31,7 +31,11 @@ Design:
   gets a 4xx with a JSON body ``{"error", "message", "errors": [{"field", "problem"}]}``;
   an error inside the judge becomes a 422 (the judge rejected that input, ``ValueError``)
   or a 503 (the judge could not answer); the server never answers 500.
-- The server binds 127.0.0.1 by default (``kiekai serve``); it has no authentication.
+- The server binds 127.0.0.1 by default (``kiekai serve``); verdicts need no
+  authentication. Tables (``/v1/tables``) keep their own house rulings in the rulings store
+  (:mod:`kiekai.judge.store`: SQLite, or PostgreSQL shared by several servers); writing a
+  table's rulings needs the key made with the table. A verdict request's optional ``table``
+  applies that table's rulings (the default table when absent).
 - The interactive docs (Swagger UI at ``/docs``, ReDoc at ``/redoc``) load their
   JavaScript and CSS from this server (:data:`DOCS_STATIC_URL`, files shipped in the
   ``fastapi-offline`` package), not from a CDN, so they work on a LAN without internet.

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
@@ -35,6 +35,9 @@ from kiekai.judge.server.service import (
     coerce_judges,
     load_judges,
 )
+
+if TYPE_CHECKING:
+    from kiekai.judge.store import RulingStore
 
 #: Where the Swagger UI and ReDoc assets (``swagger-ui-bundle.js``, ``swagger-ui.css``,
 #: ``redoc.standalone.js``, ``favicon.png``) are served from, under this server.
@@ -114,6 +117,12 @@ DESCRIPTION = (
     "(0..1), the `relation` found and a `reason`. Errors are JSON "
     "`{error, message, errors}` with status 4xx, or 503 when the judge cannot answer."
     "\n\n"
+    "**Tables.** A table keeps its own house rulings (rulebook 'Imperfect Guesses': each "
+    "group decides which guess is correct). `POST /v1/tables` creates one and answers "
+    "with its key, once; `POST`/`DELETE /v1/tables/{name}/rulings` write its rulings with "
+    "that key (`Authorization: Bearer <key>` or `X-Table-Key`), `GET` lists them. A verdict "
+    "request with `table` applies that table's rulings; without it, the `default` table's."
+    "\n\n"
     "**Limits.** A word has at most "
     f"{MAX_WORD_CHARS} characters, a batch at most {MAX_BATCH_PAIRS} pairs, a repeat at "
     f"most {MAX_USED_WORDS} used words, a body at most {MAX_BODY_BYTES} bytes (413 "
@@ -127,7 +136,9 @@ DESCRIPTION = (
 )
 
 
-def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
+def create_app(
+    judges: Mapping[Any, Any] | None = None, store: RulingStore | str | None = None
+) -> FastAPI:
     """Build the FastAPI app.
 
     Args:
@@ -135,6 +146,12 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
             names). ``None`` builds one judge per level at start-up (:func:`load_judges`)
             in the app's lifespan. Passing them in lets a caller load models once and
             report loading errors itself (``kiekai serve`` does).
+        store: the tables' rulings: a :class:`kiekai.judge.store.RulingStore` (the caller
+            closes it), or a store URL opened in the app's lifespan and closed with it
+            (what each worker process of a multi-process server should use: a store's
+            connections must not cross a fork). ``None``: a store in memory, made and
+            closed with the app (its tables last as long as the app; ``kiekai serve``
+            passes the default store, a file).
 
     Returns:
         The app; serve it with uvicorn. Start-up happens in its lifespan, so use it as a
@@ -148,11 +165,20 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         loaded = given if given is not None else await asyncio.to_thread(load_judges)
-        service = JudgeService(loaded)
+        own = store is None or isinstance(store, str)
+        if store is None or isinstance(store, str):
+            from kiekai.judge.store import open_store
+
+            rulings = await asyncio.to_thread(open_store, store or "sqlite://")
+        else:
+            rulings = store
+        service = JudgeService(loaded, rulings)
         try:
             yield {SERVICE_STATE: service}
         finally:
             service.close()
+            if own:
+                rulings.close()
 
     # FastAPIOffline: a FastAPI app whose /docs and /redoc pages use assets served by this
     # app (DOCS_STATIC_URL) instead of FastAPI's default CDN (cdn.jsdelivr.net).

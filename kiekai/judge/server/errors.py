@@ -34,15 +34,24 @@ class JudgeError(Exception):
 
     Attributes:
         status_code: 422 when the judge rejected the input (it raised ``ValueError``),
-            503 when it could not answer (any other error).
+            503 when it could not answer (any other error); the table routes' own
+            statuses (401, 403, 404, 409) for the rulings store.
         message: what happened, for the client.
+        headers: extra response headers (``WWW-Authenticate`` on a 401).
     """
 
-    def __init__(self, status_code: int, code: str, message: str) -> None:
+    def __init__(
+        self,
+        status_code: int,
+        code: str,
+        message: str,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status_code = status_code
         self.code = code
         self.message = message
+        self.headers = dict(headers or {})
 
 
 def safe_text(text: Any, limit: int = MAX_ECHO_CHARS) -> str:
@@ -158,7 +167,9 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
 
 async def _on_judge_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, JudgeError)
-    return error_response(exc.status_code, exc.code, exc.message)
+    response = error_response(exc.status_code, exc.code, exc.message)
+    response.headers.update(exc.headers)
+    return response
 
 
 async def _on_unexpected_error(request: Request, exc: Exception) -> JSONResponse:

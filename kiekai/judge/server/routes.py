@@ -1,5 +1,6 @@
 """The routes of the judge's HTTP API (``POST /v1/judge``, ``/v1/judge/batch``,
-``/v1/repeat``, ``GET``/``HEAD /healthz``) on one :class:`fastapi.APIRouter`.
+``/v1/repeat``, the tables' ``/v1/tables`` and ``/v1/tables/{name}/rulings``,
+``GET``/``HEAD /healthz``) on one :class:`fastapi.APIRouter`.
 
 Each route is a few lines: it receives its validated body (:mod:`.schemas`) and the
 :class:`~kiekai.judge.server.service.JudgeService` through ``Depends`` (:func:`judge_service`,
@@ -17,27 +18,41 @@ import platform
 import sys
 from collections.abc import Mapping
 from importlib import metadata
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
-from fastapi.responses import Response
+from fastapi import APIRouter, Depends, Query, Request, Security
+from fastapi import Path as PathParam
+from fastapi.responses import PlainTextResponse, Response
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 import kiekai
+from kiekai.judge.house_rules import MAX_TABLE_RULINGS, TABLE_NAME_PATTERN, HouseRuling
 from kiekai.judge.server.errors import JudgeError, JudgeRoute
 from kiekai.judge.server.schemas import (
     MAX_BATCH_PAIRS,
     MAX_BODY_BYTES,
+    MAX_PAGE_RULINGS,
+    MAX_WORD_CHARS,
     BatchRequest,
     ErrorResponse,
     HealthResponse,
     JudgeRequest,
     JudgeResponse,
+    RemovedOut,
     RepeatRequest,
     RepeatResponse,
+    RulingsPage,
+    TableCreate,
+    TableCreated,
+    TableRulingIn,
+    TableRulingOut,
     to_house_rules,
 )
 from kiekai.judge.server.service import REQUEST_DEADLINE_S, JudgeService
 from kiekai.judge.verdict import Strictness, Verdict
+
+if TYPE_CHECKING:
+    from kiekai.judge.store import RulingStore
 
 #: Version of this HTTP API (the ``/v1`` prefix), reported by ``/healthz``.
 API_VERSION = "1"
@@ -127,9 +142,10 @@ def _finite(details: dict[str, Any]) -> dict[str, Any]:
 )
 async def judge_one(body: JudgeRequest, service: Service) -> JudgeResponse:
     """Does `guess` name the same thing as `secret` at this strictness?"""
-    verdict = await service.match(
-        body.strictness, body.secret, body.guess, to_house_rules(body.house_rules)
+    rulings = await service.rulings(
+        body.table, (body.secret, body.guess), to_house_rules(body.house_rules)
     )
+    verdict = await service.match(body.strictness, body.secret, body.guess, rulings)
     return JudgeResponse(
         secret=body.secret,
         guess=body.guess,
@@ -148,7 +164,9 @@ async def judge_one(body: JudgeRequest, service: Service) -> JudgeResponse:
 async def judge_batch(body: BatchRequest, service: Service) -> list[JudgeResponse]:
     """One verdict per pair, in the order sent, all at the same strictness."""
     pairs = [(p.secret, p.guess) for p in body.pairs]
-    verdicts = await service.match_many(body.strictness, pairs, to_house_rules(body.house_rules))
+    words = [w for pair in pairs for w in pair]
+    rulings = await service.rulings(body.table, words, to_house_rules(body.house_rules))
+    verdicts = await service.match_many(body.strictness, pairs, rulings)
     return [
         JudgeResponse(
             secret=secret,
@@ -169,9 +187,10 @@ async def judge_batch(body: BatchRequest, service: Service) -> list[JudgeRespons
 )
 async def repeat(body: RepeatRequest, service: Service) -> RepeatResponse:
     """`accepted` is true when `candidate` repeats one of `used`; `matched` names it."""
-    verdict = await service.is_repeat(
-        body.strictness, body.candidate, body.used, to_house_rules(body.house_rules)
+    rulings = await service.rulings(
+        body.table, [body.candidate, *body.used], to_house_rules(body.house_rules)
     )
+    verdict = await service.is_repeat(body.strictness, body.candidate, body.used, rulings)
     matched = verdict.matched
     return RepeatResponse(
         candidate=body.candidate,
@@ -179,6 +198,205 @@ async def repeat(body: RepeatRequest, service: Service) -> RepeatResponse:
         matched=None if matched is None else str(matched),
         **_verdict_fields(verdict),
     )
+
+
+# ------------------------------------------------------------------------------- tables
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    description="The table's key (from `POST /v1/tables`) as `Authorization: Bearer <key>`.",
+)
+_key_header = APIKeyHeader(
+    name="X-Table-Key",
+    auto_error=False,
+    description="The table's key (from `POST /v1/tables`), instead of `Authorization`.",
+)
+TablePath = Annotated[
+    str,
+    PathParam(
+        min_length=1,
+        max_length=64,
+        pattern=TABLE_NAME_PATTERN,
+        description="The table's name.",
+        examples=["cafe"],
+    ),
+]
+_TABLE_ERRORS: dict[int | str, dict[str, Any]] = {
+    **{k: v for k, v in _ERRORS.items() if k != 413},
+    404: {"model": ErrorResponse, "description": "No such table (`table-not-found`)."},
+}
+_WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_TABLE_ERRORS,
+    401: {"model": ErrorResponse, "description": "No key sent (`table-key-refused`)."},
+    403: {
+        "model": ErrorResponse,
+        "description": "The key is not the table's, or the table has no key (`table-key-refused`).",
+    },
+    409: {
+        "model": ErrorResponse,
+        "description": f"The table holds {MAX_TABLE_RULINGS} rulings (`table-full`).",
+    },
+}
+
+
+def table_key(
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)],
+    header: Annotated[str | None, Security(_key_header)],
+) -> str | None:
+    """The key a request sent (``Authorization: Bearer`` or ``X-Table-Key``), or None."""
+    if bearer is not None and bearer.scheme.lower() == "bearer" and bearer.credentials:
+        return bearer.credentials
+    return header or None
+
+
+TableKey = Annotated[str | None, Depends(table_key)]
+
+
+def _store(service: JudgeService) -> RulingStore:
+    if service.store is None:
+        raise JudgeError(
+            503, "store-unavailable", "this server has no rulings store; start it with --store"
+        )
+    return service.store
+
+
+def _ruling_out(ruling: HouseRuling) -> TableRulingOut:
+    assert ruling.ruled_at is not None  # the store stamps every ruling
+    return TableRulingOut(
+        secret=ruling.secret,
+        guess=ruling.guess,
+        accepted=ruling.accepted,
+        level=ruling.level,
+        ruled_by=ruling.ruled_by,
+        ruled_at=ruling.ruled_at,
+    )
+
+
+@router.post(
+    "/v1/tables",
+    status_code=201,
+    response_model=TableCreated,
+    responses={
+        **_TABLE_ERRORS,
+        409: {"model": ErrorResponse, "description": "The name is taken (`table-exists`)."},
+    },
+    summary="Create a table; its key is in the answer, once",
+    tags=["tables"],
+)
+async def create_table(body: TableCreate, service: Service) -> TableCreated:
+    """A new table with no rulings. Keep the `key`: writing the table's rulings needs it,
+    and the server keeps only its hash."""
+    store = _store(service)
+    key = await service.store_call(store.create_table, body.name)
+    return TableCreated(name=body.name, key=key)
+
+
+@router.get(
+    "/v1/tables/{name}/rulings",
+    response_model=RulingsPage,
+    responses=_TABLE_ERRORS,
+    summary="List a table's rulings, oldest first, a page at a time",
+    tags=["tables"],
+)
+async def list_rulings(
+    name: TablePath,
+    service: Service,
+    offset: Annotated[int, Query(ge=0, le=MAX_TABLE_RULINGS)] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_RULINGS)] = 100,
+) -> RulingsPage:
+    """Reading needs no key: a table's rulings decide the verdicts anyone can ask for."""
+    store = _store(service)
+
+    def read() -> tuple[int, list[HouseRuling]]:
+        page = store.rulings(name, limit=limit, offset=offset)
+        return store.count(name), page
+
+    total, page = await service.store_call(read)
+    after = offset + len(page)
+    return RulingsPage(
+        table=name,
+        total=total,
+        offset=offset,
+        rulings=[_ruling_out(r) for r in page],
+        next_offset=after if after < total else None,
+    )
+
+
+@router.get(
+    "/v1/tables/{name}/rulings.tsv",
+    response_class=PlainTextResponse,
+    responses={
+        **_TABLE_ERRORS,
+        200: {
+            "content": {"text/tab-separated-values": {}},
+            "description": "The house-rules file (docs/judge.md, 'The file format').",
+        },
+    },
+    summary="Export a table's rulings as a house-rules file",
+    tags=["tables"],
+)
+async def export_rulings(name: TablePath, service: Service) -> PlainTextResponse:
+    """Every ruling of the table, as the TSV that `--house-rules FILE` and the store's import
+    read (with who ruled and when)."""
+    store = _store(service)
+    text = await service.store_call(store.export_tsv, name)
+    return PlainTextResponse(
+        text,
+        media_type="text/tab-separated-values; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}.tsv"'},
+    )
+
+
+@router.post(
+    "/v1/tables/{name}/rulings",
+    status_code=201,
+    response_model=TableRulingOut,
+    responses=_WRITE_ERRORS,
+    summary="Add a ruling to a table (its key needed)",
+    tags=["tables"],
+)
+async def add_ruling(
+    name: TablePath, body: TableRulingIn, service: Service, key: TableKey
+) -> TableRulingOut:
+    """The table's ruling on a pair at a level, replacing an earlier one on the same pair
+    and level; verdicts with `table` set to this table apply it from the next request on."""
+    store = _store(service)
+    ruling = HouseRuling(body.secret, body.guess, body.accepted, body.level, ruled_by=body.ruled_by)
+
+    def write() -> HouseRuling:
+        store.check_key(name, key)
+        return store.add_ruling(name, ruling)
+
+    return _ruling_out(await service.store_call(write))
+
+
+@router.delete(
+    "/v1/tables/{name}/rulings",
+    response_model=RemovedOut,
+    responses=_WRITE_ERRORS,
+    summary="Remove a table's ruling on a pair (its key needed)",
+    tags=["tables"],
+)
+async def remove_ruling(
+    name: TablePath,
+    service: Service,
+    key: TableKey,
+    secret: Annotated[str, Query(min_length=1, max_length=MAX_WORD_CHARS)],
+    guess: Annotated[str, Query(min_length=1, max_length=MAX_WORD_CHARS)],
+    level: Annotated[
+        Literal["strict", "standard", "lenient", "*"] | None,
+        Query(description="Only the ruling at this level; absent: at every level."),
+    ] = None,
+) -> RemovedOut:
+    """Removes the rulings on (`secret`, `guess`) in that order; `removed` is 0 when the
+    table had none."""
+    store = _store(service)
+
+    def write() -> int:
+        store.check_key(name, key)
+        return store.remove_ruling(name, secret, guess, level)
+
+    return RemovedOut(table=name, removed=await service.store_call(write))
 
 
 @router.head("/healthz", include_in_schema=False)

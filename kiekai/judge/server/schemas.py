@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
@@ -22,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from kiekai.judge.house_rules import DEFAULT_TABLE, MAX_RULED_BY_CHARS, TABLE_NAME_PATTERN
 from kiekai.judge.verdict import Strictness
 
 if TYPE_CHECKING:
@@ -149,7 +151,38 @@ def to_house_rules(rulings: Sequence[RulingIn]) -> HouseRules | None:
         return None
     from kiekai.judge.house_rules import HouseRules, HouseRuling
 
-    return HouseRules(HouseRuling(r.secret, r.guess, r.accepted, r.level) for r in rulings)
+    return HouseRules(
+        (HouseRuling(r.secret, r.guess, r.accepted, r.level) for r in rulings),
+        label="house rule sent with this request",
+    )
+
+
+#: Most rulings one ``GET /v1/tables/{name}/rulings`` answers with (a page).
+MAX_PAGE_RULINGS = 500
+
+TableName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=64,
+        pattern=TABLE_NAME_PATTERN,
+        description=(
+            "A table's name: 1 to 64 lowercase letters, digits, `-` or `_`, starting with a "
+            "letter or digit."
+        ),
+        examples=["friday-games"],
+    ),
+]
+TableField = Annotated[
+    TableName | None,
+    Field(
+        description=(
+            "The table whose rulings (made with `POST /v1/tables/{name}/rulings`) this "
+            f"verdict applies, before the judge's evidence; absent: the `{DEFAULT_TABLE}` "
+            "table. Rulings sent in `house_rules` come first."
+        ),
+    ),
+]
 
 
 class JudgeRequest(BaseModel):
@@ -175,6 +208,7 @@ class JudgeRequest(BaseModel):
     )
     strictness: StrictnessField = Strictness.STANDARD
     house_rules: HouseRulingsField = []
+    table: TableField = None
 
 
 class Pair(BaseModel):
@@ -210,6 +244,7 @@ class BatchRequest(BaseModel):
     )
     strictness: StrictnessField = Strictness.STANDARD
     house_rules: HouseRulingsField = []
+    table: TableField = None
 
 
 class RepeatRequest(BaseModel):
@@ -234,9 +269,105 @@ class RepeatRequest(BaseModel):
     )
     strictness: StrictnessField = Strictness.STANDARD
     house_rules: HouseRulingsField = []
+    table: TableField = None
+
+
+class TableCreate(BaseModel):
+    """Body of ``POST /v1/tables``: the new table's name."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"name": "cafe"}]})
+
+    name: TableName
+
+
+class TableRulingIn(BaseModel):
+    """Body of ``POST /v1/tables/{name}/rulings``: one ruling of the table (a later one on
+    the same pair and level replaces it)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "secret": "sofa",
+                    "guess": "couch",
+                    "accepted": False,
+                    "level": "standard",
+                    "ruled_by": "Ann",
+                }
+            ]
+        },
+    )
+
+    secret: Word = Field(description="The secret word of the ruling.", examples=["sofa"])
+    guess: Word = Field(description="The guess (or candidate) it rules on.", examples=["couch"])
+    accepted: bool = Field(description="Whether this table counts the guess as a match.")
+    level: Literal["strict", "standard", "lenient", "*"] = Field(
+        default="*",
+        description="The level the ruling holds at; `*` (the default) for every level.",
+    )
+    ruled_by: (
+        Annotated[str, Field(max_length=MAX_RULED_BY_CHARS), AfterValidator(_check_word)] | None
+    ) = Field(
+        default=None,
+        description=f"Who made the ruling (a player's name; at most {MAX_RULED_BY_CHARS} characters).",
+        examples=["Ann"],
+    )
+
+    @model_validator(mode="after")
+    def _words_present(self) -> TableRulingIn:
+        from kiekai.judge.house_rules import HouseRulesError, HouseRuling
+
+        try:
+            HouseRuling(self.secret, self.guess, self.accepted, self.level)
+        except HouseRulesError as exc:
+            raise ValueError(str(exc)) from None
+        return self
 
 
 # -------------------------------------------------------------------------- response models
+
+
+class TableCreated(BaseModel):
+    """Answer of ``POST /v1/tables``: the table and its key, shown this once."""
+
+    name: str = Field(description="The table's name.")
+    key: str = Field(
+        description="The table's key, needed to write its rulings "
+        "(`Authorization: Bearer <key>` or `X-Table-Key: <key>`). Shown only now: the "
+        "server keeps a salted scrypt hash of it."
+    )
+
+
+class TableRulingOut(BaseModel):
+    """One ruling of a table, as stored."""
+
+    secret: str = Field(description="The secret word, as written.")
+    guess: str = Field(description="The guess, as written.")
+    accepted: bool = Field(description="Whether this table counts the guess as a match.")
+    level: str = Field(description="`strict`, `standard`, `lenient` or `*` (every level).")
+    ruled_by: str | None = Field(description="Who made the ruling, when recorded.")
+    ruled_at: datetime = Field(description="When it was made (UTC).")
+
+
+class RulingsPage(BaseModel):
+    """Answer of ``GET /v1/tables/{name}/rulings``: one page of a table's rulings, oldest
+    first."""
+
+    table: str = Field(description="The table's name.")
+    total: int = Field(description="How many rulings the table holds.")
+    offset: int = Field(description="Index of the first ruling on this page.")
+    rulings: list[TableRulingOut] = Field(description="The rulings on this page.")
+    next_offset: int | None = Field(
+        description="The `offset` of the next page, or null on the last page."
+    )
+
+
+class RemovedOut(BaseModel):
+    """Answer of ``DELETE /v1/tables/{name}/rulings``."""
+
+    table: str = Field(description="The table's name.")
+    removed: int = Field(description="How many rulings were removed (one per level).")
 
 
 class VerdictDetails(BaseModel):
@@ -308,6 +439,9 @@ class VerdictDetails(BaseModel):
     )
     ruling_level: str | None = Field(
         default=None, description="The level the house ruling holds at (`*`: every level)."
+    )
+    ruled_by: str | None = Field(
+        default=None, description="Who made the house ruling that decided, when recorded."
     )
     used_count: int | None = Field(
         default=None, ge=0, description="/v1/repeat: how many used words were compared."

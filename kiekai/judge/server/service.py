@@ -32,6 +32,7 @@ from kiekai.judge.verdict import Strictness, Verdict
 if TYPE_CHECKING:
     from kiekai.judge import Judge
     from kiekai.judge.house_rules import HouseRules
+    from kiekai.judge.store import RulingStore
 
 log = logging.getLogger(__name__)
 
@@ -151,8 +152,9 @@ class JudgeService:
     requests on words in the tables go on being answered meanwhile.
     """
 
-    def __init__(self, judges: Mapping[Strictness, Any]) -> None:
+    def __init__(self, judges: Mapping[Strictness, Any], store: RulingStore | None = None) -> None:
         self.judges = dict(judges)
+        self.store = store
         self.worker = JudgeWorker()
         self.cache = VerdictCache(VERDICT_CACHE_ENTRIES)
         self._loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kiekai-loader")
@@ -171,6 +173,70 @@ class JudgeService:
                 "restart the server with that level",
             )
         return judge
+
+    async def rulings(
+        self, table: str | None, words: Iterable[str], sent: HouseRules | None = None
+    ) -> HouseRules | None:
+        """The house rulings a verdict request applies: the rulings ``sent`` with it
+        first, then those of ``table`` (the default table when None) between its
+        ``words``, read from the store in one query on a thread of its own (so a ruling
+        written by another worker holds from the next request on). None when neither
+        has any.
+
+        Raises:
+            JudgeError: (404 ``table-not-found``) ``table`` names no table of the store;
+                (503 ``store-unavailable``) the store cannot be read.
+        """
+        from kiekai.judge.house_rules import DEFAULT_TABLE
+
+        if self.store is None:
+            if table is not None and table != DEFAULT_TABLE:
+                raise JudgeError(
+                    404, "table-not-found", f"this server has no rulings store; no table {table!r}"
+                )
+            return sent
+        name = table if table is not None else DEFAULT_TABLE
+        store = self.store
+        words = list(words)
+
+        def read() -> HouseRules:
+            if table is not None and not store.has_table(name):
+                from kiekai.judge.store import TableNotFoundError
+
+                raise TableNotFoundError(f"no table named {name!r}; create it with POST /v1/tables")
+            return store.rules_for(name, words)
+
+        found = await self.store_call(read)
+        if not len(found):
+            return sent
+        if sent is None:
+            return found
+        sent.fallback = found
+        return sent
+
+    async def store_call(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` (a store read or write) on a worker thread; the store's
+        errors become :class:`JudgeError` with their own status and code, a database
+        failure a 503 ``store-unavailable``."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from kiekai.judge.store import StoreError, TableKeyError
+
+        try:
+            return await asyncio.to_thread(function, *args)
+        except StoreError as exc:
+            headers = {"WWW-Authenticate": "Bearer"} if isinstance(exc, TableKeyError) else {}
+            if exc.status != 401:
+                headers = {}
+            raise JudgeError(exc.status, exc.code, str(exc), headers) from None
+        except SQLAlchemyError as exc:
+            log.exception("the rulings store failed")
+            raise JudgeError(
+                503,
+                "store-unavailable",
+                f"the rulings store could not be used ({type(exc).__name__}); the error is "
+                "in the server log, try again later",
+            ) from exc
 
     async def _ensure_encoder(self, words: Iterable[str]) -> None:
         """Load the sentence model first (once, on the loader thread) when ``words`` need

@@ -1,0 +1,1 @@
+"""The store's schema versions, oldest first (Alembic revision files)."""
