@@ -74,7 +74,7 @@ def test_a_dict_with_a_renamed_field_says_nothing_instead_of_defaults() -> None:
     assert isinstance(typed(Event("verdict", 0, 1, good), "kiek"), KiekVerdict)
     lines = describe(Event("verdict", 0, 1, good))
     assert [line.plain for line in lines] == [
-        "  seat 1: 'hound' vs 'dog': match +2 each (: )",
+        "  seat 1: 'hound' vs 'dog': match +2 each",
     ]
     renamed = {k if k != "guess" else "guessed" for k in good}
     bad = {k: good.get(k, "hound") for k in renamed}

@@ -328,7 +328,7 @@ class Describer:
             parts.append(f" +{data.scored} each")
         if data.overruled:
             parts.append(Span(" (the table's ruling)", "magenta"))
-        if not self.reasons_shown:
+        if not self.reasons_shown and data.reason.strip():
             # the plain reason a player reads (the relation's name stays in the log)
             parts.append(Span(f" ({printable(data.reason)})", "dim"))
         return [_line(*parts)]
