@@ -92,8 +92,9 @@ class PhotoInfo:
     format: str
 
 
-# Validation results keyed by (sha256, max_pixels, min_side): a photo is decoded once a process.
-_INFO_CACHE: dict[tuple[str, int, int], PhotoInfo | PhotoError] = {}
+# Validation results keyed by (sha256, max_pixels, min_side, decoded): a photo is decoded
+# once a process (a header-only check is kept apart: it does not vouch for the pixels).
+_INFO_CACHE: dict[tuple[str, int, int, bool], PhotoInfo | PhotoError] = {}
 
 # EXIF orientations (tag 274) that turn the image a quarter turn, so width and height swap.
 _QUARTER_TURNS = {5, 6, 7, 8}
@@ -220,6 +221,55 @@ def inspect_photo(
             raise PhotoError(
                 f"too small to show: {width}x{height} pixels, under {min_side} px a side"
             )
+    return PhotoInfo(width=width, height=height, mode=mode, format=fmt)
+
+
+def inspect_header(
+    data: bytes, *, max_pixels: int = MAX_PIXELS, min_side: int = MIN_SIDE
+) -> PhotoInfo:
+    """Validate one photo's bytes from its header only, without decoding its pixels.
+
+    The checks of :func:`inspect_photo` that need no decode: not empty, an image Pillow
+    identifies, a photo format, no decompression bomb, no side under ``min_side``, and for
+    a PNG, every critical chunk's CRC (:func:`_png_crc_problem`, a checksum of the bytes,
+    about a millisecond a megabyte). Pillow's ``Image.open`` reads the header alone and
+    decodes nothing; this takes about 0.3 ms a photo against 5-25 ms for
+    :func:`inspect_photo`'s decode (docs/benchmarks.md). A photo whose pixel data is
+    truncated or broken passes here and fails when it is first decoded: the game perceives
+    the cards it deals before the first prompt and deals another photo from the pile in
+    place of one that fails (:func:`kiekai.perception.load_perception`, ``deal``).
+
+    The size is turned by the EXIF orientation where the header holds it (JPEG, WEBP, a
+    PNG whose eXIf chunk comes before its pixels); a PNG's later eXIf chunk is not looked
+    for (Pillow would decode the image to find it), so its size is the header's.
+
+    Args:
+        data: the file's bytes.
+        max_pixels: decompression-bomb limit in pixels (width x height).
+        min_side: smallest usable side in pixels (the same after any rotation).
+
+    Returns:
+        The photo's :class:`PhotoInfo`.
+
+    Raises:
+        PhotoError: empty, not an image, not a photo format, a decompression bomb, a PNG
+            chunk that fails its CRC, or smaller than ``min_side`` pixels a side.
+    """
+    if not data:
+        raise PhotoError("empty file (0 bytes)")
+    image = _open_checked(io.BytesIO(data), max_pixels)
+    with image:
+        mode, fmt, size = image.mode, image.format or "", image.size
+        if fmt == "PNG" and (problem := _png_crc_problem(data)) is not None:
+            raise PhotoError(problem)
+        if min(size) < min_side:
+            raise PhotoError(
+                f"too small to show: {size[0]}x{size[1]} pixels, under {min_side} px a side"
+            )
+        if fmt == "PNG" and "exif" not in image.info:
+            width, height = size
+        else:
+            width, height = _rotated_size(image, size)
     return PhotoInfo(width=width, height=height, mode=mode, format=fmt)
 
 
@@ -470,12 +520,18 @@ def decode_photos(
         yield photo
 
 
-def _photo_info_cached(data: bytes, digest: str, max_pixels: int, min_side: int) -> PhotoInfo:
-    key = (digest, max_pixels, min_side)
+def _photo_info_cached(
+    data: bytes, digest: str, max_pixels: int, min_side: int, decode: bool = True
+) -> PhotoInfo:
+    key = (digest, max_pixels, min_side, decode)
     cached = _INFO_CACHE.get(key)
+    if cached is None and not decode:  # a photo that decoded whole has a good header too
+        decoded = _INFO_CACHE.get((digest, max_pixels, min_side, True))
+        cached = decoded if isinstance(decoded, PhotoInfo) else None
     if cached is None:
+        inspect = inspect_photo if decode else inspect_header
         try:
-            cached = inspect_photo(data, max_pixels=max_pixels, min_side=min_side)
+            cached = inspect(data, max_pixels=max_pixels, min_side=min_side)
         except PhotoError as exc:
             cached = exc
         _INFO_CACHE[key] = cached
@@ -493,11 +549,14 @@ def read_card(
     extra: tuple[tuple[str, str], ...] = (),
     max_pixels: int = MAX_PIXELS,
     min_side: int = MIN_SIDE,
+    decode: bool = True,
 ) -> Card:
     """Hash and validate one photo file and make it a :class:`Card`.
 
     The file is read once; its SHA-256 is the card's content hash and the key of an
     in-process cache of validation results, so a photo is decoded at most once a process.
+    With ``decode=False`` only its header is checked (:func:`inspect_header`): the photo
+    may still fail when its pixels are first decoded.
 
     Args:
         path: the photo file.
@@ -507,17 +566,20 @@ def read_card(
         extra: other label columns as ``(column, value)`` pairs.
         max_pixels: decompression-bomb limit in pixels (width x height).
         min_side: smallest usable side in pixels.
+        decode: validate by one whole decode (:func:`inspect_photo`); ``False``: by the
+            header alone (:func:`inspect_header`).
 
     Raises:
         PhotoError: the file cannot be read, is not a regular file (pipe, device), is over
-            :data:`MAX_FILE_BYTES`, or is not a usable photo (see :func:`inspect_photo`).
+            :data:`MAX_FILE_BYTES`, or is not a usable photo (see :func:`inspect_photo`,
+            or :func:`inspect_header` without ``decode``).
     """
     try:
         data = read_photo_bytes(path)
     except OSError as exc:
         raise PhotoError(f"cannot read the file ({exc.strerror or exc})") from exc
     digest = hashlib.sha256(data).hexdigest()
-    info = _photo_info_cached(data, digest, max_pixels, min_side)
+    info = _photo_info_cached(data, digest, max_pixels, min_side, decode)
     return Card(
         id=card_id,
         path=Path(path),
