@@ -137,3 +137,22 @@ def test_play_replaces_a_dealt_photo_that_fails_to_decode(tmp_path: Path):
     assert "a photo from the pile is dealt instead" in result.output
     assert "Which 2 cards of your hand" in result.output
     shutil.rmtree(tmp_path / "game-cards", ignore_errors=True)
+
+
+def test_decoding_in_threads_gives_the_same_photos_in_order(tmp_path: Path):
+    from kiekai.deck import decode_photos
+
+    deck = _photos(tmp_path / "deck", 9)
+    (deck / "p03.png").write_bytes(b"broken")  # fails at decode, keeps its place
+    paths = sorted(deck.iterdir())
+    one = list(decode_photos(paths, 32))
+    many = list(decode_photos(paths, 32, workers=3))
+    assert [p.card for p in many] == [p.card for p in one] == paths
+    assert [p.reason for p in many] == [p.reason for p in one]
+    assert many[3].image is None and many[3].reason
+    for a, b in zip(one, many, strict=True):
+        if a.image is not None:
+            assert b.image is not None and a.image.tobytes() == b.image.tobytes()
+    skipped: list[str] = []
+    kept = list(decode_photos(paths, 32, workers=2, on_skip=lambda n, r: skipped.append(n)))
+    assert len(kept) == 8 and skipped == [str(paths[3])]
