@@ -58,7 +58,13 @@ MAX_DEPTH: int = 16
 MAX_SEATS: int = 8
 
 
-@dataclass(frozen=True)
+#: The JSON encoders of :meth:`Event.to_json`, made once: ``json.dumps`` with any option
+#: builds a new encoder on every call, a third of the cost of writing a small event.
+_TEXT_ENCODER = json.JSONEncoder(ensure_ascii=False)
+_ASCII_ENCODER = json.JSONEncoder(ensure_ascii=True)
+
+
+@dataclass(frozen=True, init=False)
 class Event:
     """One thing that happened in a game.
 
@@ -67,15 +73,47 @@ class Event:
         turn: 0-based turn index (Kiek) or round index (Kismet); -1 for game-level events.
         player: seat index of the player it concerns, or ``None`` for table events.
         data: JSON-serialisable payload (card ids, words, points, seconds ...).
+        payload: the typed model of ``data`` (:class:`EventData` registered for ``type``), or
+            ``None`` for an event built from a bare dict and not checked
+            (:func:`check_event` adds it). Not compared: two events are equal when their
+            type, turn, player and data are.
+
+    An event made by :meth:`of` holds its ``data`` only and builds ``payload`` back from it
+    when first asked (then keeps it): the model was checked when the engine made it, and
+    ``data`` is its dump, so the rebuilt model equals it. A game keeps every event it wrote
+    in memory; one plain dict an event (instead of a dict and a model with its own field
+    dict and set) keeps a long game's garbage collections as short as with untyped events.
     """
 
     type: str
     turn: int = -1
     player: int | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
-    #: the typed model of ``data`` (:class:`EventData` registered for ``type``), or ``None``
-    #: for an event built from a bare dict and not checked (:func:`check_event` adds it)
-    payload: EventData | None = field(default=None, compare=False, repr=False)
+
+    def __init__(
+        self,
+        type: str,
+        turn: int = -1,
+        player: int | None = None,
+        data: Mapping[str, Any] | None = None,
+        payload: EventData | None = None,
+    ) -> None:
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "data", {} if data is None else data)
+        object.__setattr__(self, "_payload", payload)
+        object.__setattr__(self, "_model", None)
+
+    @property
+    def payload(self) -> EventData | None:
+        """The typed model of :attr:`data` (see the class), or ``None``."""
+        payload: EventData | None = self._payload  # type: ignore[attr-defined]
+        model: type[EventData] | None = self._model  # type: ignore[attr-defined]
+        if payload is None and model is not None:
+            payload = model.model_validate(self.data)
+            object.__setattr__(self, "_payload", payload)
+        return payload
 
     @classmethod
     def of(cls, payload: EventData, *, turn: int = -1, player: int | None = None) -> Event:
@@ -89,16 +127,19 @@ class Event:
             ValueError: ``payload`` holds a field its model does not name (a misspelt or
                 renamed field), unless its model takes free fields (:attr:`EventData.open`).
         """
-        kind = EVENT_TYPES.get(type(payload))
+        model = type(payload)
+        kind = EVENT_TYPES.get(model)
         if kind is None:
-            raise TypeError(f"{type(payload).__name__} is not a registered event model")
-        extra = sorted(payload.model_extra or {})
+            raise TypeError(f"{model.__name__} is not a registered event model")
+        extra = payload.__pydantic_extra__
         if extra and not payload.open:
             raise ValueError(
-                f"{kind[1]!r} event: {type(payload).__name__} has no field {extra[0]!r}"
+                f"{kind[1]!r} event: {model.__name__} has no field {sorted(extra)[0]!r}"
             )
         data = payload.model_dump(by_alias=True, exclude_unset=True)
-        return cls(type=kind[1], turn=turn, player=player, data=data, payload=payload)
+        event = cls(kind[1], turn, player, data)
+        object.__setattr__(event, "_model", model)
+        return event
 
     def to_json(self) -> str:
         """Return the event as one line of JSON (no trailing newline), always UTF-8-encodable.
@@ -115,11 +156,11 @@ class Event:
             "player": self.player,
             "data": dict(self.data),
         }
-        line = json.dumps(record, ensure_ascii=False, sort_keys=False)
+        line = _TEXT_ENCODER.encode(record)
         try:
             line.encode("utf-8")
         except UnicodeEncodeError:
-            line = json.dumps(record, ensure_ascii=True, sort_keys=False)
+            line = _ASCII_ENCODER.encode(record)
         return line
 
     @classmethod

@@ -15,7 +15,7 @@ from typing import NoReturn
 import typer
 
 from kiekai.clock import Clock, MonotonicClock, VirtualClock
-from kiekai.commands import path_value
+from kiekai.commands import freeze_imported, path_value
 from kiekai.display import printable
 from kiekai.events import Event, EventLog
 from kiekai.files import FileRefusedError
@@ -315,6 +315,7 @@ def _run_headless(
     far, status 130)."""
     from kiekai.kismet.table import printout, run_headless
 
+    freeze_imported()
     try:
         run_headless(table, clock)
     except KeyboardInterrupt:
@@ -336,6 +337,7 @@ def _run_app(
     from kiekai.ui.kismet_app import KismetApp
 
     app = KismetApp(table, names=names, realtime=True)
+    freeze_imported()
     app.run()
     typer.echo(f"Kismet, seed {seed}")
     if app.return_code:  # Ctrl-C (130), SIGTERM (143) or SIGHUP (129)

@@ -84,6 +84,16 @@ def reachable_values(dice: Iterable[int]) -> frozenset[int]:
         ValueError: not exactly three dice, or a die outside 1..6.
     """
     dice = tuple(dice)
+    try:
+        return _reachable(dice)
+    except TypeError:  # a die that is not even hashable
+        raise ValueError(f"three dice of 1..6 are needed, got {dice!r}") from None
+
+
+@cache
+def _reachable(dice: tuple[int, ...]) -> frozenset[int]:
+    """:func:`reachable_values` of one throw, kept: there are only 216 throws, and the bots
+    ask for the values of the same throw thousands of times a game."""
     if len(dice) != DICE or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
         raise ValueError(f"three dice of 1..6 are needed, got {dice!r}")
     return frozenset(a + b for a, b in itertools.combinations(dice, 2))
