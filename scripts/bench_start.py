@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "| figure | " + " | ".join(names) + (" | ratio |" if len(names) > 1 else " |") + " target |"
     )
-    print("| --- " * (len(names) + (2 if len(names) > 1 else 1)) + "|")
+    print("| --- " * (len(names) + (3 if len(names) > 1 else 2)) + "|")
     for label, medians, target in rows:
         cells = [f"{medians[n]:.2f} s" for n in names]
         if len(names) > 1:
