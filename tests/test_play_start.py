@@ -156,3 +156,56 @@ def test_decoding_in_threads_gives_the_same_photos_in_order(tmp_path: Path):
     skipped: list[str] = []
     kept = list(decode_photos(paths, 32, workers=2, on_skip=lambda n, r: skipped.append(n)))
     assert len(kept) == 8 and skipped == [str(paths[3])]
+
+
+def test_clip_weights_are_looked_for_without_huggingface_hub_when_no_cache_holds_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """No folder of the repository in any hub cache: ``None`` at once, huggingface_hub not
+    imported (0.5-0.8 s before a first prompt); a cached file is still found."""
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path / "kiekai"))
+    code = (
+        "import sys\nfrom kiekai.models import clip\n"
+        "print(clip._clip_hub_cache_file('someone/model/'), "
+        "'huggingface_hub' in sys.modules)"
+    )
+
+    def run() -> list[str]:  # a new process: huggingface_hub reads HF_HUB_CACHE on import
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
+        return done.stdout.split()
+
+    assert run() == ["None", "False"]
+    repo = tmp_path / "hub" / "models--someone--model"
+    (repo / "snapshots" / "abc").mkdir(parents=True)
+    (repo / "snapshots" / "abc" / "open_clip_model.safetensors").write_bytes(b"weights")
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("abc")
+    found, imported = run()
+    assert found.endswith("abc/open_clip_model.safetensors") and imported == "True"
+
+
+def test_zipf_frequencies_are_wordfreqs_and_come_from_disk_the_second_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import wordfreq
+
+    from kiekai.lexicon import zipf_frequencies
+
+    monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path / "cache"))
+    words = ["dog", "homeless", "fruitless", "zzqx"]
+    expected = [wordfreq.zipf_frequency(w, "en") for w in words]
+    assert zipf_frequencies(words).tolist() == pytest.approx(expected)
+
+    def not_called(*args, **kwargs):
+        raise AssertionError("wordfreq asked again")
+
+    monkeypatch.setattr(wordfreq, "zipf_frequency", not_called)
+    assert zipf_frequencies(words).tolist() == pytest.approx(expected)
+    with pytest.raises(AssertionError, match="asked again"):
+        zipf_frequencies([*words, "cat"])

@@ -407,8 +407,7 @@ def _play(out: Console, err: Console, settings: TableSettings) -> int:
     make_bot = _bot_maker(settings, judge, bot_perception)
     clock = MonotonicClock() if settings.humans else VirtualClock()
     terminal = settings.web is None
-    if settings.humans and terminal:
-        _warm_up_judge(err, judge)
+    warm_up = _warm_up_judge(err, judge) if settings.humans and terminal else None
     players = _terminal_players(
         out, settings, judge, names, names_of_cards, log_path, make_bot, clock
     )
@@ -426,6 +425,8 @@ def _play(out: Console, err: Console, settings: TableSettings) -> int:
         cards, names_of_cards, names, judge, table_rules, make_bot, event_log, log_path, header,
         clock,
     )  # fmt: skip
+    if warm_up is not None:  # last, so that its imports do not slow the start-up down
+        warm_up.start()
     if settings.web is not None:
         return _play_web(out, err, settings, game, sock=listening)
     return _play_terminal(out, err, settings, game, players)
@@ -439,11 +440,12 @@ def _warm_up_judge(err: Console, judge: Judge) -> threading.Thread:
     up and the sentence model's weights are found and their hash checked, so that a
     missing model stops the game before it begins. Loading MiniLM with torch (about 10 s
     of imports on 2 cores) and the judge's other first-call costs then run in a daemon
-    thread while the person reads the first prompt: a verdict asked for before it is done
-    waits for it (the judge's loaders hold locks), and nothing it does is printed.
+    thread, started by the caller just before the game, while the person reads the first
+    prompt: a verdict asked for before it is done waits for it (the judge's loaders hold
+    locks), and nothing it does is printed.
 
     Returns:
-        The started warm-up thread (tests join it).
+        The warm-up thread, not started yet.
 
     Raises:
         typer.Exit: WordNet or the sentence model cannot be found.
@@ -466,9 +468,7 @@ def _warm_up_judge(err: Console, judge: Judge) -> threading.Thread:
         except Exception:  # noqa: BLE001 - the first verdict reports it, in the game's thread
             return
 
-    thread = threading.Thread(target=warm_up, name="kiekai-judge-warm-up", daemon=True)
-    thread.start()
-    return thread
+    return threading.Thread(target=warm_up, name="kiekai-judge-warm-up", daemon=True)
 
 
 def _listen(err: Console, web: WebSettings | None) -> socket.socket | None:
