@@ -228,28 +228,6 @@ def test_logits_are_cached_by_content_hash(dev_cards, tmp_path):
     assert np.array_equal(got, expected)
 
 
-def test_word_columns_are_read_from_the_disk_cache_by_a_new_process(tmp_path, monkeypatch):
-    """A new perception object reads each word's classes from the disk cache, walking no
-    WordNet (issue 22: the first scores() call after the pass under 1 s)."""
-    from kiekai.perception import classifier as module
-
-    words = ["dog", "tool", "red", "xyzzy", "piano"]
-    first = ClassifierPerception(progress=False, cache_root=tmp_path / "emb")
-    known, mask = first.knows(words), first.class_mask(words)
-    assert known.tolist() == [True, True, False, False, True]  # red: a colour, no class
-
-    def no_wordnet(word):
-        raise AssertionError(f"WordNet walked for {word!r}")
-
-    monkeypatch.setattr(module, "word_senses", no_wordnet)
-    again = ClassifierPerception(progress=False, cache_root=tmp_path / "emb")
-    assert np.array_equal(again.knows(words), known)
-    assert np.array_equal(again.class_mask(words), mask)
-    other = ClassifierPerception(progress=False, cache_root=tmp_path / "other")
-    with pytest.raises(AssertionError, match="WordNet walked"):
-        other.knows(["dog"])
-
-
 def test_a_photo_that_cannot_be_decoded_is_skipped_with_its_reason(dev_cards, tmp_path):
     good = dev_cards[0]
     broken_path = tmp_path / "broken.jpg"

@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from kiekai.deck import Card, PhotoError, decode_photos
-from kiekai.perception.cache import EmbeddingCache, text_key
+from kiekai.perception.cache import EmbeddingCache
 
 if TYPE_CHECKING:
     from nltk.corpus.reader.wordnet import Synset
@@ -74,9 +74,6 @@ TOP_K = 5
 UNDECIDED = 0.5
 #: Senses under this synset are not counted (ImageNet-1k has no class for a person).
 PERSON = "person.n.01"
-#: Version of the rule turning a word into its classes (:func:`word_senses`,
-#: :func:`classes_under`) in the namespace of the disk cache of columns: change it with them.
-CLASS_COLUMNS_VERSION = "v1-top-senses-no-person"
 
 
 class ClassifierPerception:
@@ -120,9 +117,6 @@ class ClassifierPerception:
         self.failed: dict[str, str] = {}
         self._memory: dict[str, np.ndarray] = {}
         self._columns: dict[str, np.ndarray | None] = {}
-        self._cache_root = cache_root
-        self._columns_disk: EmbeddingCache | None = None
-        self._columns_disk_opened = False
 
     # -- pixels -> class probabilities ------------------------------------------------------------
 
@@ -277,50 +271,11 @@ class ClassifierPerception:
         return out
 
     def _column(self, word: str) -> np.ndarray | None:
-        """The classes under ``word`` (bool (1000,)), or ``None`` when it covers none; from
-        memory, else the disk cache (:meth:`_column_cache`), else WordNet (stored in both)."""
         key = " ".join(word.strip().lower().split())
         if key not in self._columns:
-            disk = self._column_cache()
-            stored = disk.get(text_key(key)) if disk is not None and key else None
-            if stored is not None:
-                classes = stored > 0.5
-            else:
-                classes = classes_under(word_senses(key), tuple(self.wnids))
-                if disk is not None and key:
-                    disk.put(text_key(key), classes.astype(np.float32))
+            classes = classes_under(word_senses(key), tuple(self.wnids))
             self._columns[key] = classes if classes.any() else None
         return self._columns[key]
-
-    def _column_cache(self) -> EmbeddingCache | None:
-        """The disk cache of each word's classes (a 0/1 float32 vector of 1000 per word),
-        so that a new process's first :meth:`scores` call reads the vocabulary's columns
-        instead of walking WordNet for each word (1-2 s for the 1,006 words on 2 cores;
-        docs/benchmarks.md). Its namespace holds what a column depends on: the classes,
-        the WordNet source (:func:`kiekai.judge.wordnet_index.current_identity`), the
-        vocabulary file's bytes and :data:`CLASS_COLUMNS_VERSION`. ``None`` when WordNet
-        cannot be found (columns are then computed each process, as before)."""
-        if not self._columns_disk_opened:
-            import hashlib
-
-            from kiekai.judge.wordnet_index import current_identity, identity_key
-            from kiekai.lexicon import VOCABULARY_PATH
-
-            try:
-                wordnet_key = identity_key(current_identity())[:16]
-                vocabulary = hashlib.sha256(VOCABULARY_PATH.read_bytes()).hexdigest()[:16]
-            except (OSError, RuntimeError):
-                pass
-            else:
-                classes = hashlib.sha256("\n".join(self.wnids).encode()).hexdigest()[:16]
-                self._columns_disk = EmbeddingCache(
-                    f"classifier-classes|{classes}|wordnet {wordnet_key}|vocabulary "
-                    f"{vocabulary}|{CLASS_COLUMNS_VERSION}",
-                    root=self._cache_root,
-                    dim=len(self.wnids),
-                )
-            self._columns_disk_opened = True
-        return self._columns_disk
 
 
 def word_senses(word: str) -> tuple[Synset, ...]:
