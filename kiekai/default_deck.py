@@ -114,7 +114,7 @@ def _warn_skip(card_id: str, reason: str) -> None:
     warnings.warn(f"{card_id}: skipped, {reason}", DeckWarning, stacklevel=3)
 
 
-def default_deck(on_skip: Callable[[str, str], None] | None = None) -> Deck:
+def default_deck(on_skip: Callable[[str, str], None] | None = None, *, decode: bool = True) -> Deck:
     """The embedded default deck of real photographs, cards sorted by id.
 
     Card ids are ``default/<package>/<name>`` (not paths under ``Deck.root``, which is the
@@ -125,6 +125,8 @@ def default_deck(on_skip: Callable[[str, str], None] | None = None) -> Deck:
     Args:
         on_skip: called as ``on_skip(card_id, reason)`` for a photo that is missing from its
             package or cannot be decoded; default: one :class:`DeckWarning` each.
+        decode: validate each photo by one whole decode; ``False``: by its header alone
+            (see :func:`kiekai.deck.load_deck`; ``kiekai play`` does this).
 
     Returns:
         A fresh :class:`Deck` (the cards are cached; the list is a copy).
@@ -132,7 +134,7 @@ def default_deck(on_skip: Callable[[str, str], None] | None = None) -> Deck:
     Raises:
         DeckError: the listing is missing or malformed, or no photo at all is available.
     """
-    cards, skipped = _load_default()
+    cards, skipped = _load_default(decode)
     for card_id, reason in skipped:
         (on_skip or _warn_skip)(card_id, reason)
     if not cards:
@@ -143,8 +145,8 @@ def default_deck(on_skip: Callable[[str, str], None] | None = None) -> Deck:
     return Deck(root=listing_path().parent, cards=list(cards), skipped=list(skipped))
 
 
-@lru_cache(maxsize=1)
-def _load_default() -> tuple[tuple[Card, ...], tuple[tuple[str, str], ...]]:
+@lru_cache(maxsize=2)
+def _load_default(decode: bool = True) -> tuple[tuple[Card, ...], tuple[tuple[str, str], ...]]:
     cards: list[Card] = []
     skipped: list[tuple[str, str]] = []
     for photo in default_photos():
@@ -155,6 +157,7 @@ def _load_default() -> tuple[tuple[Card, ...], tuple[tuple[str, str], ...]]:
                 label=photo.label or None,
                 wnid=photo.wnid or None,
                 extra=(("licence", photo.licence), ("source", photo.source)),
+                decode=decode,
             )
         except PhotoError as exc:
             skipped.append((photo.card_id, str(exc)))

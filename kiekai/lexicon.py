@@ -348,10 +348,37 @@ def _synset_names(cell: str, file: Path, number: int) -> tuple[str, ...]:
     return names
 
 
-@functools.lru_cache(maxsize=8)
-def _load_vocabulary(path: str) -> Vocabulary:
+def zipf_frequencies(words: Sequence[str]) -> np.ndarray:
+    """wordfreq's Zipf frequency of each word in English: float32 (len(words),).
+
+    Kept on disk (:class:`kiekai.perception.cache.EmbeddingCache`, keyed by the words and
+    wordfreq's version), since wordfreq's table costs 1-1.5 s to load and look 1,500 words
+    up in on 2 cores, before a game's first prompt (docs/benchmarks.md); the values are
+    the same either way.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    from kiekai.perception.cache import EmbeddingCache, text_key
+
+    try:
+        namespace = f"zipf-en|wordfreq {version('wordfreq')}|n{len(words)}"
+    except PackageNotFoundError:  # pragma: no cover - a dependency
+        namespace = None
+    cache = EmbeddingCache(namespace, dim=len(words)) if namespace and words else None
+    key = text_key("\n".join(words))
+    stored = cache.get(key) if cache is not None else None
+    if stored is not None:
+        return stored
     from wordfreq import zipf_frequency
 
+    zipf = np.asarray([zipf_frequency(w, "en") for w in words], dtype=np.float32)
+    if cache is not None:
+        cache.put(key, zipf)
+    return zipf
+
+
+@functools.lru_cache(maxsize=8)
+def _load_vocabulary(path: str) -> Vocabulary:
     file = Path(path)
     if not file.is_file():
         if file == VOCABULARY_PATH.resolve():
@@ -418,7 +445,7 @@ def _load_vocabulary(path: str) -> Vocabulary:
             kinds.append(kind)
             concreteness.append(rating)
             misread.append(_synset_names(row.get("misread", ""), file, number))
-    zipf = np.asarray([zipf_frequency(w, "en") for w in words], dtype=np.float32)
+    zipf = zipf_frequencies(words)
     return Vocabulary(
         tuple(words),
         tuple(groups),

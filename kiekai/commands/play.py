@@ -15,8 +15,9 @@ from __future__ import annotations
 import random
 import shlex
 import socket
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, cast
@@ -196,7 +197,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a game of Kiek: split five photos 3 against 2 with one word; guess the others' words."""
         out, err = _consoles()
-        command_resources()  # the judge, bots and perception of this game read these
+        # the judge, bots and perception of this game read these; one-time builds (the
+        # WordNet index) say so on stderr, with their estimate
+        command_resources(report=lambda line: err.print(safe_text(line), highlight=False))
         if resume is not None:
             given = {
                 "--bots": bots != 3, "--humans": humans != 1, "--deck": deck is not None,
@@ -559,12 +562,7 @@ def _play(
     make_bot = _bot_maker(settings, judge, bot_perception)
     clock = MonotonicClock() if settings.humans else VirtualClock()
     terminal = settings.web is None
-    if settings.humans and terminal:
-        # The first verdicts need WordNet and MiniLM: load them before the clock runs.
-        try:
-            judge.warm_up()
-        except RuntimeError as exc:
-            raise _fail(err, f"the judge cannot start: {exc}") from None
+    warm_up = _warm_up_judge(err, judge) if settings.humans and terminal else None
     players = _terminal_players(
         out, settings, judge, names, names_of_cards, log_path, make_bot, clock
     )
@@ -584,6 +582,8 @@ def _play(
         cards, names_of_cards, names, judge, table_rules, make_bot, event_log, log_path, header,
         clock,
     )  # fmt: skip
+    if warm_up is not None:  # last, so that its imports do not slow the start-up down
+        warm_up.start()
     if settings.web is not None:
         return _play_web(out, err, settings, game, sock=listening)
     code = _play_terminal(out, err, settings, game, players, resumed)
@@ -638,6 +638,45 @@ def _numbered_log(log: Path, number: int) -> Path:
         extra += 1
         candidate = log.with_name(f"{log.stem}-game{number}-{extra}{log.suffix}")
     return candidate
+
+
+def _warm_up_judge(err: Console, judge: Judge) -> threading.Thread:
+    """Make the first verdicts as fast as later ones without holding up the first prompt.
+
+    What can fail or build is done now, in this thread: WordNet is opened (a first run
+    builds its index, saying so with an estimate on stderr), the embedding table is looked
+    up and the sentence model's weights are found and their hash checked, so that a
+    missing model stops the game before it begins. Loading MiniLM with torch (about 10 s
+    of imports on 2 cores) and the judge's other first-call costs then run in a daemon
+    thread, started by the caller just before the game, while the person reads the first
+    prompt: a verdict asked for before it is done waits for it (the judge's loaders hold
+    locks), and nothing it does is printed.
+
+    Returns:
+        The warm-up thread, not started yet.
+
+    Raises:
+        typer.Exit: WordNet or the sentence model cannot be found.
+    """
+    from kiekai import models
+
+    resources = judge.resources
+    try:
+        resources.wordnet()
+        resources.embedding_table()
+        if not resources.encoder_loaded():
+            models.resolve_sentence_model(allow_download=False)
+    except (RuntimeError, OSError, LookupError) as exc:
+        raise _fail(err, f"the judge cannot start: {exc}") from None
+    resources.report = None  # the background loads print nothing over the prompt
+
+    def warm_up() -> None:
+        try:
+            judge.warm_up()
+        except Exception:  # noqa: BLE001 - the first verdict reports it, in the game's thread
+            return
+
+    return threading.Thread(target=warm_up, name="kiekai-judge-warm-up", daemon=True)
 
 
 def _listen(err: Console, web: WebSettings | None) -> socket.socket | None:
@@ -716,6 +755,11 @@ def _perception(
     the log header (``"none"`` without bots); the deck is checked again for size with only
     the readable cards.
 
+    Only the cards the game deals are read (:func:`dealt_cards`, the engine's seeded
+    shuffle; :func:`kiekai.perception.perceive_dealt`): a game plays no others. One that
+    cannot be read is left out, saying so, and the deal made again, so a photo from the
+    pile takes its place.
+
     Raises:
         typer.Exit: the perception cannot load, or leaves too few cards for the table.
     """
@@ -731,6 +775,7 @@ def _perception(
             clip_model=settings.clip_model,
             clip_checkpoint=settings.clip_checkpoint,
             echo=lambda line: out.print(safe_text(str(line)), highlight=False),
+            deal=lambda deck: dealt_cards(deck, settings.game.seed, settings.players),
         )
     except (ValueError, RuntimeError, FileNotFoundError, OSError) as exc:
         raise _fail(err, str(exc)) from None
@@ -741,6 +786,19 @@ def _perception(
     except DeckTooSmallError as exc:
         raise _fail(err, f"{deck_name} with the {perception_name} perception: {exc}") from None
     return bot_perception, usable_cards, perception_name
+
+
+def dealt_cards(cards: Sequence[Card], seed: int, players: int) -> list[Card]:
+    """The cards a game of ``players`` with ``seed`` deals from ``cards`` (in this order):
+    the first ``4 * players + 3`` (:func:`kiekai.kiek.rules.cards_needed`) of the
+    engine's shuffle, ``random.Random(seed).shuffle`` of the list, its first draw
+    (:class:`kiekai.kiek.engine.KiekEngine`; ``tests/test_play_start.py`` checks the two
+    agree). The rest is set aside and never played; fewer cards give them all."""
+    from kiekai.kiek.rules import cards_needed
+
+    order = list(cards)
+    random.Random(seed).shuffle(order)
+    return order[: cards_needed(players)]
 
 
 def _seat_names(settings: TableSettings) -> list[str]:
@@ -986,7 +1044,10 @@ def _say_stopped(
 def _load_cards(err: Console, deck: Path | None, players: int) -> tuple[list, str]:
     """Read ``deck`` (or the embedded default deck) and check it is big enough.
 
-    Skipped photos and labels.csv problems are reported once each on stderr.
+    Photos are checked by their headers only (:func:`kiekai.deck.decode.inspect_header`):
+    the bots' perception decodes the ones the game deals before it begins, and a photo
+    that fails then is replaced from the pile (:func:`_perception`). Skipped photos and
+    labels.csv problems are reported once each on stderr.
 
     Returns:
         (cards, the deck's name for the log header).
@@ -1012,11 +1073,16 @@ def _load_cards(err: Console, deck: Path | None, players: int) -> tuple[list, st
         if deck is None:
             from kiekai.default_deck import default_deck
 
-            loaded = default_deck(on_skip=skipped)
+            loaded = default_deck(on_skip=skipped, decode=False)
             name = "embedded default deck"
         else:
+            # headers only: the game decodes the photos it deals (_perception)
             loaded = load_deck(
-                deck, on_skip=skipped, on_problem=problem, known_wnid=WordNetNounIds()
+                deck,
+                on_skip=skipped,
+                on_problem=problem,
+                known_wnid=WordNetNounIds(),
+                decode=False,
             )
             name = str(loaded.root)
         check_deck_size(loaded, players)

@@ -10,6 +10,7 @@ function the rest of the package uses to get pixels (:func:`decode_photos` for m
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import io
@@ -18,7 +19,7 @@ import re
 import struct
 import warnings
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar, overload
@@ -92,8 +93,9 @@ class PhotoInfo:
     format: str
 
 
-# Validation results keyed by (sha256, max_pixels, min_side): a photo is decoded once a process.
-_INFO_CACHE: dict[tuple[str, int, int], PhotoInfo | PhotoError] = {}
+# Validation results keyed by (sha256, max_pixels, min_side, decoded): a photo is decoded
+# once a process (a header-only check is kept apart: it does not vouch for the pixels).
+_INFO_CACHE: dict[tuple[str, int, int, bool], PhotoInfo | PhotoError] = {}
 
 # EXIF orientations (tag 274) that turn the image a quarter turn, so width and height swap.
 _QUARTER_TURNS = {5, 6, 7, 8}
@@ -220,6 +222,55 @@ def inspect_photo(
             raise PhotoError(
                 f"too small to show: {width}x{height} pixels, under {min_side} px a side"
             )
+    return PhotoInfo(width=width, height=height, mode=mode, format=fmt)
+
+
+def inspect_header(
+    data: bytes, *, max_pixels: int = MAX_PIXELS, min_side: int = MIN_SIDE
+) -> PhotoInfo:
+    """Validate one photo's bytes from its header only, without decoding its pixels.
+
+    The checks of :func:`inspect_photo` that need no decode: not empty, an image Pillow
+    identifies, a photo format, no decompression bomb, no side under ``min_side``, and for
+    a PNG, every critical chunk's CRC (:func:`_png_crc_problem`, a checksum of the bytes,
+    about a millisecond a megabyte). Pillow's ``Image.open`` reads the header alone and
+    decodes nothing; this takes about 0.3 ms a photo against 5-25 ms for
+    :func:`inspect_photo`'s decode (docs/benchmarks.md). A photo whose pixel data is
+    truncated or broken passes here and fails when it is first decoded: the game perceives
+    the cards it deals before the first prompt and deals another photo from the pile in
+    place of one that fails (:func:`kiekai.perception.load_perception`, ``deal``).
+
+    The size is turned by the EXIF orientation where the header holds it (JPEG, WEBP, a
+    PNG whose eXIf chunk comes before its pixels); a PNG's later eXIf chunk is not looked
+    for (Pillow would decode the image to find it), so its size is the header's.
+
+    Args:
+        data: the file's bytes.
+        max_pixels: decompression-bomb limit in pixels (width x height).
+        min_side: smallest usable side in pixels (the same after any rotation).
+
+    Returns:
+        The photo's :class:`PhotoInfo`.
+
+    Raises:
+        PhotoError: empty, not an image, not a photo format, a decompression bomb, a PNG
+            chunk that fails its CRC, or smaller than ``min_side`` pixels a side.
+    """
+    if not data:
+        raise PhotoError("empty file (0 bytes)")
+    image = _open_checked(io.BytesIO(data), max_pixels)
+    with image:
+        mode, fmt, size = image.mode, image.format or "", image.size
+        if fmt == "PNG" and (problem := _png_crc_problem(data)) is not None:
+            raise PhotoError(problem)
+        if min(size) < min_side:
+            raise PhotoError(
+                f"too small to show: {size[0]}x{size[1]} pixels, under {min_side} px a side"
+            )
+        if fmt == "PNG" and "exif" not in image.info:
+            width, height = size
+        else:
+            width, height = _rotated_size(image, size)
     return PhotoInfo(width=width, height=height, mode=mode, format=fmt)
 
 
@@ -416,6 +467,7 @@ def decode_photos(
     *,
     on_skip: OnSkip | None = None,
     max_pixels: int = MAX_PIXELS,
+    workers: int = 1,
 ) -> Iterator[DecodedPhoto[Card]]: ...
 
 
@@ -426,6 +478,7 @@ def decode_photos(
     *,
     on_skip: OnSkip | None = None,
     max_pixels: int = MAX_PIXELS,
+    workers: int = 1,
 ) -> Iterator[DecodedPhoto[Card | Path]]: ...
 
 
@@ -435,8 +488,9 @@ def decode_photos(
     *,
     on_skip: OnSkip | None = None,
     max_pixels: int = MAX_PIXELS,
+    workers: int = 1,
 ) -> Iterator[DecodedPhoto[Card | Path]]:
-    """Decode photos one by one with :func:`open_rgb`, never stopping at one that fails.
+    """Decode photos with :func:`open_rgb`, in order, never stopping at one that fails.
 
     The one way to get the pixels of many cards (contact sheets, CLIP embeddings, any
     perception): a card validated when the deck was read can still fail later (the file was
@@ -449,33 +503,70 @@ def decode_photos(
             ``on_skip(card id or path, reason)`` and *not* yielded (use :func:`warn_skipped`
             for a :class:`DeckWarning`); if ``None``, it is yielded with ``image=None``.
         max_pixels: decompression-bomb limit (width x height, pixels).
+        workers: photos decoded at once in a thread pool (Pillow's decoders release the
+            GIL), up to ``2 * workers`` ahead of the one yielded, so that a caller's model
+            forward on one batch overlaps the decoding of the next; 1 decodes each photo
+            when it is asked for. The photos and their order are the same either way.
 
     Yields:
         :class:`DecodedPhoto` per card, in order (with ``on_skip``: only those that decoded).
     """
-    for card in cards:
+
+    def one(card: Card | str | os.PathLike[str]) -> DecodedPhoto[Card | Path]:
         path = Path(card.path if isinstance(card, Card) else card)
+        named = card if isinstance(card, Card) else path
         try:
-            photo = DecodedPhoto(
-                card if isinstance(card, Card) else path,
-                open_rgb(card, max_side, max_pixels=max_pixels),
-            )
+            return DecodedPhoto(named, open_rgb(card, max_side, max_pixels=max_pixels))
         except (PhotoError, OSError) as exc:
-            photo = DecodedPhoto(
-                card if isinstance(card, Card) else path, None, _short_reason(path, exc)
-            )
-            if on_skip is not None:
-                on_skip(photo.name, photo.reason or "")
-                continue
+            return DecodedPhoto(named, None, _short_reason(path, exc))
+
+    photos = map(one, cards) if workers <= 1 else _prefetched(one, cards, workers)
+    for photo in photos:
+        if photo.image is None and on_skip is not None:
+            on_skip(photo.name, photo.reason or "")
+            continue
         yield photo
 
 
-def _photo_info_cached(data: bytes, digest: str, max_pixels: int, min_side: int) -> PhotoInfo:
-    key = (digest, max_pixels, min_side)
+_In = TypeVar("_In")
+_Out = TypeVar("_Out")
+
+
+def _prefetched(
+    function: Callable[[_In], _Out], items: Iterable[_In], workers: int
+) -> Iterator[_Out]:
+    """``map(function, items)`` computed in a pool of ``workers`` threads, at most
+    ``2 * workers`` results ahead of the one yielded, in order."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    ahead = 2 * workers
+    source = iter(items)
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kiekai-decode") as pool:
+        queue: collections.deque[Future[_Out]] = collections.deque()
+        for item in source:
+            queue.append(pool.submit(function, item))
+            if len(queue) >= ahead:
+                break
+        while queue:
+            result = queue.popleft().result()
+            for item in source:
+                queue.append(pool.submit(function, item))
+                break
+            yield result
+
+
+def _photo_info_cached(
+    data: bytes, digest: str, max_pixels: int, min_side: int, decode: bool = True
+) -> PhotoInfo:
+    key = (digest, max_pixels, min_side, decode)
     cached = _INFO_CACHE.get(key)
+    if cached is None and not decode:  # a photo that decoded whole has a good header too
+        decoded = _INFO_CACHE.get((digest, max_pixels, min_side, True))
+        cached = decoded if isinstance(decoded, PhotoInfo) else None
     if cached is None:
+        inspect = inspect_photo if decode else inspect_header
         try:
-            cached = inspect_photo(data, max_pixels=max_pixels, min_side=min_side)
+            cached = inspect(data, max_pixels=max_pixels, min_side=min_side)
         except PhotoError as exc:
             cached = exc
         _INFO_CACHE[key] = cached
@@ -493,11 +584,14 @@ def read_card(
     extra: tuple[tuple[str, str], ...] = (),
     max_pixels: int = MAX_PIXELS,
     min_side: int = MIN_SIDE,
+    decode: bool = True,
 ) -> Card:
     """Hash and validate one photo file and make it a :class:`Card`.
 
     The file is read once; its SHA-256 is the card's content hash and the key of an
     in-process cache of validation results, so a photo is decoded at most once a process.
+    With ``decode=False`` only its header is checked (:func:`inspect_header`): the photo
+    may still fail when its pixels are first decoded.
 
     Args:
         path: the photo file.
@@ -507,17 +601,20 @@ def read_card(
         extra: other label columns as ``(column, value)`` pairs.
         max_pixels: decompression-bomb limit in pixels (width x height).
         min_side: smallest usable side in pixels.
+        decode: validate by one whole decode (:func:`inspect_photo`); ``False``: by the
+            header alone (:func:`inspect_header`).
 
     Raises:
         PhotoError: the file cannot be read, is not a regular file (pipe, device), is over
-            :data:`MAX_FILE_BYTES`, or is not a usable photo (see :func:`inspect_photo`).
+            :data:`MAX_FILE_BYTES`, or is not a usable photo (see :func:`inspect_photo`,
+            or :func:`inspect_header` without ``decode``).
     """
     try:
         data = read_photo_bytes(path)
     except OSError as exc:
         raise PhotoError(f"cannot read the file ({exc.strerror or exc})") from exc
     digest = hashlib.sha256(data).hexdigest()
-    info = _photo_info_cached(data, digest, max_pixels, min_side)
+    info = _photo_info_cached(data, digest, max_pixels, min_side, decode)
     return Card(
         id=card_id,
         path=Path(path),

@@ -73,6 +73,7 @@ def load_deck(
     min_side: int = MIN_SIDE,
     known_wnid: KnownWnid | None = None,
     max_skips_shown: int | None = MAX_PROBLEMS_SHOWN,
+    decode: bool = True,
 ) -> Deck:
     """Read a photo folder (recursively) and its optional labels.csv into a :class:`Deck`.
 
@@ -99,6 +100,10 @@ def load_deck(
             (default :data:`MAX_PROBLEMS_SHOWN`, the cap of labels.csv's problems: a folder
             of 100,000 empty ``.jpg`` files printed 100,000 lines); ``None``: every one
             (``kiekai deck info``, which lists each file anyway).
+        decode: validate each photo by decoding it whole (``kiekai deck info``, which lists
+            every file's status); ``False``: by its header alone
+            (:func:`kiekai.deck.decode.inspect_header`, about 20-50x faster), for a game,
+            which perceives only the photos it deals and replaces one that fails then.
 
     Returns:
         The deck, cards sorted by id.
@@ -139,7 +144,8 @@ def load_deck(
 
     try:
         return _read_deck(root, skip, problem, labels_path=root / LABELS_FILE, problems=problems,
-                          max_pixels=max_pixels, min_side=min_side, known_wnid=known_wnid)  # fmt: skip
+                          max_pixels=max_pixels, min_side=min_side, known_wnid=known_wnid,
+                          decode=decode)  # fmt: skip
     finally:
         if max_skips_shown is not None and skipped > max_skips_shown:
             report(
@@ -166,6 +172,7 @@ def _read_deck(
     max_pixels: int,
     min_side: int,
     known_wnid: KnownWnid | None,
+    decode: bool = True,
 ) -> Deck:
     """The body of :func:`load_deck` once ``root`` is a folder (arguments as there)."""
     has_labels = os.path.lexists(labels_path)
@@ -194,6 +201,7 @@ def _read_deck(
                 extra=row.extra if row else (),
                 max_pixels=max_pixels,
                 min_side=min_side,
+                decode=decode,
             )
         except PhotoError as exc:
             skipped.append((relative, str(exc)))

@@ -103,16 +103,19 @@ def word_prior(vocabulary: Vocabulary) -> np.ndarray:
     )
 
 
-def _closed_form_is_a_word(closed: str) -> bool:
-    """Whether ``closed`` (``fruitless``, ``homeless``) is already an English word, in WordNet
-    or met in text (wordfreq Zipf >= 2): ``fruit-less`` would read as *fruitless*
-    (unproductive), and a table (the judge's one-word check) takes it as that word split in
-    two, not as a new formation like ``people-less``."""
-    from wordfreq import zipf_frequency
-
+def _closed_forms_are_words(closed: list[str]) -> list[bool]:
+    """Whether each of ``closed`` (``fruitless``, ``homeless``) is already an English word,
+    in WordNet or met in text (wordfreq Zipf >= 2): ``fruit-less`` would read as
+    *fruitless* (unproductive), and a table (the judge's one-word check) takes it as that
+    word split in two, not as a new formation like ``people-less``. The frequencies come
+    from :func:`kiekai.lexicon.zipf_frequencies` (kept on disk: wordfreq's import and
+    table cost about a second before a game's first prompt)."""
     from kiekai.judge.resources import wordnet
+    from kiekai.lexicon import zipf_frequencies
 
-    return bool(wordnet().synsets(closed)) or zipf_frequency(closed, "en") >= 2.0
+    zipf = zipf_frequencies(closed)
+    reader = wordnet()
+    return [bool(reader.synsets(w)) or float(z) >= 2.0 for w, z in zip(closed, zipf, strict=True)]
 
 
 def candidates_for(vocabulary: Vocabulary) -> Candidates:
@@ -124,15 +127,16 @@ def candidates_for(vocabulary: Vocabulary) -> Candidates:
     hand); a bot builds its own once and keeps it.
     """
     prior = word_prior(vocabulary)
-    xs = [
+    everyday = [
         i
         for i, (word, kind) in enumerate(zip(vocabulary.words, vocabulary.kinds, strict=True))
         if kind == "category"
         and " " not in word
         and vocabulary.zipf[i] >= tuning.PRIVATIVE_MIN_ZIPF
         and less(word) not in vocabulary
-        and not _closed_form_is_a_word(word + "less")
     ]
+    closed = _closed_forms_are_words([vocabulary.words[i] + "less" for i in everyday])
+    xs = [i for i, is_word in zip(everyday, closed, strict=True) if not is_word]
     words = tuple(vocabulary.words) + tuple(less(vocabulary.words[i]) for i in xs)
     kinds = tuple(vocabulary.kinds) + ("privative",) * len(xs)
     base = np.concatenate([np.arange(len(vocabulary)), np.asarray(xs, dtype=np.intp)]).astype(

@@ -42,7 +42,14 @@ if TYPE_CHECKING:
 
 KINDS = ("auto", "clip", "labels", "classifier", "colour")
 
-__all__ = ["KINDS", "Perception", "PerceptionUnavailable", "load_perception"]
+__all__ = [
+    "KINDS",
+    "Deal",
+    "Perception",
+    "PerceptionUnavailable",
+    "load_perception",
+    "perceive_dealt",
+]
 
 
 class PerceptionUnavailable(RuntimeError):
@@ -67,20 +74,74 @@ def _first_sentence(text: str) -> str:
     return text.split(". ", 1)[0].strip().rstrip(".")
 
 
+#: ``deal(cards) -> the cards a game deals from them``: what :func:`load_perception` reads
+#: before the game when it is given (the first ``4 * players + 3`` of the game's shuffle).
+Deal = Callable[[Sequence[Card]], list[Card]]
+
+
 def _finish(
     perception: Perception,
     cards: Sequence[Card],
     echo: Callable[[str], object],
     line: str,
+    deal: Deal | None = None,
 ) -> tuple[Perception, list[Card]]:
-    """Echo the choice, read every card (:meth:`Perception.prepare`), echo and drop the cards
-    the perception cannot see."""
+    """Echo the choice, read the cards (:meth:`Perception.prepare`), echo and drop the cards
+    the perception cannot see.
+
+    Without ``deal`` every card is read. With it only the dealt ones are
+    (:func:`perceive_dealt`); the others stay in the returned list unread.
+    """
     echo(line)
+    if deal is not None:
+        usable, dealt = perceive_dealt(perception, cards, deal, echo)
+        use_reference = getattr(perception, "use_reference", None)
+        if use_reference is not None:  # CLIP calibrates over the dealt cards
+            use_reference(dealt)
+        return perception, usable
     skipped = perception.prepare(cards)
     bad = {card.id for card, _ in skipped}
     for card, reason in skipped:
         echo(f"perception {perception.name}: left out {card.id} ({reason})")
     return perception, [card for card in cards if card.id not in bad]
+
+
+def perceive_dealt(
+    perception: Perception,
+    cards: Sequence[Card],
+    deal: Deal,
+    echo: Callable[[str], object] = print,
+) -> tuple[list[Card], list[Card]]:
+    """Read the cards a game deals, and only those; one that cannot be read is left out of
+    the deck and the deal is made again, so that a photo from the pile takes its place.
+
+    ``deal(cards)`` gives the cards a game deals from a deck (``kiekai play``: the first
+    ``4 * players + 3`` of the engine's seeded shuffle, :func:`kiekai.kiek.engine`). Each
+    round reads ``deal(usable)`` (a progress bar counts only the photos not cached yet,
+    the ones the person waits for); the cards it cannot see are echoed, one line each
+    (``"perception NAME: left out ID (reason); a photo from the pile is dealt instead"``),
+    and dropped, and the deal is made again from the rest, until every dealt card reads.
+    The game then deals exactly the cards read: the engine shuffles the returned list with
+    the same seed. Cards never dealt are never read (a game plays only the cards it deals;
+    a later :meth:`Perception.scores` call would read any other card it is given).
+
+    Returns:
+        ``(usable, dealt)``: the deck without the cards left out, in the given order, and
+        the cards its deal gives (all read).
+    """
+    usable = list(cards)
+    while True:
+        dealt = deal(usable)
+        skipped = perception.prepare(dealt)
+        if not skipped:
+            return usable, dealt
+        bad = {card.id for card, _ in skipped}
+        for card, reason in skipped:
+            echo(
+                f"perception {perception.name}: left out {card.id} ({reason}); a photo "
+                "from the pile is dealt instead"
+            )
+        usable = [card for card in usable if card.id not in bad]
 
 
 def _with_attributes(
@@ -125,7 +186,7 @@ def _with_attributes(
 
 
 def _labels(
-    cards: Sequence[Card], echo: Callable[[str], object], why: str
+    cards: Sequence[Card], echo: Callable[[str], object], why: str, deal: Deal | None = None
 ) -> tuple[Perception, list[Card]]:
     from kiekai.perception.compose import CompositePerception
     from kiekai.perception.labels import LabelsPerception
@@ -144,6 +205,7 @@ def _labels(
         cards,
         echo,
         f"perception: labels ({len(usable)} of {len(cards)} photos labelled; {why})",
+        deal,
     )
 
 
@@ -155,6 +217,7 @@ def _pixels(
     why: str,
     strict: bool,
     progress: bool,
+    deal: Deal | None = None,
 ) -> tuple[Perception, list[Card]]:
     """The perception without CLIP: colours from the pixels; things from labels.csv
     (``use_labels``) for the labelled photos and from the classifier for the others.
@@ -175,7 +238,9 @@ def _pixels(
         parts = _with_attributes([colour, labels], labels, None, colour, echo, labels)
         perception = CompositePerception(parts, "labels+colour")
         note = f"all {n} photos labelled: things from labels.csv, colours from the pixels"
-        return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
+        return _finish(
+            perception, cards, echo, f"perception: {perception.name} ({note}; {why})", deal
+        )
     try:
         from kiekai.perception.classifier import ClassifierPerception
 
@@ -197,7 +262,9 @@ def _pixels(
         else:
             perception = CompositePerception([colour])
             note = f"no photo labelled and {missing}: bots see colours only"
-        return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
+        return _finish(
+            perception, cards, echo, f"perception: {perception.name} ({note}; {why})", deal
+        )
     if k:
         labels = LabelsPerception(labelled)
         objects = LabelledFirst(labels, classifier)
@@ -211,7 +278,7 @@ def _pixels(
         parts = _with_attributes([colour, classifier], None, classifier, colour, echo, classifier)
         perception = CompositePerception(parts, "classifier+colour")
         note = "things from the classifier, colours from the pixels"
-    return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})")
+    return _finish(perception, cards, echo, f"perception: {perception.name} ({note}; {why})", deal)
 
 
 def load_perception(
@@ -223,6 +290,7 @@ def load_perception(
     echo: Callable[[str], object] = print,
     progress: bool = True,
     allow_clip: bool = True,
+    deal: Deal | None = None,
 ) -> tuple[Perception, list[Card]]:
     """Choose and build the perception for a deck, and read every card once.
 
@@ -241,6 +309,9 @@ def load_perception(
         progress: show a progress bar while photos are read for the first time.
         allow_clip: ``False``: ``auto`` does not try CLIP (the evaluation's measure of the
             game without it).
+        deal: read only the cards a game deals (:func:`perceive_dealt`), not every card:
+            ``deal(cards)`` gives them. CLIP then calibrates over the dealt cards, the
+            cards its scores are ever asked about (docs/perception.md).
 
     Returns:
         ``(perception, usable_cards)``: the backend and the cards it can score, in deck order
@@ -259,7 +330,7 @@ def load_perception(
     if kind not in KINDS:
         raise ValueError(f"unknown perception {kind!r}; choose one of {', '.join(KINDS)}")
     if kind == "labels":
-        return _labels(cards, echo, "--perception labels was chosen")
+        return _labels(cards, echo, "--perception labels was chosen", deal)
     if kind == "colour":
         from kiekai.perception.colour import ColourPerception
 
@@ -269,6 +340,7 @@ def load_perception(
             cards,
             echo,
             "perception: colour (--perception colour was chosen: colour and light words only)",
+            deal,
         )
     if kind == "classifier":
         return _pixels(
@@ -278,10 +350,17 @@ def load_perception(
             why="--perception classifier was chosen: pixels only, labels.csv ignored",
             strict=True,
             progress=progress,
+            deal=deal,
         )
     if kind == "auto" and not allow_clip:
         return _pixels(
-            cards, echo, use_labels=True, why="CLIP not used", strict=False, progress=progress
+            cards,
+            echo,
+            use_labels=True,
+            why="CLIP not used",
+            strict=False,
+            progress=progress,
+            deal=deal,
         )
     checkpoint = str(clip_checkpoint) if clip_checkpoint is not None else None
     try:
@@ -300,6 +379,7 @@ def load_perception(
             why=f"CLIP is unavailable ({_first_sentence(str(exc))})",
             strict=False,
             progress=progress,
+            deal=deal,
         )
     reason = "--perception clip was chosen" if kind == "clip" else "its weights loaded"
-    return _finish(clip, cards, echo, f"perception: clip ({clip.model_key}; {reason})")
+    return _finish(clip, cards, echo, f"perception: clip ({clip.model_key}; {reason})", deal)

@@ -45,6 +45,8 @@ version), so a renamed photo hits the cache and an edited one misses it.
 from __future__ import annotations
 
 import functools
+import itertools
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +65,9 @@ DECODE_MAX_SIDE = 512
 IMAGE_PIPELINE_VERSION = f"v1-max{DECODE_MAX_SIDE}-resize256-crop224-bicubic-mean0.5"
 #: Photos per forward pass.
 BATCH_SIZE = 16
+#: Threads decoding photos ahead of the forward passes (:func:`kiekai.deck.decode_photos`);
+#: the pixels are the same as one thread's, so the cache namespace does not change.
+DECODE_WORKERS = max(1, min(4, os.cpu_count() or 1))
 #: Classes kept per photo when probabilities are carried to words (module docstring).
 TOP_K = 5
 #: Score of a word the classifier does not know (the contract's "undecided").
@@ -142,9 +147,11 @@ class ClassifierPerception:
             unit="photo",
             disable=not progress,
         ) as bar:
+            # photos decode in threads while the model runs on the batch before
+            photos = decode_photos(missing, DECODE_MAX_SIDE, workers=DECODE_WORKERS)
             for start in range(0, len(missing), BATCH_SIZE):
                 batch, pixels = [], []
-                for photo in decode_photos(missing[start : start + BATCH_SIZE], DECODE_MAX_SIDE):
+                for photo in itertools.islice(photos, BATCH_SIZE):
                     if photo.image is None:
                         self.failed[photo.card.sha256] = photo.reason or "cannot be decoded"
                         continue

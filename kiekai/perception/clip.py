@@ -259,6 +259,14 @@ class ClipPerception:
         self._reference_images = None
         return skipped
 
+    def use_reference(self, cards: Sequence[Card]) -> None:
+        """Make ``cards`` the calibration's reference set (per-word mean and standard
+        deviation of cosines; module docstring). A game reads and calibrates over the
+        cards it deals (:func:`kiekai.perception.perceive_dealt`): they are the only cards
+        its scores are asked about."""
+        self.cards = list(cards)
+        self._reference_images = None
+
     def cosines(self, cards: Sequence[Card], words: Sequence[str]) -> np.ndarray:
         """Return raw CLIP cosine similarities, float32 (N, V) in [-1, 1]."""
         cosines: np.ndarray = self.embed_images(cards) @ self.embed_words(words).T

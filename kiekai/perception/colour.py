@@ -81,6 +81,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -113,6 +114,8 @@ COLOUR_WORDS: dict[str, str] = {
 }
 #: Longest side (pixels) a photo is decoded at.
 DECODE_MAX_SIDE = 64
+#: Threads decoding photos ahead of the feature computation (same pixels as one thread).
+DECODE_WORKERS = max(1, min(4, os.cpu_count() or 1))
 #: Largest exposure gain of the white-patch step (2 = one photographic stop).
 MAX_GAIN = 2.0
 #: Percentile of relative luminance that the white-patch step brings to white.
@@ -629,13 +632,15 @@ class ColourPerception:
             else:
                 self._memory[key] = cached
         photo_part: dict[str, np.ndarray] = {}
-        for photo in decode_photos(pending.values(), DECODE_MAX_SIDE):
+        # photos decode in threads while the features of the one before are computed
+        for photo in decode_photos(pending.values(), DECODE_MAX_SIDE, workers=DECODE_WORKERS):
             key = photo.card.sha256
             if photo.image is None:
                 self.failed[key] = photo.reason or "cannot be decoded"
                 continue
             photo_part[key] = colour_features(np.asarray(photo.image, dtype=np.uint8))
-        for photo in decode_photos([pending[k] for k in photo_part], SUBJECT_MAX_SIDE):
+        subjects = [pending[k] for k in photo_part]
+        for photo in decode_photos(subjects, SUBJECT_MAX_SIDE, workers=DECODE_WORKERS):
             key = photo.card.sha256
             if photo.image is None:
                 self.failed[key] = photo.reason or "cannot be decoded"
