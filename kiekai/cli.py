@@ -46,7 +46,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "replay": (
         "kiekai.commands.play",
-        "Print a game of Kiek again from its JSON-lines log alone.",
+        "Print a game of Kiek (or Kismet) again from its log alone, and check it against the "
+        "rules.",
     ),
     "models": (
         "kiekai.commands.models",
