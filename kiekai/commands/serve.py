@@ -14,6 +14,8 @@ from kiekai import serving
 DEFAULT_HOST = "127.0.0.1"
 #: Default TCP port.
 DEFAULT_PORT = 8765
+#: Most worker processes ``--workers`` accepts (each holds its own judges, 150-250 MB).
+MAX_WORKERS = 64
 
 
 def is_loopback(host: str) -> bool:
@@ -93,8 +95,20 @@ def serve(
         None,
         "--house-rules",
         help="A table's own rulings every verdict applies before the judge's evidence "
-        "(lines 'secret<TAB>guess<TAB>yes|no<TAB>level'); read once at start. Requests may "
-        "also send their own rulings in 'house_rules'.",
+        "(lines 'secret<TAB>guess<TAB>yes|no<TAB>level'); read at start and again whenever "
+        "the file changes, by every worker. Requests may also send their own rulings in "
+        "'house_rules'.",
+    ),
+    workers: int = typer.Option(
+        1,
+        "--workers",
+        min=1,
+        max=MAX_WORKERS,
+        help="Worker processes answering on the one port (uvicorn's supervisor; a worker "
+        "that dies is replaced). With more than one, the WordNet index and the embedding "
+        "table are built first, once for all, in a process of their own (1-3 minutes on "
+        "2 quiet cores when missing), and each worker loads the sentence model only on the "
+        "first word outside the tables.",
     ),
 ) -> None:
     """Serve the synonym judge over HTTP (POST /v1/judge, /v1/judge/batch, /v1/repeat).
@@ -106,12 +120,10 @@ def serve(
     1 GB of memory) loads only when a request holds a word outside the tables, or at
     start when there is no embedding table, which is then built in the background while
     the server answers (1-3 minutes on 2 quiet cores, up to 20 on a busy machine; not
-    with --no-embedding-table). One process serves one judge per strictness level.
-    Binding an address other than loopback prints a warning: the API has no
-    authentication.
+    with --no-embedding-table). One process serves one judge per strictness level;
+    --workers N runs N such processes on the port. Binding an address other than
+    loopback prints a warning: the API has no authentication.
     """
-    from kiekai.judge.resources import default_resources
-    from kiekai.judge.server import create_app, load_judges
 
     if not is_loopback(host):
         typer.echo(
@@ -139,6 +151,71 @@ def serve(
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         typer.echo(f"house rules: {len(rules)} rulings from {house_rules}", err=True)
+    options = {
+        "log_level": log_level.lower(),
+        "access_log": access_log,
+        "request_timeout_s": request_timeout,
+        "keep_alive_timeout_s": keep_alive_timeout,
+    }
+    if workers > 1:
+        _serve_workers(host, port, workers, house_rules, embedding_table, options)
+    else:
+        _serve_one(host, port, house_rules, rules, embedding_table, options)
+
+
+def _serve_workers(
+    host: str,
+    port: int,
+    workers: int,
+    house_rules: Path | None,
+    embedding_table: bool,
+    options: dict,
+) -> None:
+    """``kiekai serve --workers N`` (N > 1): the one-time builds in a child process, then
+    N workers under uvicorn's supervisor (:mod:`kiekai.judge.server.workers`)."""
+    import os
+
+    from kiekai.judge.server import workers as worker_module
+
+    typer.echo(
+        "preparing the judge's tables (WordNet index, embedding table) once for all workers ...",
+        err=True,
+    )
+    try:
+        status = worker_module.prepare_in_child(embedding_table)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    if status != 0:
+        typer.echo(
+            "error: could not prepare the judge's tables; check the models with "
+            "`kiekai models` (or reinstall with `make test`)",
+            err=True,
+        )
+        raise typer.Exit(1)
+    settings = worker_module.WorkerSettings(
+        house_rules=str(house_rules.resolve()) if house_rules is not None else None
+    )
+    os.environ[worker_module.SETTINGS_ENV] = settings.to_env()  # the spawned workers read it
+    typer.echo(
+        f"serving the judge API on http://{host}:{port} with {workers} workers (docs at /docs)",
+        err=True,
+    )
+    serving.run_workers(worker_module.APP_FACTORY, host, port, workers=workers, **options)
+
+
+def _serve_one(
+    host: str,
+    port: int,
+    house_rules: Path | None,
+    rules,
+    embedding_table: bool,
+    options: dict,
+) -> None:
+    """``kiekai serve`` in this one process: the judges load here, the embedding table is
+    built in the background when missing while the server answers."""
+    from kiekai.judge.resources import default_resources
+    from kiekai.judge.server import create_app, load_judges
+    from kiekai.judge.server.rulings import FileRulings
 
     def say(line: str) -> None:
         typer.echo(line, err=True)
@@ -178,17 +255,10 @@ def serve(
                 err=True,
             )
             raise typer.Exit(1) from None
-        app = create_app(judges)
+        source = FileRulings(house_rules, rules) if house_rules is not None else None
+        app = create_app(judges, rulings=source)
         say(f"serving the judge API on http://{host}:{port} (docs at /docs)")
-        serving.run(
-            app,
-            host,
-            port,
-            log_level=log_level.lower(),
-            access_log=access_log,
-            request_timeout_s=request_timeout,
-            keep_alive_timeout_s=keep_alive_timeout,
-        )
+        serving.run(app, host, port, **options)
     finally:
         resources.stop_background_builds(build_thread)
 

@@ -23,6 +23,7 @@ import kiekai
 from kiekai import serving
 from kiekai.judge.server.errors import error_response, register_error_handlers
 from kiekai.judge.server.routes import SERVICE_STATE, router
+from kiekai.judge.server.rulings import RulingsSource
 from kiekai.judge.server.schemas import (
     MAX_BATCH_PAIRS,
     MAX_BODY_BYTES,
@@ -127,14 +128,23 @@ DESCRIPTION = (
 )
 
 
-def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
+def create_app(
+    judges: Mapping[Any, Any] | Callable[[], Mapping[Any, Any]] | None = None,
+    *,
+    rulings: RulingsSource | None = None,
+) -> FastAPI:
     """Build the FastAPI app.
 
     Args:
         judges: ``{strictness: Judge}`` to serve (keys are :class:`Strictness` or their
             names). ``None`` builds one judge per level at start-up (:func:`load_judges`)
-            in the app's lifespan. Passing them in lets a caller load models once and
-            report loading errors itself (``kiekai serve`` does).
+            in the app's lifespan; a function of no arguments is called there instead (on
+            a thread: worker processes load their judges so). Passing them in lets a
+            caller load models once and report loading errors itself (``kiekai serve``
+            does).
+        rulings: the server's house rulings, asked at every request
+            (:class:`~kiekai.judge.server.rulings.FileRulings` for ``--house-rules FILE``);
+            ``None``: the judges' own ``house_rules``.
 
     Returns:
         The app; serve it with uvicorn. Start-up happens in its lifespan, so use it as a
@@ -143,12 +153,13 @@ def create_app(judges: Mapping[Any, Any] | None = None) -> FastAPI:
     Raises:
         ValueError: a key of ``judges`` is not a strictness level.
     """
-    given = coerce_judges(judges) if judges is not None else None
+    given = coerce_judges(judges) if isinstance(judges, Mapping) else None
+    loader = judges if callable(judges) else load_judges
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
-        loaded = given if given is not None else await asyncio.to_thread(load_judges)
-        service = JudgeService(loaded)
+        loaded = given if given is not None else coerce_judges(await asyncio.to_thread(loader))
+        service = JudgeService(loaded, rulings=rulings)
         try:
             yield {SERVICE_STATE: service}
         finally:
