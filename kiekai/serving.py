@@ -168,6 +168,7 @@ class RequestTimeoutH11Protocol(H11Protocol, metaclass=_PicklableByTimeout):
         self.logger.warning("refused a request: request line and headers over the limit")
         headers = [
             (b"content-type", b"text/plain; charset=utf-8"),
+            (b"content-length", str(len(_TOO_LARGE_BODY)).encode()),
             (b"connection", b"close"),
         ]
         try:

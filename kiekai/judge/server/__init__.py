@@ -31,6 +31,10 @@ Design:
   gets a 4xx with a JSON body ``{"error", "message", "errors": [{"field", "problem"}]}``;
   an error inside the judge becomes a 422 (the judge rejected that input, ``ValueError``)
   or a 503 (the judge could not answer); the server never answers 500.
+- The server's own house rulings (``kiekai serve --house-rules FILE``) are read per
+  request from a :class:`~kiekai.judge.server.rulings.RulingsSource` (the file is read
+  again when it changes), so that several worker processes (``kiekai serve --workers N``,
+  :mod:`.workers`) apply a ruling written through one of them from their next request.
 - The server binds 127.0.0.1 by default (``kiekai serve``); it has no authentication.
 - The interactive docs (Swagger UI at ``/docs``, ReDoc at ``/redoc``) load their
   JavaScript and CSS from this server (:data:`DOCS_STATIC_URL`, files shipped in the
@@ -39,7 +43,9 @@ Design:
 The package is laid out by job: :mod:`.schemas` (request and response models, the input
 limits), :mod:`.errors` (error bodies, exception handlers, the route class that turns
 unexpected errors into 503), :mod:`.worker` (the judge thread), :mod:`.service` (judges,
-cache, scheduling), :mod:`.routes` (the ``APIRouter``) and :mod:`.app` (:func:`create_app`).
+cache, scheduling), :mod:`.rulings` (where the server's house rulings come from),
+:mod:`.routes` (the ``APIRouter``), :mod:`.app` (:func:`create_app`) and :mod:`.workers`
+(several worker processes on one port).
 ``kiekai.api`` re-exports the public names for older imports.
 
 Run it with ``kiekai serve`` (which adds the request-receipt timeout of
@@ -63,6 +69,12 @@ from kiekai.judge.server.errors import (
 from kiekai.judge.server.routes import (
     API_VERSION,
     router,
+)
+from kiekai.judge.server.rulings import (
+    FileRulings,
+    RulingsSnapshot,
+    RulingsSource,
+    StaticRulings,
 )
 from kiekai.judge.server.schemas import (
     MAX_BATCH_PAIRS,
@@ -107,6 +119,7 @@ __all__ = [
     "DOCS_STATIC_URL",
     "ENCODE_CHUNK",
     "ErrorItem",
+    "FileRulings",
     "ErrorResponse",
     "HealthResponse",
     "JudgeError",
@@ -126,7 +139,10 @@ __all__ = [
     "RepeatRequest",
     "RepeatResponse",
     "RulingIn",
+    "RulingsSnapshot",
+    "RulingsSource",
     "SMALL_REQUEST_PAIRS",
+    "StaticRulings",
     "VERDICT_CACHE_ENTRIES",
     "VerdictCache",
     "VerdictOut",

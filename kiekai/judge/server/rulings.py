@@ -65,7 +65,7 @@ class StaticRulings:
     """Rulings that never change (``None``: none)."""
 
     def __init__(self, rules: HouseRules | None = None) -> None:
-        self._snapshot = RulingsSnapshot(("static", id(rules)), rules)
+        self._snapshot = RulingsSnapshot(("static", object()), rules)
 
     def snapshot(self) -> RulingsSnapshot:
         """The same rulings every time."""

@@ -176,6 +176,7 @@ class JudgeService:
         self.cache = VerdictCache(VERDICT_CACHE_ENTRIES)
         self.rulings = rulings
         self._rulings_version: Any = None
+        self._server_rules: HouseRules | None = None
         self._loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kiekai-loader")
         self._encoder: asyncio.Future | None = None
         self._requests = itertools.count()
@@ -193,6 +194,7 @@ class JudgeService:
                     judge.house_rules = snapshot.rules
             self.cache.clear()  # old keys are never asked again: free their memory
             self._rulings_version = snapshot.version
+            self._server_rules = snapshot.rules
         return self._rulings_version
 
     def judge_for(self, level: Strictness) -> Any:
@@ -309,7 +311,8 @@ class JudgeService:
         verdict = self.cache.get(key)
         if verdict is None:
             judge = self.judge_for(level)
-            await self._ensure_encoder((secret, guess))
+            if not rules_decide(self._server_rules, level, [(secret, guess)]):
+                await self._ensure_encoder((secret, guess))  # a ruled pair needs no model
             fresh: Verdict = await self.call((0, 0), judge.match, secret, guess)
             self.cache.put(key, fresh)
             return fresh
@@ -344,7 +347,8 @@ class JudgeService:
             else:
                 found[pair] = cached
         if missing:
-            await self._ensure_encoder(w for pair in missing for w in pair)
+            unruled = [p for p in missing if not rules_decide(self._server_rules, level, [p])]
+            await self._ensure_encoder(w for pair in unruled for w in pair)
             if len(missing) <= SMALL_REQUEST_PAIRS:
                 verdicts = await self.call((0, 0), batching.match_many, judge, missing)
             else:
