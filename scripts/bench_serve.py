@@ -11,7 +11,11 @@ measures the server):
 
 - **new pairs**: every ``POST /v1/judge`` is a pair of two random words of the embedding
   table (``--vocabulary`` most common; fixed seed per round, so each request is a
-  verdict the server has not cached: the judge's work, which more workers share);
+  verdict the server has not cached: the judge's work, which more workers share). Each
+  worker keeps its own per-word caches (WordNet lookups, vectors), so before the timed
+  rounds every server gets ``--warm-up`` seconds of new pairs of the same words, which
+  fills them in each worker; the timed rounds then measure judging a new pair of known
+  words;
 - **cached**: the same 64 pairs over and over (answered from each worker's verdict
   cache: HTTP and validation cost only).
 
@@ -20,7 +24,8 @@ Memory: resident set (``VmRSS``) and proportional set (``Pss`` from
 embedding table and WordNet index, counted once per sharer) of every worker, found by
 the ``worker_pid`` that ``/healthz`` reports on connections opened until each worker has
 answered. "At rest" is after start-up and 20 requests on common words; "after" is after
-every round. Also whether a worker loaded the sentence model (it should not: every word
+every round. CPU seconds the server's processes used per request (``/proc/PID/stat``,
+all workers together) show what the machine spent. Also whether a worker loaded the sentence model (it should not: every word
 is in the tables) and the supervisor's own memory.
 
 The judge's tables (WordNet index, embedding table) must be in kiekai's cache; ``kiekai
@@ -71,6 +76,15 @@ def memory_mb(pid: int) -> dict[str, float]:
     except OSError:
         pass
     return out
+
+
+def cpu_s(pids: list[int]) -> float:
+    """CPU seconds (user + system) used so far by the processes ``pids`` together."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _get(sock: socket.socket, path: str) -> dict:
@@ -233,13 +247,16 @@ def load_main(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_load(port: int, workload: str, seed: int, args: argparse.Namespace) -> dict:
+def run_load(
+    port: int, workload: str, seed: int, args: argparse.Namespace, seconds: float | None = None
+) -> dict:
+    seconds = args.seconds if seconds is None else seconds
     command = [
         sys.executable, __file__, "--load-port", str(port), "--workload", workload,
-        "--seed", str(seed), "--seconds", str(args.seconds), "--concurrency",
+        "--seed", str(seed), "--seconds", str(seconds), "--concurrency",
         str(args.concurrency), "--vocabulary", str(args.vocabulary),
     ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, timeout=args.seconds + 120)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 120)
     if done.returncode != 0:
         raise RuntimeError(f"load process failed: {done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -290,7 +307,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="load rounds per server and workload")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per load round")
     parser.add_argument("--concurrency", type=int, default=16, help="kept-alive connections")
-    parser.add_argument("--vocabulary", type=int, default=20_000, help="common words drawn from")
+    parser.add_argument("--vocabulary", type=int, default=3_000, help="common words drawn from")
+    parser.add_argument(
+        "--warm-up", type=float, default=20.0, help="seconds of new pairs per server first"
+    )
     parser.add_argument("--python", default=sys.executable, help="the Python that runs kiekai")
     parser.add_argument("--startup-timeout", type=float, default=900.0)
     parser.add_argument("--load-port", type=int, help=argparse.SUPPRESS)
@@ -313,26 +333,34 @@ def main(argv: list[str] | None = None) -> int:
             warm(served.port)
         time.sleep(1.0)
         rest = memory_table(servers, "at rest")
+        pids = {s.workers: sorted(worker_health(s.port, s.workers)) for s in servers}
+        for served in servers:  # fill each worker's per-word caches (not timed)
+            run_load(served.port, "new", 1, args, seconds=args.warm_up)
+            run_load(served.port, "cached", 1, args, seconds=1.0)
         results: dict[tuple[int, str], list[dict]] = {}
         seed = 1
         for _ in range(args.rounds):
             for workload in ("new", "cached"):
                 for served in servers:
                     seed += 1
+                    before = cpu_s(pids[served.workers])
                     run = run_load(served.port, workload, seed, args)
+                    run["cpu_ms"] = (cpu_s(pids[served.workers]) - before) * 1e3 / max(1, run["ok"])
                     results.setdefault((served.workers, workload), []).append(run)
         after = memory_table(servers, "after load")
     finally:
         for served in servers:
             served.stop()
 
-    print(f"{args.rounds} alternating rounds of {args.seconds:g} s per server and workload, "
-          f"{args.concurrency} kept-alive connections, words from the {args.vocabulary:,} most "
-          "common of the embedding table\n")  # fmt: skip
+    print(f"{args.rounds} alternating rounds of {args.seconds:g} s per server and workload "
+          f"after {args.warm_up:g} s of warm-up each, {args.concurrency} kept-alive "
+          f"connections, words from the {args.vocabulary:,} most common of the embedding "
+          "table\n")  # fmt: skip
     print(
-        "| workload | workers | requests/s (median of rounds) | rounds | p50 ms | p99 ms | errors | connections per worker |"
+        "| workload | workers | requests/s (median of rounds) | rounds | p50 ms | p99 ms "
+        "| server CPU ms per request | errors | connections per worker |"
     )
-    print("|---|---:|---:|---|---:|---:|---:|---|")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---|")
     for workload in ("new", "cached"):
         for workers in (1, 2):
             runs = results[(workers, workload)]
@@ -341,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"| {'new pairs' if workload == 'new' else 'cached'} | {workers} | {median(rps):.0f} | {spread} | "
                 f"{median(r['p50_ms'] for r in runs):.1f} | {median(r['p99_ms'] for r in runs):.1f} | "
+                f"{median(r['cpu_ms'] for r in runs):.2f} | "
                 f"{sum(r['errors'] for r in runs)} | {runs[-1]['connections_per_worker']} |"
             )
     print()
