@@ -251,8 +251,7 @@ def _reduce_protocol(cls: Any) -> Any:
 copyreg.pickle(_PicklableByTimeout, _reduce_protocol)
 
 
-def uvicorn_config(
-    app: Any,
+def config_options(
     host: str,
     port: int,
     *,
@@ -264,38 +263,47 @@ def uvicorn_config(
     graceful_shutdown_s: int = GRACEFUL_SHUTDOWN_S,
     workers: int = 1,
     factory: bool = False,
-):
-    """The ``uvicorn.Config`` kiekai's servers run (``kiekai serve``, the web table, and
-    the benchmark's bare comparison server, so all run under the same settings).
+) -> dict[str, Any]:
+    """The keywords of ``uvicorn.Config`` (and ``uvicorn.run``) that kiekai's servers run
+    under: ``kiekai serve``, the web table and the benchmark's bare comparison server, so
+    all run under the same settings.
 
     Args:
-        app: the ASGI app, or (for ``workers`` > 1) its import string ``"module:name"``.
         lifespan: uvicorn's ``lifespan`` (``"off"`` for an app without start-up work).
         graceful_shutdown_s: seconds requests in progress get to finish on shutdown.
         workers: worker processes (see :func:`run_workers`).
-        factory: ``app`` names a function of no arguments that returns the app.
+        factory: the app is a function of no arguments that returns the app.
+
+    Raises:
+        ValueError: a timeout is not positive.
+    """
+    if not keep_alive_timeout_s > 0:
+        raise ValueError(f"the keep-alive timeout must be positive, got {keep_alive_timeout_s}")
+    return {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "access_log": access_log,
+        "lifespan": lifespan,
+        "http": protocol_with_timeout(request_timeout_s),
+        "timeout_keep_alive": keep_alive_timeout_s,
+        "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
+        "timeout_graceful_shutdown": graceful_shutdown_s,
+        "workers": workers,
+        "factory": factory,
+    }
+
+
+def uvicorn_config(app: Any, host: str, port: int, **options: Any):
+    """The ``uvicorn.Config`` of ``app`` under :func:`config_options` (``options`` are its
+    keywords). ``app`` is the ASGI app, or its import string ``"module:name"``.
 
     Raises:
         ValueError: a timeout is not positive.
     """
     import uvicorn
 
-    if not keep_alive_timeout_s > 0:
-        raise ValueError(f"the keep-alive timeout must be positive, got {keep_alive_timeout_s}")
-    return uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        access_log=access_log,
-        lifespan=lifespan,
-        http=protocol_with_timeout(request_timeout_s),
-        timeout_keep_alive=keep_alive_timeout_s,
-        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
-        timeout_graceful_shutdown=graceful_shutdown_s,
-        workers=workers,
-        factory=factory,
-    )
+    return uvicorn.Config(app, **config_options(host, port, **options))
 
 
 def run(app: Any, host: str, port: int, **options: Any) -> None:
@@ -315,18 +323,20 @@ def run_workers(app: str, host: str, port: int, *, workers: int, **options: Any)
     runs its lifespan before it accepts connections. Settings the factory needs travel in
     the environment, which spawned processes inherit. A worker that dies is replaced;
     SIGINT or SIGTERM stops them all (each finishes its requests in progress first).
+    With ``workers`` = 1 uvicorn serves in this process.
 
     Raises:
         ValueError: ``workers`` < 1 or ``app`` is not an import string.
     """
-    from uvicorn.supervisors import Multiprocess
+    import uvicorn
 
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     if not isinstance(app, str) or ":" not in app:
         raise ValueError(f"workers need the app as an import string 'module:name', got {app!r}")
-    config = uvicorn_config(app, host, port, workers=workers, factory=True, **options)
-    Multiprocess(config, sockets=[config.bind_socket()]).run()
+    # uvicorn.run builds the config, binds the socket and runs its supervisor
+    # (uvicorn.supervisors.Multiprocess, whose signature changed between releases)
+    uvicorn.run(app, **config_options(host, port, workers=workers, factory=True, **options))
 
 
 def serve_in_thread(
