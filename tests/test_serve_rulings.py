@@ -191,3 +191,31 @@ def test_healthz_names_the_worker(served) -> None:
     health = client.get("/healthz").json()
     assert health["worker_pid"] == os.getpid()
     assert health["memory_mb"] is None or health["memory_mb"] > 10
+
+
+# ------------------------------------------------------------------ worker settings
+
+
+def test_worker_settings_travel_in_the_environment(tmp_path) -> None:
+    from kiekai.judge.server.workers import SETTINGS_ENV, WorkerSettings
+
+    settings = WorkerSettings(house_rules=str(tmp_path / "rules.tsv"))
+    assert WorkerSettings.from_env({SETTINGS_ENV: settings.to_env()}) == settings
+    assert WorkerSettings.from_env({}) == WorkerSettings()
+    with pytest.raises(ValueError, match=SETTINGS_ENV):
+        WorkerSettings.from_env({SETTINGS_ENV: "{not json"})
+    with pytest.raises(ValueError, match="keys among"):
+        WorkerSettings.from_env({SETTINGS_ENV: '{"house_rule": "x"}'})
+
+
+def test_a_worker_starts_with_a_malformed_rules_file(tmp_path, monkeypatch, caplog) -> None:
+    """The parent checked the file at start; a worker (re)started while it is malformed
+    serves without it (one warning) instead of failing to start again and again."""
+    from kiekai.judge.server.workers import SETTINGS_ENV, WorkerSettings, worker_app
+
+    path = tmp_path / "rules.tsv"
+    path.write_text("sofa\tcouch\tmaybe\n", encoding="utf-8")
+    monkeypatch.setenv(SETTINGS_ENV, WorkerSettings(house_rules=str(path)).to_env())
+    app = worker_app()
+    assert app.title == "kiekai judge"
+    assert "not reloaded" in caplog.text

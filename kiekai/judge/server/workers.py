@@ -160,7 +160,6 @@ def worker_app() -> Any:
 
     Raises:
         ValueError: the settings variable is malformed.
-        kiekai.judge.house_rules.HouseRulesError: the house-rules file is malformed at start.
     """
     from kiekai.judge.server.app import create_app
     from kiekai.judge.server.rulings import FileRulings
@@ -168,8 +167,8 @@ def worker_app() -> Any:
     settings = WorkerSettings.from_env()
     rulings = None
     if settings.house_rules is not None:
-        from kiekai.judge.house_rules import HouseRules
-
-        path = Path(settings.house_rules)
-        rulings = FileRulings(path, HouseRules.load(path, missing_ok=True))
+        # the parent checked the file; a worker (re)started while it is malformed logs a
+        # warning and serves without it until it is fixed, rather than failing to start
+        rulings = FileRulings(Path(settings.house_rules))
+        rulings.snapshot()
     return create_app(load_worker_judges, rulings=rulings)
