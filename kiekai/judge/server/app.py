@@ -23,6 +23,7 @@ import kiekai
 from kiekai import serving
 from kiekai.judge.server.errors import error_response, register_error_handlers
 from kiekai.judge.server.routes import SERVICE_STATE, router
+from kiekai.judge.server.rulings import RulingsSource
 from kiekai.judge.server.schemas import (
     MAX_BATCH_PAIRS,
     MAX_BODY_BYTES,
@@ -137,21 +138,30 @@ DESCRIPTION = (
 
 
 def create_app(
-    judges: Mapping[Any, Any] | None = None, store: RulingStore | str | None = None
+    judges: Mapping[Any, Any] | Callable[[], Mapping[Any, Any]] | None = None,
+    store: RulingStore | str | None = None,
+    *,
+    rulings: RulingsSource | None = None,
 ) -> FastAPI:
     """Build the FastAPI app.
 
     Args:
         judges: ``{strictness: Judge}`` to serve (keys are :class:`Strictness` or their
             names). ``None`` builds one judge per level at start-up (:func:`load_judges`)
-            in the app's lifespan. Passing them in lets a caller load models once and
-            report loading errors itself (``kiekai serve`` does).
+            in the app's lifespan; a function of no arguments is called there instead (on
+            a thread: worker processes load their judges so). Passing them in lets a
+            caller load models once and report loading errors itself (``kiekai serve``
+            does).
         store: the tables' rulings: a :class:`kiekai.judge.store.RulingStore` (the caller
             closes it), or a store URL opened in the app's lifespan and closed with it
-            (what each worker process of a multi-process server should use: a store's
-            connections must not cross a fork). ``None``: a store in memory, made and
-            closed with the app (its tables last as long as the app; ``kiekai serve``
-            passes the default store, a file).
+            (what each worker process of a multi-process server uses, ``kiekai serve
+            --workers N``: a store's connections must not cross a fork). ``None``: a store
+            in memory, made and closed with the app (its tables last as long as the app;
+            ``kiekai serve`` passes the default store, a file).
+        rulings: the server's own house rulings, asked at every request
+            (:class:`~kiekai.judge.server.rulings.FileRulings` for ``--house-rules FILE``);
+            ``None``: the judges' own ``house_rules``. A table's rulings (``store``) and a
+            request's own come before them.
 
     Returns:
         The app; serve it with uvicorn. Start-up happens in its lifespan, so use it as a
@@ -160,25 +170,26 @@ def create_app(
     Raises:
         ValueError: a key of ``judges`` is not a strictness level.
     """
-    given = coerce_judges(judges) if judges is not None else None
+    given = coerce_judges(judges) if isinstance(judges, Mapping) else None
+    loader = judges if callable(judges) else load_judges
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
-        loaded = given if given is not None else await asyncio.to_thread(load_judges)
+        loaded = given if given is not None else coerce_judges(await asyncio.to_thread(loader))
         own = store is None or isinstance(store, str)
         if store is None or isinstance(store, str):
             from kiekai.judge.store import open_store
 
-            rulings = await asyncio.to_thread(open_store, store or "sqlite://")
+            tables = await asyncio.to_thread(open_store, store or "sqlite://")
         else:
-            rulings = store
-        service = JudgeService(loaded, rulings)
+            tables = store
+        service = JudgeService(loaded, tables, rulings=rulings)
         try:
             yield {SERVICE_STATE: service}
         finally:
             service.close()
             if own:
-                rulings.close()
+                tables.close()
 
     # FastAPIOffline: a FastAPI app whose /docs and /redoc pages use assets served by this
     # app (DOCS_STATIC_URL) instead of FastAPI's default CDN (cdn.jsdelivr.net).

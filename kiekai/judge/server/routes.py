@@ -14,6 +14,7 @@ exception handlers turn them into JSON bodies. The questions are the rulebook's
 from __future__ import annotations
 
 import math
+import os
 import platform
 import sys
 from collections.abc import Mapping
@@ -422,7 +423,22 @@ async def healthz(service: LoadedService) -> HealthResponse:
         strictness_levels=sorted(judges, key=list(Strictness).index),
         models=_models_loaded(),
         judge=_judge_info(judges),
+        worker_pid=os.getpid(),
+        memory_mb=resident_mb(),
     )
+
+
+def resident_mb(pid: int | str = "self") -> float | None:
+    """Resident memory (``VmRSS``) of process ``pid`` in MB, from ``/proc`` (Linux);
+    ``None`` where there is no ``/proc`` or the process is gone."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
 
 
 def _versions(judges: Mapping[Strictness, Any]) -> dict[str, str]:

@@ -565,6 +565,14 @@ class HealthResponse(BaseModel):
     judge: dict[str, Any] = Field(
         description="What the judge reports about itself (e.g. its calibration version)."
     )
+    worker_pid: int = Field(
+        description="Process id of the worker that answered (`kiekai serve --workers N` runs "
+        "N processes on one port; a kept-alive connection stays with one of them)."
+    )
+    memory_mb: float | None = Field(
+        None,
+        description="Resident memory of that worker in MB (Linux `VmRSS`; null elsewhere).",
+    )
 
 
 class ErrorItem(BaseModel):

@@ -11,6 +11,18 @@ behind every urgent task, and gets a 503 (``judge-busy``) when not done within
 :data:`REQUEST_DEADLINE_S`. Verdicts already given are answered from a bounded
 least-recently-used cache (:class:`VerdictCache`) on the event loop. The encoding itself
 belongs to the judge (:mod:`kiekai.judge.batching`); this module only decides when it runs.
+
+Rulings shared by several worker processes are read per request, never kept per worker,
+so a ruling written through one worker holds in all of them from their next request on:
+
+- a table's rulings (the rulings store, :mod:`kiekai.judge.store`) are read in one query
+  per request for the request's words (:meth:`JudgeService.rulings`); a pair they decide
+  is answered with them and never read from or put into the verdict cache, and the
+  judge's verdict on a pair they do not decide does not depend on them, so the cache
+  needs no store version in its key (and no read of one);
+- the server's own house rulings (``--house-rules FILE``) come from a
+  :class:`~kiekai.judge.server.rulings.RulingsSource` asked at the start of every request
+  (one ``os.stat``); the cache is keyed by their version.
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from kiekai.judge import batching
 from kiekai.judge.server.errors import JudgeError
+from kiekai.judge.server.rulings import RulingsSource
 from kiekai.judge.server.worker import JudgeWorker, timed
 from kiekai.judge.verdict import Strictness, Verdict
 
@@ -137,6 +150,10 @@ class VerdictCache:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def clear(self) -> None:
+        """Drop every entry."""
+        self._entries.clear()
+
 
 class JudgeService:
     """The judges, the judge thread (:class:`JudgeWorker`), a verdict cache, and the
@@ -150,16 +167,51 @@ class JudgeService:
     for it). The sentence model (torch, about 1 GB of memory) is loaded only when a
     request holds a word outside the judge's tables, on a thread of its own, so that
     requests on words in the tables go on being answered meanwhile.
+
+    Args:
+        judges: ``{Strictness: judge}``.
+        store: the tables' rulings (:class:`kiekai.judge.store.RulingStore`), read per
+            request by :meth:`rulings`; ``None``: no tables (only the default one, empty).
+        rulings: where the server's house rulings come from, asked once per request
+            (:mod:`kiekai.judge.server.rulings`); when its version changes, every judge's
+            ``house_rules`` is set to the new rulings and the verdict cache is emptied.
+            ``None``: the judges keep the ``house_rules`` they were built with.
     """
 
-    def __init__(self, judges: Mapping[Strictness, Any], store: RulingStore | None = None) -> None:
+    def __init__(
+        self,
+        judges: Mapping[Strictness, Any],
+        store: RulingStore | None = None,
+        *,
+        rulings: RulingsSource | None = None,
+    ) -> None:
         self.judges = dict(judges)
         self.store = store
         self.worker = JudgeWorker()
         self.cache = VerdictCache(VERDICT_CACHE_ENTRIES)
+        self.rulings_source = rulings
+        self._rulings_version: Any = None
+        self._server_rules: HouseRules | None = None
         self._loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kiekai-loader")
         self._encoder: asyncio.Future | None = None
         self._requests = itertools.count()
+
+    def refresh_rulings(self) -> Any:
+        """Bring the judges' house rulings up to date with :attr:`rulings_source` (see the
+        class)
+        and return their version, part of every verdict-cache key. Runs on the event loop
+        at the start of each request: one ``os.stat`` for a file that did not change."""
+        if self.rulings_source is None:
+            return None
+        snapshot = self.rulings_source.snapshot()
+        if snapshot.version != self._rulings_version:
+            for judge in self.judges.values():
+                if hasattr(judge, "house_rules"):
+                    judge.house_rules = snapshot.rules
+            self.cache.clear()  # old keys are never asked again: free their memory
+            self._rulings_version = snapshot.version
+            self._server_rules = snapshot.rules
+        return self._rulings_version
 
     def judge_for(self, level: Strictness) -> Any:
         """The judge for ``level``; raises :class:`JudgeError` (503) when none is loaded."""
@@ -331,14 +383,16 @@ class JudgeService:
         is asked with them and the answer is not cached; rulings on other pairs change
         nothing, so the cache still serves the pair.
         """
+        version = self.refresh_rulings()
         if rules_decide(rulings, level, [(secret, guess)]):
             judge = self.judge_for(level)
             return await self.call((0, 0), lambda: judge.match(secret, guess, rulings=rulings))
-        key = ("match", level, secret, guess)
+        key = ("match", version, level, secret, guess)
         verdict = self.cache.get(key)
         if verdict is None:
             judge = self.judge_for(level)
-            await self._ensure_encoder((secret, guess))
+            if not rules_decide(self._server_rules, level, [(secret, guess)]):
+                await self._ensure_encoder((secret, guess))  # a ruled pair needs no model
             fresh: Verdict = await self.call((0, 0), judge.match, secret, guess)
             self.cache.put(key, fresh)
             return fresh
@@ -354,6 +408,7 @@ class JudgeService:
         urgent task when few, else in chunks (see the class). Pairs that ``rulings`` (the
         request's house rulings) decide are answered with them, never from or into the
         cache."""
+        version = self.refresh_rulings()
         judge = self.judge_for(level)
         found: dict[tuple[str, str], Verdict] = {}
         missing: list[tuple[str, str]] = []
@@ -366,20 +421,21 @@ class JudgeService:
         for pair in dict.fromkeys(pairs):  # each distinct pair once, in order
             if pair in found:
                 continue
-            cached = self.cache.get(("match", level, *pair))
+            cached = self.cache.get(("match", version, level, *pair))
             if cached is None:
                 missing.append(pair)
             else:
                 found[pair] = cached
         if missing:
-            await self._ensure_encoder(w for pair in missing for w in pair)
+            unruled = [p for p in missing if not rules_decide(self._server_rules, level, [p])]
+            await self._ensure_encoder(w for pair in unruled for w in pair)
             if len(missing) <= SMALL_REQUEST_PAIRS:
                 verdicts = await self.call((0, 0), batching.match_many, judge, missing)
             else:
                 verdicts = await self._large(missing, functools.partial(batching.match_many, judge))
             for pair, verdict in zip(missing, verdicts, strict=True):
                 found[pair] = verdict
-                self.cache.put(("match", level, *pair), verdict)
+                self.cache.put(("match", version, level, *pair), verdict)
         return [found[pair] for pair in pairs]
 
     async def is_repeat(
@@ -396,8 +452,9 @@ class JudgeService:
         candidate) are first judged in chunks (see the class), which fills the judge's
         own per-pair caches; the ``is_repeat`` call itself then only reads them, as one
         short urgent task."""
+        version = self.refresh_rulings()
         ruled = rules_decide(rulings, level, [(u, candidate) for u in used])
-        key = ("repeat", level, candidate, tuple(used))
+        key = ("repeat", version, level, candidate, tuple(used))
         verdict = None if ruled else self.cache.get(key)
         if verdict is None:
             judge = self.judge_for(level)
