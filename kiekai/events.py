@@ -818,6 +818,50 @@ class LogProblem:
         return f"line {self.line}: {self.message}"
 
 
+@dataclass
+class ProblemTally:
+    """A reader's ``on_problem`` for :func:`read_log`: counts a log's bad lines, remembers
+    the first one, passes each on, and stops a file that is not a log at all.
+
+    Call it with each :class:`LogProblem`; then :meth:`check` raises when there were too
+    many. A last line cut short (a game stopped mid-write) is noted in :attr:`cut_short`
+    and not counted.
+
+    Attributes:
+        log_path: the log, named in the error.
+        game: the game the log should be of (``"Kiek"``, ``"Kismet"``), named in the error.
+        max_problems: most bad lines before :meth:`check` gives up.
+        show: gets every problem (the caller's ``on_problem``, or a printer).
+        problems: bad lines so far (cut-short last lines not counted).
+        first_bad: line number of the first bad line, or ``None``.
+        cut_short: whether the last line was cut short.
+    """
+
+    log_path: str | os.PathLike[str]
+    game: str
+    max_problems: int
+    show: Callable[[LogProblem], None]
+    problems: int = 0
+    first_bad: int | None = None
+    cut_short: bool = False
+
+    def __call__(self, problem: LogProblem) -> None:
+        if problem.cut_short:
+            self.cut_short = True
+        else:
+            self.problems += 1
+            self.first_bad = problem.line if self.first_bad is None else self.first_bad
+        self.show(problem)
+
+    def check(self) -> None:
+        """Raise ``ValueError`` when more than :attr:`max_problems` lines were bad."""
+        if self.problems > self.max_problems:
+            raise ValueError(
+                f"{self.log_path}: stopped after {self.problems} lines that are not valid "
+                f"events; this is not a {self.game} game log"
+            )
+
+
 def read_log(
     path: str | os.PathLike[str],
     *,

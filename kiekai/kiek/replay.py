@@ -16,6 +16,7 @@ from kiekai.events import (
     KiekGameOver,
     KiekHeader,
     LogProblem,
+    ProblemTally,
     read_numbered_log,
 )
 from kiekai.kiek.audit import Contradiction, audit_kiek
@@ -121,32 +122,21 @@ def _replay_kiek(
     on_contradiction: Callable[[Contradiction], None] | None,
 ) -> ReplayResult:
     """:func:`replay` of a Kiek log (arguments, result and errors as there)."""
-    problems = 0
-    first_bad: int | None = None
-    cut_short = False
     header_seen = False
 
+    def show(problem: LogProblem) -> None:
+        console.print(f"[yellow]{safe_text(problem)} (line left out)[/yellow]", highlight=False)
+
+    tally = ProblemTally(log_path, "Kiek", max_problems, on_problem or show)
+
     def report(problem: LogProblem) -> None:
-        nonlocal problems, cut_short, first_bad
-        if problem.cut_short:
-            cut_short = True
-        else:
-            problems += 1
-            first_bad = problem.line if first_bad is None else first_bad
-        if on_problem is not None:
-            on_problem(problem)
-        else:
-            console.print(f"[yellow]{safe_text(problem)} (line left out)[/yellow]", highlight=False)
+        tally(problem)
         if not header_seen:
             raise ValueError(
                 f"{log_path} is not a Kiek game log: its first line should be the 'header' "
                 f"event written by `kiekai play` ({problem})"
             )
-        if problems > max_problems:
-            raise ValueError(
-                f"{log_path}: stopped after {problems} lines that are not valid events; "
-                "this is not a Kiek game log"
-            )
+        tally.check()
 
     printer = EventPrinter(console)
     count = 0
@@ -163,7 +153,7 @@ def _replay_kiek(
                 )
             header_seen = True
         printer(event)
-        if first_bad is None:
+        if tally.first_bad is None:
             numbered.append((line, event))
         count += 1
         last = event
@@ -181,8 +171,8 @@ def _replay_kiek(
     contradiction = _audited(numbered, console, on_contradiction)
     return ReplayResult(
         events=count,
-        problems=problems,
-        cut_short=cut_short,
+        problems=tally.problems,
+        cut_short=tally.cut_short,
         finished=finished,
         contradiction=contradiction,
     )

@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 
 from kiekai.display import safe_text
-from kiekai.events import Event, KismetGameOver, KismetSetup, LogProblem, read_numbered_log
+from kiekai.events import (
+    Event,
+    KismetGameOver,
+    KismetSetup,
+    LogProblem,
+    ProblemTally,
+    read_numbered_log,
+)
 from kiekai.kismet.engine import (
     BaseGame,
     IllegalAction,
@@ -159,26 +166,14 @@ def replay_kismet(
     """
     from kiekai.kiek.replay import ReplayResult, report_contradiction  # noqa: F811
 
-    problems = 0
-    cut_short = False
-    first_bad: int | None = None
+    def show(problem: LogProblem) -> None:
+        console.print(f"[yellow]{safe_text(problem)} (line left out)[/yellow]", highlight=False)
+
+    tally = ProblemTally(log_path, "Kismet", max_problems, on_problem or show)
 
     def report(problem: LogProblem) -> None:
-        nonlocal problems, cut_short, first_bad
-        if problem.cut_short:
-            cut_short = True
-        else:
-            problems += 1
-            first_bad = problem.line if first_bad is None else first_bad
-        if on_problem is not None:
-            on_problem(problem)
-        else:
-            console.print(f"[yellow]{safe_text(problem)} (line left out)[/yellow]", highlight=False)
-        if problems > max_problems:
-            raise ValueError(
-                f"{log_path}: stopped after {problems} lines that are not valid events; "
-                "this is not a Kismet game log"
-            )
+        tally(problem)
+        tally.check()
 
     numbered = list(read_numbered_log(log_path, game="kismet", on_problem=report))
     events = [event for _, event in numbered]
@@ -190,7 +185,9 @@ def replay_kismet(
     ]
     for text in printout(shown, rules=rules or DEFAULT_RULES):
         console.print(safe_text(text), highlight=False)
-    checked = [(line, e) for line, e in numbered if first_bad is None or line < first_bad]
+    checked = [
+        (line, e) for line, e in numbered if tally.first_bad is None or line < tally.first_bad
+    ]
     contradiction = audit_kismet(checked, rules or DEFAULT_RULES)
     if contradiction is not None and rules is None:
         contradiction = Contradiction(
@@ -205,8 +202,8 @@ def replay_kismet(
     )
     return ReplayResult(
         events=len(events),
-        problems=problems,
-        cut_short=cut_short,
+        problems=tally.problems,
+        cut_short=tally.cut_short,
         finished=finished,
         contradiction=contradiction,
         game="kismet",
