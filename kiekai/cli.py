@@ -81,16 +81,20 @@ FAST_COMMANDS = {name: module for name, (module, _) in COMMANDS.items()}
 _HELP = "AI opponents and a synonym judge for Kiek and Kismet."
 
 
+#: The options of the ``kiekai`` Typer app, the same for the full app and the lazy one.
+_APP_OPTIONS: dict[str, Any] = {
+    "name": "kiekai",
+    "help": _HELP,
+    "no_args_is_help": True,
+    "add_completion": False,
+    "pretty_exceptions_enable": False,
+    "rich_markup_mode": None,
+}
+
+
 def build_app(modules: Iterable[str] = COMMAND_MODULES) -> typer.Typer:
     """The Typer app with the commands of ``modules`` registered."""
-    built = typer.Typer(
-        name="kiekai",
-        help=_HELP,
-        no_args_is_help=True,
-        add_completion=False,
-        pretty_exceptions_enable=False,
-        rich_markup_mode=None,
-    )
+    built = typer.Typer(**_APP_OPTIONS)
     for name in modules:
         try:
             module = importlib.import_module(name)
@@ -148,15 +152,7 @@ class LazyGroup(TyperGroup):
 
 def lazy_app() -> typer.Typer:
     """The ``kiekai`` app whose group is a :class:`LazyGroup` (what :func:`main` runs)."""
-    built = typer.Typer(
-        name="kiekai",
-        help=_HELP,
-        cls=LazyGroup,
-        no_args_is_help=True,
-        add_completion=False,
-        pretty_exceptions_enable=False,
-        rich_markup_mode=None,
-    )
+    built = typer.Typer(cls=LazyGroup, **_APP_OPTIONS)
     built.callback()(_root)
     return built
 
