@@ -41,3 +41,22 @@ def test_a_kismet_event_with_a_field_of_another_name_is_refused() -> None:
     events[roll] = Event("roll", events[roll].turn, None, renamed)
     with pytest.raises(ValueError, match="'data.dice' is missing"):
         replay(events)
+
+
+@pytest.mark.parametrize("variant", [False, True])
+def test_the_prose_reads_the_typed_data_of_an_event_or_of_a_bare_dict(variant: bool) -> None:
+    """The printed game is the same from the engine's typed events and from bare-dict
+    events of the same data; an event whose data fits no Kismet model gets no line."""
+    from kiekai.kismet.prose import describe, printout, round_result_lines
+
+    clock = VirtualClock()
+    table = make_table(3, variant=variant, seed=5, clock=clock, rounds=2)
+    run_headless(table, clock)
+    written = list(table.game.log.events)
+    bare = [Event(e.type, e.turn, e.player, dict(e.data)) for e in written]
+    assert all(e.payload is None for e in bare)
+    assert list(printout(bare)) == list(printout(written))
+    assert describe(Event("cover", 0, 1, {"slot": "c", "t": 1.0})) is None
+    assert describe(Event("refill", 0, None, {"circle": []})) is None
+    with pytest.raises(ValueError, match="round_over"):
+        round_result_lines(written[0], {})

@@ -177,13 +177,7 @@ def replay_kismet(
 
     numbered = list(read_numbered_log(log_path, game="kismet", on_problem=report))
     events = [event for _, event in numbered]
-    shown = [  # the printout reads the fields an event has: those the line gave
-        Event(e.type, e.turn, e.player, e.payload.model_dump(by_alias=True, exclude_unset=True))
-        if e.payload is not None
-        else e
-        for e in events
-    ]
-    for text in printout(shown, rules=rules or DEFAULT_RULES):
+    for text in printout(events, rules=rules or DEFAULT_RULES):
         console.print(safe_text(text), highlight=False)
     checked = [
         (line, e) for line, e in numbered if tally.first_bad is None or line < tally.first_bad

@@ -10,8 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from kiekai.events import Event
+from kiekai.events import (
+    Event,
+    EventData,
+    KismetClear,
+    KismetCover,
+    KismetDisplaced,
+    KismetGameOver,
+    KismetKnock,
+    KismetLay,
+    KismetPass,
+    KismetPreLay,
+    KismetReveal,
+    KismetRoll,
+    KismetRoundOver,
+    KismetRoundStart,
+    KismetSetup,
+    typed,
+)
 from kiekai.kismet.engine import KismetCard
 from kiekai.kismet.rules import DEFAULT_RULES, Rules, slot_name
 
@@ -87,12 +105,25 @@ def table_lines(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list
 def round_result_lines(event: Event, names: Mapping[int, str]) -> list[str]:
     """A variant ``round_over`` event as a small table: minus points still in front of each
     player this round, the placement (1 = best; equal points share a place) and the running
-    total of minus points."""
-    d = event.data
+    total of minus points.
+
+    Raises:
+        ValueError: ``event`` is not a Kismet ``round_over`` whose data fits
+            :class:`~kiekai.events.KismetRoundOver` (:func:`kiekai.events.typed`), or its
+            three lists are not equally long.
+    """
+    data = typed(event, "kismet")
+    if not isinstance(data, KismetRoundOver):
+        raise ValueError(f"not a Kismet round_over event: {event.type!r}")
+    return _round_table(data, names)
+
+
+def _round_table(data: KismetRoundOver, names: Mapping[int, str]) -> list[str]:
+    """:func:`round_result_lines` of a ``round_over`` event's typed data."""
     rows = [
         (names.get(p, f"seat {p}"), m, place, total)
         for p, (m, place, total) in enumerate(
-            zip(d["minus_points"], d["placements"], d["tallies"], strict=True)
+            zip(data.minus_points, data.placements, data.tallies, strict=True)
         )
     ]
     return table_lines(("player", "minus points", "place", "total"), rows)
@@ -108,6 +139,11 @@ def describe(
 ) -> str | None:
     """One line of text for an event, or ``None`` for events not worth a line.
 
+    The line is read from the event's typed data (:attr:`~kiekai.events.Event.payload`; an
+    event built from a bare dict is checked against its Kismet model first,
+    :func:`kiekai.events.typed`): an event whose type is not a Kismet one, whose data does
+    not fit its model, or which says nothing worth a line (``refill``) gives ``None``.
+
     Cards are named by value, circle places by letter (a..k), players by name; points say
     whether they are won or lost. ``show_values=False`` leaves out the values the dice make
     while a round is played (a person playing has to form the sums himself; they are shown
@@ -118,11 +154,17 @@ def describe(
     ``rules`` gives the chip points of a handed-back card (``None``: not shown).
     """
     say = _Speaker(names or {}, show_values, show_pre_lay, rules)
-    line = _LINES.get(event.type)
+    return _describe(say, event, typed(event, "kismet"), origin)
+
+
+def _describe(say: _Speaker, event: Event, data: EventData | None, origin: float) -> str | None:
+    """:func:`describe` of ``event`` whose typed data is ``data`` (``None``: no line)."""
+    line = None if data is None else _LINES.get(type(data))
     if line is None:
         return None
-    t = f"{max(0.0, float(event.data.get('t', 0.0)) - origin):8.2f}s "
-    return t + line(say, event, say.name(event.player) if event.player is not None else "")
+    stamp: float = getattr(data, "t", 0.0)  # every Kismet model has t (default 0.0)
+    t = f"{max(0.0, float(stamp) - origin):8.2f}s "
+    return t + line(say, event, data, say.name(event.player) if event.player is not None else "")
 
 
 @dataclass(frozen=True)
@@ -134,93 +176,82 @@ class _Speaker:
     show_pre_lay: bool
     rules: Rules | None
 
-    def name(self, seat: object) -> str:
-        """The name of ``seat`` (``"seat N"`` for one without a name)."""
+    def name(self, seat: int | None) -> str:
+        """The name of ``seat`` (``"seat N"`` for one without a name, ``"seat None"`` for
+        no seat)."""
         return self.names.get(seat, f"seat {seat}") if isinstance(seat, int) else f"seat {seat}"
 
 
-#: ``line(speaker, event, who)``: the text of one event after its time stamp (``who``: the
-#: name of the event's player, ``""`` for a table event).
-_Line = Callable[[_Speaker, Event, str], str]
+def _setup(say: _Speaker, event: Event, d: KismetSetup, who: str) -> str:
+    return f"setup: {d.players} players, seed {d.seed}"
 
 
-def _setup(say: _Speaker, event: Event, who: str) -> str:
-    return f"setup: {event.data['players']} players, seed {event.data['seed']}"
-
-
-def _roll(say: _Speaker, event: Event, who: str) -> str:
-    d = event.data
+def _roll(say: _Speaker, event: Event, d: KismetRoll, who: str) -> str:
     roller = f"{verb(who, 'rolls', 'roll')} " if event.player is not None else "roll "
-    if d.get("timed_out"):  # the person sat idle: the table rolled (Reading 18)
+    if d.timed_out:  # the person sat idle: the table rolled (Reading 18)
         roller = f"{_possessive(who)} time to take the dice ran out; the table rolls "
-    values = f" -> values {_join(d['values'], 'or')}" if say.show_values else ""
+    values = f" -> values {_join(d.values, 'or')}" if say.show_values else ""
     joker = (
-        " (joker throw: the roller may lay one more card after the matching one)"
-        if d.get("joker")
-        else ""
+        " (joker throw: the roller may lay one more card after the matching one)" if d.joker else ""
     )
-    return f"{roller}{_join(d['dice'])}{values}{joker}"
+    return f"{roller}{_join(d.dice)}{values}{joker}"
 
 
-def _cover(say: _Speaker, event: Event, who: str) -> str:
-    return f"  {verb(who, 'covers', 'cover')} card {slot_name(event.data['slot'])}"
+def _cover(say: _Speaker, event: Event, d: KismetCover, who: str) -> str:
+    return f"  {verb(who, 'covers', 'cover')} card {slot_name(d.slot)}"
 
 
-def _displaced(say: _Speaker, event: Event, who: str) -> str:
-    d = event.data
+def _displaced(say: _Speaker, event: Event, d: KismetDisplaced, who: str) -> str:
     return (
-        f"  {verb(who, 'is', 'are')} pushed off card {slot_name(d['slot'])}: "
-        f"{_possessive(say.name(d['by']))} hand was there first"
+        f"  {verb(who, 'is', 'are')} pushed off card {slot_name(d.slot)}: "
+        f"{_possessive(say.name(d.by))} hand was there first"
     )
 
 
-def _reveal(say: _Speaker, event: Event, who: str) -> str:
-    d = event.data
-    where = f" ({slot_name(d['slot'])})" if "slot" in d else ""
-    if d["correct"]:
-        return f"  {verb(who, 'takes', 'take')} the {d['value']}{where}: +{plural(d['points'], 'point')}"
-    if d["handed_back"]:
-        back = _value(d["handed_back"])
+def _reveal(say: _Speaker, event: Event, d: KismetReveal, who: str) -> str:
+    where = f" ({slot_name(d.slot)})"
+    if d.correct:
+        return f"  {verb(who, 'takes', 'take')} the {d.value}{where}: +{plural(d.points, 'point')}"
+    if d.handed_back:
+        back = _value(d.handed_back)
         lost = f" (-{plural(say.rules.points(back), 'point')})" if say.rules is not None else ""
         hands = "hand" if who == YOU else "hands"
-        return f"  {who} covered the {d['value']}{where}: wrong, {hands} back the {back}{lost}"
-    return f"  {who} covered the {d['value']}{where}: wrong; no card won yet to hand back"
+        return f"  {who} covered the {d.value}{where}: wrong, {hands} back the {back}{lost}"
+    return f"  {who} covered the {d.value}{where}: wrong; no card won yet to hand back"
 
 
-def _clear(say: _Speaker, event: Event, who: str) -> str:
-    return f"  no card could be taken: all {len(event.data['removed'])} cards leave the game"
+def _clear(say: _Speaker, event: Event, d: KismetClear, who: str) -> str:
+    return f"  no card could be taken: all {len(d.removed)} cards leave the game"
 
 
-def _game_over(say: _Speaker, event: Event, who: str) -> str:
+def _game_over(say: _Speaker, event: Event, d: KismetGameOver, who: str) -> str:
     return "game over: too few cards left to refill the circle"
 
 
-def _round_start(say: _Speaker, event: Event, who: str) -> str:
-    d = event.data
-    return f"round {d['round'] + 1} starts; {verb(say.name(d['roller']), 'rolls', 'roll')} first"
+def _round_start(say: _Speaker, event: Event, d: KismetRoundStart, who: str) -> str:
+    return f"round {d.round + 1} starts; {verb(say.name(d.roller), 'rolls', 'roll')} first"
 
 
-def _pre_lay(say: _Speaker, event: Event, who: str) -> str:
-    d = event.data
+def _pre_lay(say: _Speaker, event: Event, d: KismetPreLay, who: str) -> str:
     if not say.show_pre_lay:
         return f"  {verb(who, 'has', 'have')} chosen cards to pre-lay (face down)"
-    if not d["values"]:
+    if not d.values:
         return f"  {verb(who, 'pre-lays', 'pre-lay')} nothing"
     return (
-        f"  {verb(who, 'pre-lays', 'pre-lay')} {_join(d['values'])} face down "
-        f"(worth {d['points']} minus points)"
+        f"  {verb(who, 'pre-lays', 'pre-lay')} {_join(d.values)} face down "
+        f"(worth {d.points} minus points)"
     )
 
 
-def _lay(say: _Speaker, event: Event, who: str) -> str:
-    extra = " (the joker throw's extra card)" if event.data.get("extra") else ""
-    return f"  {verb(who, 'lays', 'lay')} the {event.data['value']}{extra}"
+def _lay(say: _Speaker, event: Event, d: KismetLay, who: str) -> str:
+    extra = " (the joker throw's extra card)" if d.extra else ""
+    return f"  {verb(who, 'lays', 'lay')} the {d.value}{extra}"
 
 
-def _pass(say: _Speaker, event: Event, who: str) -> str:
-    if event.data.get("timed_out"):
+def _pass(say: _Speaker, event: Event, d: KismetPass, who: str) -> str:
+    if d.timed_out:
         return f"  {_possessive(who)} time ran out: the turn ends (not an overlook)"
-    if event.data.get("overlooked") and say.show_values:
+    if d.overlooked and say.show_values:
         # Only the printed game says so. At the table nobody announces an overlook: the
         # others have to see it ("may knock when the player passes on his turn and
         # overlooks that he could lay down a card"; docs/kismet.md, Reading 21).
@@ -228,9 +259,8 @@ def _pass(say: _Speaker, event: Event, who: str) -> str:
     return f"  {verb(who, 'passes', 'pass')}"
 
 
-def _knock(say: _Speaker, event: Event, who: str) -> str:
-    d = event.data
-    card, roller = d.get("card"), say.name(d.get("roller"))
+def _knock(say: _Speaker, event: Event, d: KismetKnock, who: str) -> str:
+    card, roller = d.card, say.name(d.roller)
     text = {
         "lay": f"knocks first and lays the {card}",
         "roller_turns_back": (
@@ -241,38 +271,44 @@ def _knock(say: _Speaker, event: Event, who: str) -> str:
         "too_slow": "knocks rightly, but too late",
         "penalty": f"knocks wrongly and turns the {card} face up again",
         "no_penalty": "knocks wrongly; no laid-down card to turn back, so no penalty",
-    }.get(d["result"], d["result"])
-    why = wrong_knock_why(d.get("why", ""), d.get("values", ()), roller, who)
-    if why and d["result"] == "penalty":  # short enough for an 80-column event list
+    }.get(d.result, d.result)
+    why = wrong_knock_why(d.why or "", d.values, roller, who)
+    if why and d.result == "penalty":  # short enough for an 80-column event list
         text = f"knocks wrongly ({why}), turns the {card} up"
-    elif why and d["result"] == "no_penalty":
+    elif why and d.result == "no_penalty":
         text = f"knocks wrongly ({why}); no cost"
     if who == YOU:
         text = text.replace("knocks", "knock", 1)
-        if d["result"] in ("lay", "penalty"):  # the knocker's own verbs, not the roller's
+        if d.result in ("lay", "penalty"):  # the knocker's own verbs, not the roller's
             text = text.replace(" lays ", " lay ").replace(" turns the", " turn the")
     return f"  {who} {text}"
 
 
-def _round_over(say: _Speaker, event: Event, who: str) -> str:
-    return f"round {event.data['round'] + 1} over: {who} laid all cards"
+def _round_over(say: _Speaker, event: Event, d: KismetRoundOver, who: str) -> str:
+    return f"round {d.round + 1} over: {who} laid all cards"
 
 
-#: The events :func:`describe` gives a line, by type.
-_LINES: dict[str, _Line] = {
-    "setup": _setup,
-    "roll": _roll,
-    "cover": _cover,
-    "displaced": _displaced,
-    "reveal": _reveal,
-    "clear": _clear,
-    "game_over": _game_over,
-    "round_start": _round_start,
-    "pre_lay": _pre_lay,
-    "lay": _lay,
-    "pass": _pass,
-    "knock": _knock,
-    "round_over": _round_over,
+#: ``line(speaker, event, data, who)``: the text of one event after its time stamp
+#: (``data``: the event's typed data, of the model the line is registered for; ``who``: the
+#: name of the event's player, ``""`` for a table event).
+_Line = Callable[[_Speaker, Event, Any, str], str]
+
+#: The events :func:`describe` gives a line, by the model of their data (an event of any
+#: other model, such as :class:`~kiekai.events.KismetRefill`, gets none).
+_LINES: dict[type[EventData], _Line] = {
+    KismetSetup: _setup,
+    KismetRoll: _roll,
+    KismetCover: _cover,
+    KismetDisplaced: _displaced,
+    KismetReveal: _reveal,
+    KismetClear: _clear,
+    KismetGameOver: _game_over,
+    KismetRoundStart: _round_start,
+    KismetPreLay: _pre_lay,
+    KismetLay: _lay,
+    KismetPass: _pass,
+    KismetKnock: _knock,
+    KismetRoundOver: _round_over,
 }
 
 
@@ -287,27 +323,30 @@ def printout(
     cards), and besides: in the base game the circle at every roll (``a 5  b 7 …``, with
     chip points); in the variant, at every roll, the cards face up in front of each player,
     and each round's results as a small table. Everything a rule check needs is on the page.
+    Events are read by their typed data, as :func:`describe` reads them; one that is not a
+    Kismet event, or whose data does not fit its model, prints nothing.
     """
     names = names or {}
+    say = _Speaker(names, show_values=True, show_pre_lay=True, rules=rules)
     for event in events:
-        line = describe(event, names, show_values=True, show_pre_lay=True, rules=rules)
+        data = typed(event, "kismet")
+        line = _describe(say, event, data, 0.0)
         if line is not None:
             yield line
-        d = event.data
         pad = " " * 12
-        if event.type == "roll" and "circle" in d:
+        if isinstance(data, KismetRoll) and data.circle is not None:
             cards = [
                 f"{slot_name(i)} {_value(c):>2}" if c is not None else f"{slot_name(i)}  -"
-                for i, c in enumerate(d["circle"])
+                for i, c in enumerate(data.circle)
             ]
             yield f"{pad}circle: " + "  ".join(cards)
-        elif event.type == "roll" and "fronts" in d:
-            width = max(len(names.get(p, f"seat {p}")) for p in range(len(d["fronts"])))
-            for p, front in enumerate(d["fronts"]):
+        elif isinstance(data, KismetRoll) and data.fronts is not None:
+            width = max(len(names.get(p, f"seat {p}")) for p in range(len(data.fronts)))
+            for p, front in enumerate(data.fronts):
                 shown = " ".join(f"{v:>2}" for v in front) or "(none)"
                 minus = sum(rules.points(v) for v in front)
                 who = names.get(p, f"seat {p}")
                 yield f"{pad}{who:<{width}} in front: {shown}  ({minus} minus points)"
-        elif event.type == "round_over":
-            for row in round_result_lines(event, names):
+        elif isinstance(data, KismetRoundOver):
+            for row in _round_table(data, names):
                 yield f"{pad}{row}"

@@ -45,6 +45,7 @@ from textual.containers import Container, Horizontal, Vertical
 from textual.widgets import Static
 
 from kiekai.clock import MonotonicClock, VirtualClock
+from kiekai.events import KismetRoll, typed
 from kiekai.kismet.drivers import run_realtime
 from kiekai.kismet.engine import VariantGame
 from kiekai.kismet.prose import describe, plural, table_lines, verb
@@ -577,13 +578,17 @@ class KismetApp(App[None]):
     # --- variant -------------------------------------------------------------------------
     def _last_variant_roll(self) -> tuple[tuple[int, ...], int, int] | None:
         """The last roll of the variant game so far: (dice, roller seat, 1-based round), or
-        None before the first roll. Read from the game's event log (the ``roll`` events)."""
+        None before the first roll. Read from the game's event log (the typed data of the
+        ``roll`` events, :class:`~kiekai.events.KismetRoll`)."""
         events = self.table.game.log.events
         for index in range(len(events) - 1, -1, -1):
             event = events[index]
-            if event.type == "roll" and event.player is not None:
+            if event.type != "roll" or event.player is None:
+                continue
+            data = typed(event, "kismet")
+            if isinstance(data, KismetRoll):
                 rounds = sum(1 for e in events[:index] if e.type == "round_start")
-                return tuple(event.data["dice"]), int(event.player), max(rounds, 1)
+                return tuple(data.dice), event.player, max(rounds, 1)
         return None
 
     def _draw_variant(self) -> None:
