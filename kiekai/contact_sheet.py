@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -172,10 +172,10 @@ def _fit_lines(
     return lines
 
 
-def _tile_image(card: Card | str | os.PathLike[str], tile: int) -> Image.Image:
-    """The card's photo letterboxed into a ``tile`` x ``tile`` RGB square; a card that cannot
-    be read (:func:`kiekai.deck.decode_photos` gives the reason) becomes a notice
-    ("unreadable" and the short reason, wrapped to the tile)."""
+def _tile_image(card: Card | str | os.PathLike[str], tile: int) -> tuple[Image.Image, str | None]:
+    """The card's photo letterboxed into a ``tile`` x ``tile`` RGB square, and ``None``; a
+    card that cannot be read (:func:`kiekai.deck.decode_photos` gives the reason) becomes a
+    notice ("unreadable" and the short reason, wrapped to the tile), returned with the reason."""
     square = Image.new("RGB", (tile, tile), TILE_BACKGROUND)
     decoded = next(decode_photos([card], max_side=tile))
     photo = decoded.image
@@ -202,11 +202,11 @@ def _tile_image(card: Card | str | os.PathLike[str], tile: int) -> Image.Image:
             align="center",
             spacing=2,
         )
-        return square
+        return square, decoded.reason or "cannot be decoded"
     if photo.size != (tile, tile):
         photo = ImageOps.contain(photo, (tile, tile), Image.Resampling.LANCZOS)
     square.paste(photo, ((tile - photo.width) // 2, (tile - photo.height) // 2))
-    return square
+    return square, None
 
 
 def contact_sheet(
@@ -217,6 +217,7 @@ def contact_sheet(
     tile: int = 256,
     groups: Sequence[tuple[str, int]] | None = None,
     columns: int | None = None,
+    on_unreadable: Callable[[int, str], None] | None = None,
 ) -> Path:
     """Write a PNG contact sheet of ``cards`` and return its path.
 
@@ -234,6 +235,9 @@ def contact_sheet(
         groups: optional ``(caption, size)`` runs, e.g. ``[("three", 3), ("two", 2)]`` for
             the active player's split (rulebook, "A Turn").
         columns: tiles a row when there are no groups (default: up to 5).
+        on_unreadable: called with the 1-based position and the reason of each card whose
+            photo cannot be read now (removed, emptied or cut short since the deck was
+            read), which is drawn as an "unreadable" notice instead of a photo.
 
     Returns:
         The path written (as given, made a :class:`~pathlib.Path`).
@@ -246,7 +250,10 @@ def contact_sheet(
     sheet = Image.new("RGB", layout.size, BACKGROUND)
     draw = ImageDraw.Draw(sheet)
     for number, (card, box) in enumerate(zip(cards, layout.tiles, strict=True), start=1):
-        sheet.paste(_tile_image(card, tile), box[:2])
+        square, reason = _tile_image(card, tile)
+        sheet.paste(square, box[:2])
+        if reason is not None and on_unreadable is not None:
+            on_unreadable(number, reason)
         if numbers:
             _draw_number(draw, box, number)
     for text, (left, top, _right, bottom) in layout.captions:

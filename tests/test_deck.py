@@ -1066,3 +1066,58 @@ def test_play_prints_at_most_20_skipped_lines_and_the_count(tmp_path: Path):
     assert sum(line.startswith("Skipped ") for line in lines) == 20
     assert "... and 40 more photos skipped, 60 in all" in out.getvalue()
     assert "labels.csv: ..." not in out.getvalue()
+
+
+def test_deck_info_shows_a_wordnet_index_build_on_stderr(deck_cli, tmp_path: Path, monkeypatch):
+    """Checking wnids opens WordNet; when that builds the index (15-60 s, once), ``deck info``
+    prints its lines on stderr as ``play`` does: the build with its estimate, progress lines."""
+    from kiekai.judge import resources as resources_module
+    from kiekai.judge import wordnet_index
+
+    class Index:
+        def install_lemminflect(self) -> None:
+            pass
+
+        def synset_from_pos_and_offset(self, pos: str, offset: int):
+            return object() if offset == 1440764 else None
+
+    def building(*, build=True, report=None, **_):
+        if report is not None:
+            report("building the judge's WordNet index in /cache (... 15-60 s on 2 cores) ...")
+            report("  WordNet index: 20,000 synsets read")
+        return Index()
+
+    fresh = resources_module.Resources(embedding_table=None)  # no WordNet open yet
+    monkeypatch.setattr(resources_module, "default_resources", lambda: fresh)
+    monkeypatch.setattr(wordnet_index, "open_index", building)
+    monkeypatch.delenv("KIEKAI_WORDNET_INDEX", raising=False)
+    _photo(tmp_path / "a.jpg")
+    (tmp_path / "labels.csv").write_text("file,wnid\na.jpg,n01440764\n")
+    result = _invoke(deck_cli, "deck", "info", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "building the judge's WordNet index" in result.stderr
+    assert "15-60 s" in result.stderr and "20,000 synsets read" in result.stderr
+    assert "WordNet index" not in result.stdout
+    assert "1 usable, 0 skipped, 1 labelled" in result.stdout
+
+
+def test_deck_embed_shows_its_progress_bar_on_stderr(deck_cli, bad_photos, monkeypatch):
+    """The CLIP pass of ``deck embed`` has play's bar: on stderr, even when it is not a
+    terminal (a log), with the count; stdout keeps only the summary."""
+    import types
+
+    class Fake:
+        def __init__(self, cards=(), **_):
+            pass
+
+        def embed_images(self, cards, progress=None, *, on_skip=None):
+            return np.ones((len(cards), 3), np.float32)
+
+    fake = types.ModuleType("kiekai.perception.clip")
+    fake.ClipPerception = Fake
+    monkeypatch.setitem(__import__("sys").modules, "kiekai.perception.clip", fake)
+    result = _invoke(deck_cli, "deck", "embed", str(bad_photos))
+    assert result.exit_code == 0, result.output
+    assert "CLIP: embedding photos" in result.stderr and "7/7" in result.stderr
+    assert "embedding photos" not in result.stdout
+    assert "embedded 7 photos (3 dimensions)" in result.stdout

@@ -758,3 +758,42 @@ def test_after_a_call_a_person_overrules_the_repeat_verdict_and_the_next_game_ap
         call.data["right"] and call.data["repeats"] == {"1": "pets"} and call.data["credited"] == 2
     )
     assert "pets\tdogs\tyes\tstandard" in path.read_text(encoding="utf-8")
+
+
+def test_a_dealt_photo_broken_mid_game_is_an_unreadable_tile_said_once(tmp_path):
+    """A dealt card read at the deal (or a perception cache hit) whose file is then cut
+    short, emptied or removed: the contact sheet still draws (an "unreadable" tile), the
+    person is told once per card which card and why, and the game goes on."""
+    from PIL import Image
+
+    from kiekai.deck import load_deck
+    from kiekai.display import card_names
+    from kiekai.kiek.players import KeepView
+
+    folder = tmp_path / "deck"
+    folder.mkdir()
+    for i in range(7):
+        Image.new("RGB", (96, 64), (30 * i, 120, 200)).save(folder / f"p{i}.jpg", quality=90)
+    deck = load_deck(folder).cards
+    data = (folder / "p1.jpg").read_bytes()
+    (folder / "p1.jpg").write_bytes(data[: len(data) // 3])  # cut short
+    (folder / "p2.jpg").unlink()  # removed
+    (folder / "p3.jpg").write_bytes(b"")  # emptied
+    screen = io.StringIO()
+    out = Console(file=screen, width=300, color_system=None)
+    human = TerminalKiekPlayer(
+        "You", judge=TableJudge(), console=out, reader=LineReader(io.StringIO("1\n1\n")),
+        sheet_dir=tmp_path / "sheets", images=False, card_names=card_names(deck),
+    )  # fmt: skip
+    view = KeepView(seat=0, new_active_seat=1, cards=tuple(deck[:5]), kept=(), hand=())
+    assert human.keep_card(view) == deck[0].id
+    assert human.keep_card(view) == deck[0].id  # a second sheet with the same cards
+    assert len(sorted((tmp_path / "sheets").glob("*.png"))) == 2
+    text = screen.getvalue()
+    assert "could not draw the contact sheet" not in text and "Traceback" not in text
+    for number, why in ((2, "truncated"), (3, "no such file"), (4, "empty file")):
+        lines = [line for line in text.splitlines() if f"card {number} (" in line]
+        assert len(lines) == 1, text
+        line = lines[0].lower()
+        assert "cannot be shown" in line and why in line and "unreadable" in line
+    assert "card 1 (" not in text and "card 5 (" not in text

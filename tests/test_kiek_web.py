@@ -956,3 +956,49 @@ def test_every_answer_carries_a_strict_content_security_policy(deck, tmp_path):
     finally:
         t.server.stop()
         t.client.close()
+
+
+def test_a_dealt_photo_broken_mid_game_is_still_served_from_the_deal(deck, tmp_path):
+    """The photos are encoded at the deal: a dealt file cut short or removed later in the
+    game changes nothing for the pages (the same JPEG, the page renders)."""
+    t = Table(deck, tmp_path)
+    try:
+        t.client.get(t.url())
+        t.play(rounds=1)
+        t.pending(0, "play")
+        mine = t.table.cards[t.table.snapshot.hands[0][0]]
+        before = t.client.get(t.url(0, f"/photo/{mine.sha256}.jpg"))
+        assert before.status_code == 200
+        other = t.table.cards[t.table.snapshot.hands[0][1]]
+        other_before = t.client.get(t.url(0, f"/photo/{other.sha256}.jpg")).content
+        data = mine.path.read_bytes()
+        mine.path.write_bytes(data[: len(data) // 3])
+        other.path.unlink()
+        after = t.client.get(t.url(0, f"/photo/{mine.sha256}.jpg"))
+        assert after.status_code == 200 and after.content == before.content
+        assert t.client.get(t.url(0, f"/photo/{other.sha256}.jpg")).content == other_before
+        page = t.client.get(t.url(0))
+        assert page.status_code == 200 and "Traceback" not in page.text
+    finally:
+        t.close()
+
+
+def test_a_photo_broken_before_the_deal_is_a_404_said_once_in_the_log(tmp_path, caplog):
+    """A dealt file broken between reading the deck and the deal: one warning naming the
+    card and why, a ``None`` (the route's 404; the page shows the card's name), no raise."""
+    import logging
+
+    from kiekai.web.photos import DealtPhotos
+
+    for name, red in (("a.png", 200), ("b.png", 100)):
+        Image.new("RGB", (64, 48), (red, 30, 40)).save(tmp_path / name)
+    good, broken = load_deck(tmp_path).cards
+    broken.path.write_bytes(broken.path.read_bytes()[:40])
+    photos = DealtPhotos()
+    with caplog.at_level(logging.WARNING, logger="kiekai.web.photos"):
+        photos.prepare([good, broken])
+        photos.prepare([good, broken])  # a redeal: nothing encoded again, nothing said again
+    assert photos.jpeg(good.sha256)[:2] == b"\xff\xd8"
+    assert photos.has(broken.sha256) and photos.jpeg(broken.sha256) is None
+    said = [r.getMessage() for r in caplog.records if r.name == "kiekai.web.photos"]
+    assert len(said) == 1 and "b.png" in said[0] and "cannot be shown" in said[0], said

@@ -6,7 +6,13 @@ PATH it shows the embedded default deck.
 
 ``kiekai deck embed PATH`` computes the CLIP image embeddings of every usable card (through
 ``kiekai.perception.clip.ClipPerception.embed_images``, which caches them on disk by model and
-content hash) with a progress bar, so that the first game on a new deck starts at once.
+content hash) with a progress bar on stderr, so that the first game on a new deck starts at
+once.
+
+Both say on stderr what one-time build they wait for, as ``play``, ``judge`` and ``serve`` do:
+the WordNet index that ``info`` checks label wnids against (built on first use, one line
+with its estimate, then progress lines), the CLIP photo embeddings of ``embed`` (a tqdm bar
+with rate and time left).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from pathlib import Path
 
 import typer
 
-from kiekai.commands import path_value
+from kiekai.commands import command_resources, path_value
 
 #: Cards handed to ``embed_images`` per call: the progress bar advances once per batch.
 EMBED_BATCH = 32
@@ -35,6 +41,15 @@ def _error(message: str) -> None:
     from kiekai.display import printable
 
     typer.echo(f"error: {printable(message)}", err=True)
+
+
+def _report_builds() -> None:
+    """Put :func:`kiekai.commands.command_resources` in force for this command, with a
+    reporter that prints each line of a one-time build (the WordNet index: what is built
+    and its estimate, then progress lines) to stderr, control characters escaped."""
+    from kiekai.display import printable
+
+    command_resources(report=lambda line: typer.echo(printable(line), err=True))
 
 
 def _load(path: Path | None, on_skip=None, on_problem=None, known_wnid=None, max_skips_shown=-1):
@@ -91,6 +106,7 @@ def info(
     from kiekai.deck import DeckTooSmallError, WordNetNounIds, check_deck_size
     from kiekai.display import printable, safe_text
 
+    _report_builds()  # checking wnids may build the WordNet index (15-60 s, once)
     problems: list[str] = []
     wordnet = WordNetNounIds()
     deck = _load(
@@ -192,14 +208,15 @@ def embed(
         metavar="PATH",
     ),
 ) -> None:
-    """Compute and cache the CLIP image embeddings of every usable photo of a deck.
+    """Compute and cache the CLIP image embeddings of every usable photo of a deck (a progress
+    bar on stderr).
 
     Embeddings are cached on disk by CLIP model and photo content hash (SHA-256), so a second
     run is instant. Skipped files are reported once each. When CLIP cannot be loaded, its
     message (what is missing and how to fix it) is printed and the exit status is 1; so it is
     when the deck has no usable photo (CLIP is then not loaded at all).
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from tqdm.auto import tqdm
 
     from kiekai.display import printable
     from kiekai.models import ModelUnavailable
@@ -210,6 +227,7 @@ def embed(
     def report_problem(message: str) -> None:
         typer.echo(f"warning: {printable(message)}", err=True)
 
+    _report_builds()
     deck = _load(path, on_skip=report_skip, on_problem=report_problem)
     if not deck.cards:  # nothing to do: do not spend seconds loading CLIP
         _error(
@@ -236,21 +254,18 @@ def embed(
             unreadable.append(card_id)
             report_skip(card_id, reason)
 
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            transient=not sys.stderr.isatty(),
-        ) as progress:
-            task = progress.add_task("embedding photos", total=len(deck.cards))
+        # the bar of play's first CLIP pass (tqdm, stderr: count, rate, time left), here
+        # over every card, cached or not
+        with tqdm(
+            total=len(deck.cards), desc="CLIP: embedding photos", unit="photo", file=sys.stderr
+        ) as bar:
             for batch in _batches(deck.cards, EMBED_BATCH):
                 vectors = perception.embed_images(
                     list(batch), progress=False, on_skip=report_unreadable
                 )
                 total += len(vectors)
                 dims = int(vectors.shape[1]) if len(vectors) else dims
-                progress.advance(task, len(batch))
+                bar.update(len(batch))
     except ModelUnavailable as exc:
         _error(str(exc))
         raise typer.Exit(1) from None

@@ -455,6 +455,8 @@ class TerminalKiekPlayer:
         interactive = self.reader.is_tty() and self.console.is_terminal
         self.images = interactive if images is None else images
         self._sheets = 0
+        #: cards (by id) whose photo could not be drawn, said once each
+        self._unreadable: set[str] = set()
         #: the reveal's ne bis in idem answer given in :meth:`overrule`, for :meth:`call_repeat`
         self._called: bool | None = None
         #: clear while a prompt line is live on screen (see :meth:`stop`)
@@ -935,6 +937,18 @@ class TerminalKiekPlayer:
                     start_new_session=True,
                 )
 
+    def _say_unreadable(self, card: Card, number: int, reason: str) -> None:
+        """Say once per card (the first sheet that meets it) that its photo cannot be
+        drawn: a file removed, emptied or cut short since the deck was read. Its tile
+        reads "unreadable"; the game goes on."""
+        if card.id in self._unreadable:
+            return
+        self._unreadable.add(card.id)
+        self._say(
+            f"[yellow]card {number} ({self._card_name(card)}): its photo cannot be shown "
+            f"({safe_text(reason)}); the contact sheet marks it unreadable[/yellow]"
+        )
+
     def _save_sheet(
         self, cards: Sequence[Card], turn: int, kind: str, groups: list[tuple[str, int]]
     ) -> Path | None:
@@ -950,7 +964,14 @@ class TerminalKiekPlayer:
         path = self.sheet_dir / f"{self._sheets:03d}-{label}-{kind}.png"
         try:
             self.sheet_dir.mkdir(parents=True, exist_ok=True)
-            contact_sheet(list(cards), path, groups=groups)
+            contact_sheet(
+                list(cards),
+                path,
+                groups=groups,
+                on_unreadable=lambda number, reason: self._say_unreadable(
+                    cards[number - 1], number, reason
+                ),
+            )
         except Exception as exc:  # a photo that cannot be drawn must not stop the game
             self._say(f"[dim](could not draw the contact sheet: {safe_text(str(exc))})[/dim]")
             return None

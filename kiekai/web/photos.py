@@ -17,11 +17,14 @@ every card that has been face up.
 from __future__ import annotations
 
 import io
+import logging
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 
 from kiekai.deck import Card
+
+log = logging.getLogger(__name__)
 
 #: Longer side of the photos sent to browsers, in pixels.
 PHOTO_SIDE = 900
@@ -39,15 +42,23 @@ Encoder = Callable[[Card], "bytes | None"]
 def encode_photo(card: Card) -> bytes | None:
     """The card's photo as a JPEG of at most :data:`PHOTO_SIDE` pixels
     (:func:`kiekai.deck.open_rgb`, looked up at call time), or ``None`` for any failure (a
-    photo that cannot be shown is a 404, not a 500)."""
+    photo that cannot be shown is a 404, not a 500; the page shows the card's name in its
+    place). A failure is logged as one warning naming the card and the reason;
+    :meth:`DealtPhotos.prepare` encodes each card once, so it is said once."""
     from kiekai import deck
+    from kiekai.display import printable
 
     try:
         image = deck.open_rgb(card, max_side=PHOTO_SIDE)
         buffer = io.BytesIO()
         image.save(buffer, "JPEG", quality=JPEG_QUALITY)
         return buffer.getvalue()
-    except Exception:
+    except Exception as exc:
+        log.warning(
+            "photo %s cannot be shown (%s); its seats get a 404 and see the card's name",
+            printable(card.id),
+            printable(str(exc) or type(exc).__name__),
+        )
         return None
 
 
