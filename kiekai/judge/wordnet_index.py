@@ -250,9 +250,8 @@ class Synset(_Object):
         self._min: int = min_depth
         self._max: int = max_depth
         self._definition: str = definition
-        self._raw: list[str] = (
-            raw  # examples, lemmas, pointers, lemma pointers: JSON, parsed when asked
-        )
+        # examples, lemmas, pointers, lemma pointers: JSON, parsed when asked
+        self._raw: list[str] = raw
         self._lemmas: list[Lemma] | None = None
         self._pointers: dict[str, list[int]] | None = None
         self._lemma_pointers: dict[str, dict[str, list[list[int]]]] | None = None
