@@ -42,7 +42,7 @@ from typing import overload
 import numpy as np
 
 from kiekai.judge import lexical
-from kiekai.judge.normalize import compound_key, normalise, strip_diacritics
+from kiekai.judge.normalize import compound_key, has_letters, normalise, strip_diacritics
 from kiekai.judge.resources import PAIR_CACHE_ENTRIES, cosine
 
 #: Feature vector read by the per-strictness logistic regression, in this order.
@@ -144,7 +144,7 @@ def _normalisation_detail(raw_a: str, raw_b: str) -> str:
             parts.insert(0, "letter case")
         if any(ch.isdigit() for ch in a + b):
             parts.append("a numeral written in digits")
-        if lexical.has_letters(a) and (set(plain_a.lower()) | set(plain_b.lower())) - set(
+        if has_letters(a) and (set(plain_a.lower()) | set(plain_b.lower())) - set(
             "abcdefghijklmnopqrstuvwxyz0123456789 -'."
         ):
             parts.append("symbols")
@@ -551,7 +551,7 @@ def _is_alias_for(alias_sense: str, target_sense: str) -> bool:
         return False
 
 
-def _name_meaning_relation(links: lexical.Links, morph: str | None, emb: float):
+def _name_meaning_relation(links: lexical.Links, morph: str | None, emb: float) -> tuple[str, str]:
     """Name what the model decides on: the strongest link among common senses; links
     only through a rare sense are named ``rare-sense`` (never ``synonym``, which would
     claim more than the evidence shows); co-hyponyms in common senses are ``cohyponym``

@@ -205,7 +205,7 @@ class HouseRules:
     def __init__(
         self,
         rulings: Iterable[HouseRuling] = (),
-        path: str | os.PathLike | None = None,
+        path: str | os.PathLike[str] | None = None,
         *,
         label: str | None = None,
         fallback: HouseRules | None = None,
@@ -300,7 +300,7 @@ class HouseRules:
     @classmethod
     def load(
         cls,
-        path: str | os.PathLike,
+        path: str | os.PathLike[str],
         *,
         missing_ok: bool = False,
         warn: Callable[[str], None] | None = None,

@@ -619,7 +619,7 @@ def inflected_pos(word: str, lemma: str) -> frozenset[str]:
         from kiekai.judge.normalize import _inflect_engine
 
         try:
-            plural = _inflect_engine().plural_noun(lemma)
+            plural: str | bool = _inflect_engine().plural_noun(lemma)
         except Exception:  # noqa: BLE001 - inflect on odd strings
             plural = False
         if plural == word and wordnet()._morphy(lemma, "n"):
@@ -774,7 +774,7 @@ def sense_weights(norm: str) -> tuple[tuple[Any, float], ...]:
 
 
 @lru_cache(maxsize=65536)
-def _hypernym_depths(synset) -> dict[Any, int]:
+def _hypernym_depths(synset: Any) -> dict[Any, int]:
     """Every hypernym (and instance hypernym) of ``synset`` up to 6 steps, with its distance."""
     depths: dict[Any, int] = {}
     frontier = [synset]
@@ -790,7 +790,7 @@ def _hypernym_depths(synset) -> dict[Any, int]:
 
 
 @lru_cache(maxsize=65536)
-def _antonym_synsets(synset) -> frozenset:
+def _antonym_synsets(synset: Any) -> frozenset[Any]:
     """Synsets opposed to ``synset``: direct lemma antonyms, also through similar-to links."""
     heads = [synset, *synset.similar_tos()]
     out = set()
@@ -804,13 +804,13 @@ def _antonym_synsets(synset) -> frozenset:
 
 
 @lru_cache(maxsize=65536)
-def _similar_synsets(synset) -> frozenset:
+def _similar_synsets(synset: Any) -> frozenset[Any]:
     """Synsets WordNet links to ``synset`` by similar-to, also-see or verb-group."""
     return frozenset(synset.similar_tos() + synset.also_sees() + synset.verb_groups())
 
 
 @lru_cache(maxsize=65536)
-def _derived_names(synset) -> frozenset[str]:
+def _derived_names(synset: Any) -> frozenset[str]:
     """Lemma names derivationally related to (or pertainyms of) ``synset``'s lemmas.
 
     A link to the lemma's own spelling (noun "human" -> adjective "human") is a change
@@ -1180,7 +1180,7 @@ ALIAS_DEFINITION = re.compile(
 
 
 @lru_cache(maxsize=65536)
-def alias_targets(synset) -> frozenset:
+def alias_targets(synset: Any) -> frozenset[Any]:
     """Synsets that ``synset``'s definition says it is another name for, if it says so.
 
     When the definition matches :data:`ALIAS_DEFINITION`, the targets are the synset's
@@ -1204,7 +1204,7 @@ def alias_targets(synset) -> frozenset:
 
 
 @lru_cache(maxsize=65536)
-def alias_named(synset) -> frozenset:
+def alias_named(synset: Any) -> frozenset[Any]:
     """The synsets an alias definition names itself, without the hypernyms
     :func:`alias_targets` adds: ma.n.01 "informal terms for a mother" -> mother.n.01;
     pony.n.02 "an informal term for a racehorse" -> racehorse.n.01 (not horse.n.01, of
@@ -1221,13 +1221,13 @@ def alias_named(synset) -> frozenset:
     return frozenset(out)
 
 
-def _gloss_mass(senses, forms: frozenset[str]) -> float:
+def _gloss_mass(senses: Sequence[tuple[Any, float]], forms: frozenset[str]) -> float:
     """Sum of P(sense) over ``senses`` whose definition uses one of ``forms``."""
     return float(sum(p for s, p in senses if _gloss_lemmas(s) & forms))
 
 
 @lru_cache(maxsize=65536)
-def _gloss_lemmas(synset) -> frozenset[str]:
+def _gloss_lemmas(synset: Any) -> frozenset[str]:
     """Lower-case words of a synset's definition, each with its WordNet base forms."""
     wn = wordnet()
     out = set()

@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -70,14 +71,14 @@ class JudgeModel:
 
     version: int
     levels: dict[Strictness, LevelModel]
-    fit: dict
+    fit: dict[str, Any]
 
     def level(self, strictness: Strictness) -> LevelModel:
         """The model for ``strictness``."""
         return self.levels[strictness]
 
 
-def parse_model(data: dict, source: str = "<dict>") -> JudgeModel:
+def parse_model(data: dict[str, Any], source: str = "<dict>") -> JudgeModel:
     """Build a :class:`JudgeModel` from the JSON structure.
 
     Raises:

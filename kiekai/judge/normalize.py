@@ -14,7 +14,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import inflect
+
+_T = TypeVar("_T")
 
 #: Leading words a guess may carry that do not change the category ("a dog" = "dog").
 ARTICLES = frozenset({"a", "an", "the"})
@@ -40,7 +47,7 @@ def strip_diacritics(text: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _inflect_engine():
+def _inflect_engine() -> inflect.engine:
     """``inflect.engine()``, imported without typeguard's run-time type checks.
 
     inflect decorates its methods with ``typeguard.typechecked``, which recompiles each
@@ -56,7 +63,7 @@ def _inflect_engine():
         typeguard = sys.modules.get("typeguard")
         if typeguard is None:  # not imported yet: inflect gets a stand-in, not typeguard
             stand_in = types.ModuleType("typeguard")
-            stand_in.typechecked = _no_type_checks
+            setattr(stand_in, "typechecked", _no_type_checks)  # noqa: B010
             sys.modules["typeguard"] = stand_in
             try:
                 import inflect  # noqa: F401
@@ -65,17 +72,17 @@ def _inflect_engine():
                     del sys.modules["typeguard"]  # a later import gets the real one
         else:
             checked = getattr(typeguard, "typechecked", None)
-            typeguard.typechecked = _no_type_checks
+            setattr(typeguard, "typechecked", _no_type_checks)  # noqa: B010
             try:
                 import inflect  # noqa: F401
             finally:
-                typeguard.typechecked = checked
+                setattr(typeguard, "typechecked", checked)  # noqa: B010
     import inflect
 
     return inflect.engine()
 
 
-def _no_type_checks(target=None, **_options):
+def _no_type_checks(target: _T | None = None, **_options: object) -> _T | Callable[[_T], _T]:
     """Stand-in for ``typeguard.typechecked`` that returns what it decorates unchanged
     (what typeguard itself does under ``python -O``)."""
     if target is None:
@@ -90,7 +97,9 @@ def numeral_to_words(token: str) -> str:
     Uses ``inflect.engine().number_to_words`` without the word "and".
     """
     if token.isascii() and token.isdigit() and len(token) <= 9:
-        return _inflect_engine().number_to_words(token, andword="")
+        words = _inflect_engine().number_to_words(token, andword="")
+        assert isinstance(words, str)  # a list only with wantlist=True
+        return words
     return token
 
 

@@ -351,7 +351,9 @@ def _read_table(meta_path: Path, model_key: str) -> EmbeddingTable | None:
         return None
 
 
-def _write_table(table: EmbeddingTable, folder: Path, model_key: str, identity: dict) -> Path:
+def _write_table(
+    table: EmbeddingTable, folder: Path, model_key: str, identity: dict[str, object]
+) -> Path:
     """Save ``table`` as ``<stem>.npy`` + ``<stem>.json`` in ``folder``, each written to a
     temporary file and renamed into place; the ``.json`` (which readers open first) is
     renamed last, so a reader never sees half a table. Returns the ``.json`` path.

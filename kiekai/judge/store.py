@@ -215,7 +215,7 @@ def default_url() -> str:
     return f"sqlite:///{default_path().with_name('house-rules.sqlite3')}"
 
 
-def engine_url(url: str | os.PathLike) -> sa.URL:
+def engine_url(url: str | os.PathLike[str]) -> sa.URL:
     """A store location as SQLAlchemy URL: ``sqlite:///PATH``, ``sqlite://`` (in memory),
     ``postgresql://...`` (driven by psycopg 3) or a plain file path (SQLite).
 
@@ -326,7 +326,7 @@ class RulingStore:
         sqlalchemy.exc.OperationalError: the database cannot be reached.
     """
 
-    def __init__(self, url: str | os.PathLike | None = None) -> None:
+    def __init__(self, url: str | os.PathLike[str] | None = None) -> None:
         self.url = engine_url(url if url is not None else default_url())
         if self.url.get_backend_name() == "sqlite":
             self.engine, memory = _sqlite_engine(self.url)
@@ -609,7 +609,7 @@ class RulingStore:
     def import_tsv(
         self,
         table: str,
-        path: str | os.PathLike,
+        path: str | os.PathLike[str],
         *,
         once: bool = False,
         warn: Callable[[str], None] | None = None,
@@ -747,7 +747,7 @@ class StoreTableRules(HouseRules):
 
 
 def open_store(
-    url: str | os.PathLike | None = None,
+    url: str | os.PathLike[str] | None = None,
     *,
     import_legacy: bool | None = None,
     warn: Callable[[str], None] | None = None,

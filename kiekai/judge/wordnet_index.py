@@ -65,7 +65,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, cast
 
 from kiekai.locks import build_lock
 
@@ -166,7 +166,7 @@ class _Object:
         return hash(self._name)
 
     def __eq__(self, other: object) -> bool:
-        name = getattr(other, "_name", None)
+        name: str | None = getattr(other, "_name", None)
         if name is None:
             return NotImplemented
         return self._name == name
@@ -176,14 +176,17 @@ class _Object:
         return result if result is NotImplemented else not result
 
     def __lt__(self, other: object) -> bool:
-        name = getattr(other, "_name", None)
+        name: str | None = getattr(other, "_name", None)
         if name is None:
             return NotImplemented
         return self._name < name
 
 
-def _relation(symbol: str, doc: str):
-    def method(self):
+def _relation(symbol: str, doc: str) -> Callable[[Synset | Lemma], list[Synset] | list[Lemma]]:
+    """A method answering the objects linked by pointer ``symbol`` (set on :class:`Synset`
+    and :class:`Lemma` for each of :data:`RELATIONS` and :data:`LEMMA_RELATIONS`)."""
+
+    def method(self: Synset | Lemma) -> list[Synset] | list[Lemma]:
         return self._related(symbol)
 
     method.__doc__ = doc
@@ -211,18 +214,44 @@ class Synset(_Object):
         "__weakref__",
     )
 
-    def __init__(self, index: WordNetIndex, synset_id: int, row: tuple) -> None:
+    # The pointer relations of RELATIONS, set on the class after it (as methods), declared
+    # here for type checkers.
+    hypernyms: Callable[[], list[Synset]]
+    instance_hypernyms: Callable[[], list[Synset]]
+    hyponyms: Callable[[], list[Synset]]
+    instance_hyponyms: Callable[[], list[Synset]]
+    member_holonyms: Callable[[], list[Synset]]
+    substance_holonyms: Callable[[], list[Synset]]
+    part_holonyms: Callable[[], list[Synset]]
+    member_meronyms: Callable[[], list[Synset]]
+    substance_meronyms: Callable[[], list[Synset]]
+    part_meronyms: Callable[[], list[Synset]]
+    topic_domains: Callable[[], list[Synset]]
+    in_topic_domains: Callable[[], list[Synset]]
+    region_domains: Callable[[], list[Synset]]
+    in_region_domains: Callable[[], list[Synset]]
+    usage_domains: Callable[[], list[Synset]]
+    in_usage_domains: Callable[[], list[Synset]]
+    attributes: Callable[[], list[Synset]]
+    entailments: Callable[[], list[Synset]]
+    causes: Callable[[], list[Synset]]
+    also_sees: Callable[[], list[Synset]]
+    verb_groups: Callable[[], list[Synset]]
+    similar_tos: Callable[[], list[Synset]]
+
+    def __init__(self, index: WordNetIndex, synset_id: int, row: tuple[Any, ...]) -> None:
         name, pos, offset, lexname, min_depth, max_depth, definition, *raw = row
         self._index = index
         self._id = synset_id
         self._name = name
-        self._pos = pos
-        self._offset = offset
-        self._lexname = lexname
-        self._min = min_depth
-        self._max = max_depth
-        self._definition = definition
-        self._raw = raw  # examples, lemmas, pointers, lemma pointers: JSON, parsed when asked
+        self._pos: str = pos
+        self._offset: int = offset
+        self._lexname: int = lexname
+        self._min: int = min_depth
+        self._max: int = max_depth
+        self._definition: str = definition
+        # examples, lemmas, pointers, lemma pointers: JSON, parsed when asked
+        self._raw: list[str] = raw
         self._lemmas: list[Lemma] | None = None
         self._pointers: dict[str, list[int]] | None = None
         self._lemma_pointers: dict[str, dict[str, list[list[int]]]] | None = None
@@ -249,19 +278,19 @@ class Synset(_Object):
     def definition(self, lang: str = "eng") -> str:
         """The gloss without its examples."""
         if lang != "eng":
-            return self._fallback("definition")(lang)
+            return cast(str, self._fallback("definition")(lang))
         return self._definition
 
     def examples(self, lang: str = "eng") -> list[str]:
         """The gloss's quoted examples."""
         if lang != "eng":
-            return self._fallback("examples")(lang)
+            return cast("list[str]", self._fallback("examples")(lang))
         return list(json.loads(self._raw[0]))
 
     def lemmas(self, lang: str = "eng") -> list[Lemma]:
         """The synset's lemmas, in WordNet's order."""
         if lang != "eng":
-            return self._fallback("lemmas")(lang)
+            return cast("list[Lemma]", self._fallback("lemmas")(lang))
         if self._lemmas is None:
             self._lemmas = [
                 Lemma(self, i, name, key, count, marker)
@@ -272,7 +301,7 @@ class Synset(_Object):
     def lemma_names(self, lang: str = "eng") -> list[str]:
         """Names of the synset's lemmas (underscores for spaces)."""
         if lang != "eng":
-            return self._fallback("lemma_names")(lang)
+            return cast("list[str]", self._fallback("lemma_names")(lang))
         return [lemma._name for lemma in self.lemmas()]
 
     def min_depth(self) -> int:
@@ -295,7 +324,9 @@ class Synset(_Object):
         targets = self._lemma_pointers.get(lemma_name, {}).get(symbol, ())
         return [self._index._synset(i).lemmas()[j] for i, j in targets]
 
-    def closure(self, rel: Callable[[Synset], Iterable[Synset]], depth: int = -1):
+    def closure(
+        self, rel: Callable[[Synset], Iterable[Synset]], depth: int = -1
+    ) -> Iterator[Synset]:
         """Synsets reachable through ``rel``, breadth first, each once (as NLTK's, which
         also leaves out ``self``)."""
         seen = {self}
@@ -325,7 +356,7 @@ class Synset(_Object):
                     todo.extend(up)
         return result
 
-    def hypernym_paths(self, _visited: frozenset = frozenset()) -> list[list[Synset]]:
+    def hypernym_paths(self, _visited: frozenset[Synset] = frozenset()) -> list[list[Synset]]:
         """Every hypernym path from a root down to this synset (a cycle is cut where it
         would repeat a synset)."""
         up = [h for h in self.hypernyms() + self.instance_hypernyms() if h not in _visited]
@@ -352,21 +383,29 @@ class Synset(_Object):
     ) -> list[Synset]:
         """The deepest common hypernyms (by max depth, or min depth), sorted by name."""
         if simulate_root:
-            return self._fallback("lowest_common_hypernyms")(other, True, use_min_depth)
+            return cast(
+                "list[Synset]",
+                self._fallback("lowest_common_hypernyms")(other, True, use_min_depth),
+            )
         found = self.common_hypernyms(other)
         if not found:
             return []
-        depth = (lambda s: s.min_depth()) if use_min_depth else (lambda s: s.max_depth())
+        depth: Callable[[Synset], int] = (
+            (lambda s: s.min_depth()) if use_min_depth else (lambda s: s.max_depth())
+        )
         deepest = max(depth(s) for s in found)
         return sorted(s for s in found if depth(s) == deepest)
 
-    def _fallback(self, attribute: str):
+    def _fallback(self, attribute: str) -> Callable[..., Any]:
+        """Method ``attribute`` of NLTK's synset of the same offset (counted in the
+        index's :attr:`~WordNetIndex.fallbacks`)."""
         self._index.fallbacks[attribute] += 1
-        return getattr(
+        method: Callable[..., Any] = getattr(
             self._index._nltk().synset_from_pos_and_offset(self._pos, self._offset), attribute
         )
+        return method
 
-    def __getattr__(self, attribute: str):
+    def __getattr__(self, attribute: str) -> NoReturn:
         raise _not_stored("Synset", attribute)
 
 
@@ -374,6 +413,34 @@ class Lemma(_Object):
     """One lemma of an index :class:`Synset`: NLTK's ``Lemma`` methods the judge uses."""
 
     __slots__ = ("_synset", "_i", "_key", "_count", "_marker")
+
+    # The pointer relations of RELATIONS and LEMMA_RELATIONS, set on the class after it
+    # (as methods), declared here for type checkers.
+    hypernyms: Callable[[], list[Lemma]]
+    instance_hypernyms: Callable[[], list[Lemma]]
+    hyponyms: Callable[[], list[Lemma]]
+    instance_hyponyms: Callable[[], list[Lemma]]
+    member_holonyms: Callable[[], list[Lemma]]
+    substance_holonyms: Callable[[], list[Lemma]]
+    part_holonyms: Callable[[], list[Lemma]]
+    member_meronyms: Callable[[], list[Lemma]]
+    substance_meronyms: Callable[[], list[Lemma]]
+    part_meronyms: Callable[[], list[Lemma]]
+    topic_domains: Callable[[], list[Lemma]]
+    in_topic_domains: Callable[[], list[Lemma]]
+    region_domains: Callable[[], list[Lemma]]
+    in_region_domains: Callable[[], list[Lemma]]
+    usage_domains: Callable[[], list[Lemma]]
+    in_usage_domains: Callable[[], list[Lemma]]
+    attributes: Callable[[], list[Lemma]]
+    entailments: Callable[[], list[Lemma]]
+    causes: Callable[[], list[Lemma]]
+    also_sees: Callable[[], list[Lemma]]
+    verb_groups: Callable[[], list[Lemma]]
+    similar_tos: Callable[[], list[Lemma]]
+    antonyms: Callable[[], list[Lemma]]
+    derivationally_related_forms: Callable[[], list[Lemma]]
+    pertainyms: Callable[[], list[Lemma]]
 
     def __init__(
         self, synset: Synset, i: int, name: str, key: str, count: int, marker: str | None
@@ -414,7 +481,7 @@ class Lemma(_Object):
     def _related(self, symbol: str) -> list[Lemma]:
         return self._synset._lemma_related(self._name, symbol)
 
-    def __getattr__(self, attribute: str):
+    def __getattr__(self, attribute: str) -> NoReturn:
         raise _not_stored("Lemma", attribute)
 
 
@@ -449,7 +516,7 @@ class WordNetIndex:
             self._db = sqlite3.connect(
                 f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False
             )
-            meta = dict(self._db.execute("SELECT key, value FROM meta"))
+            meta: dict[str, str] = dict(self._db.execute("SELECT key, value FROM meta"))
         except sqlite3.Error as exc:
             raise IndexUnavailable(f"WordNet index {self.path} cannot be read ({exc})") from exc
         if meta.get("format") != str(INDEX_FORMAT):
@@ -458,7 +525,7 @@ class WordNetIndex:
                 f"{INDEX_FORMAT}"
             )
         self.meta = meta
-        self._lexnames = json.loads(meta["lexnames_list"])
+        self._lexnames: list[str] = json.loads(meta["lexnames_list"])
         self._subs = {
             pos: [tuple(r) for r in rules]
             for pos, rules in json.loads(meta["substitutions"]).items()
@@ -467,7 +534,7 @@ class WordNetIndex:
         self._synsets: dict[int, Synset] = {}
         self._keep_all = False  # all_synsets() keeps every object (preloading)
         self._nltk_loader = nltk_reader
-        self._nltk_reader = None
+        self._nltk_reader: Any = None  # NLTK's WordNetCorpusReader (untyped), once loaded
         #: Calls passed to NLTK's reader because their arguments asked for it (another
         #: ``lang``, ``simulate_root``), by method.
         self.fallbacks: Counter[str] = Counter()
@@ -545,14 +612,16 @@ class WordNetIndex:
         lemmatizer.lemma_dict = LemminflectLookup(self)
         return True
 
-    def _nltk(self):
+    def _nltk(self) -> Any:
         """NLTK's reader, loaded on first use (questions the index does not answer)."""
         if self._nltk_reader is None:
             with self._lock:
                 if self._nltk_reader is None:
                     loader = self._nltk_loader
                     if loader is None:
-                        from kiekai.models import wordnet as loader
+                        from kiekai.models import wordnet
+
+                        loader = wordnet
                     self._nltk_reader = loader()
         return self._nltk_reader
 
@@ -582,7 +651,9 @@ class WordNetIndex:
                 result.append(candidate)
         return result
 
-    def morphy(self, form: str, pos: str | None = None, check_exceptions: bool = True):
+    def morphy(
+        self, form: str, pos: str | None = None, check_exceptions: bool = True
+    ) -> str | None:
         """The first base form of ``form`` (in ``pos``, or the first part of speech with
         one), or ``None``."""
         for p in [pos] if pos else POS_LIST:
@@ -598,7 +669,7 @@ class WordNetIndex:
         character a part of speech; default n, v, a, r), in NLTK's order."""
         if lang != "eng":
             self.fallbacks["synsets"] += 1
-            return self._nltk().synsets(lemma, pos, lang, check_exceptions)
+            return cast("list[Synset]", self._nltk().synsets(lemma, pos, lang, check_exceptions))
         lemma = lemma.lower()
         out: list[Any] = []
         for p in POS_LIST if pos is None else pos:
@@ -610,7 +681,7 @@ class WordNetIndex:
         """Lemmas named ``lemma`` (case-insensitive) among its synsets."""
         if lang != "eng":
             self.fallbacks["lemmas"] += 1
-            return self._nltk().lemmas(lemma, pos, lang)
+            return cast("list[Lemma]", self._nltk().lemmas(lemma, pos, lang))
         lemma = lemma.lower()
         return [
             lem
@@ -673,7 +744,7 @@ class WordNetIndex:
             if ids and (pos is None or ("a" if pos == "s" else pos) in ids):
                 yield form
 
-    def open(self, fileid: str):
+    def open(self, fileid: str) -> io.StringIO:
         """The text of a stored WordNet file (``cntlist.rev``, ``lexnames``) as a text stream.
 
         Raises:
@@ -684,7 +755,7 @@ class WordNetIndex:
             raise OSError(f"the WordNet index stores {', '.join(STORED_FILES)}, not {fileid!r}")
         return io.StringIO(text)
 
-    def __getattr__(self, attribute: str):
+    def __getattr__(self, attribute: str) -> NoReturn:
         raise _not_stored("WordNetIndex", attribute)
 
     def close(self) -> None:

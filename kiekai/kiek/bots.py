@@ -47,9 +47,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from kiekai.deck import Card
 from kiekai.judge.protocol import JudgeLike
@@ -165,6 +166,21 @@ __all__ = [
     "wordnet_verdicts",
 ]
 
+#: :meth:`KiekBot.plan_turn`'s answer: the hand-index pairs, then the listener's log
+#: probabilities (float64), the writable words (bool) and the fit (float64), each
+#: (C(H, 2), 10, W).
+_Plan = tuple[list[tuple[int, int]], NDArray[np.float64], NDArray[np.bool_], NDArray[np.float64]]
+#: :meth:`KiekBot.plan_turn`'s answer ``with_penalty``: :data:`_Plan`, then the WordNet
+#: penalty and the truth margin (float64, the same shape).
+_PenaltyPlan = tuple[
+    list[tuple[int, int]],
+    NDArray[np.float64],
+    NDArray[np.bool_],
+    NDArray[np.float64],
+    NDArray[np.float64],
+    NDArray[np.float64],
+]
+
 
 def _options(pairs: Sequence[tuple[int, int]]) -> list[tuple[list[int], list[int]]]:
     """The (three rows, two rows) of every (pair, split) choice over ``table + hand`` rows,
@@ -183,14 +199,16 @@ def _log_softmax(values: np.ndarray, beta: float, null: float) -> np.ndarray:
     z = values * beta
     top = np.maximum(np.max(z, axis=-1, keepdims=True), beta * null)
     total = np.exp(z - top).sum(axis=-1, keepdims=True) + np.exp(beta * null - top)
-    return z - top - np.log(total)
+    out: NDArray[np.float64] = z - top - np.log(total)
+    return out
 
 
 def _softmax(values: np.ndarray, temperature: float) -> np.ndarray:
     z = values / max(temperature, 1e-9)
     z = z - z.max()
     p = np.exp(z)
-    return p / p.sum()
+    out: NDArray[np.float64] = p / p.sum()
+    return out
 
 
 def _sample(rng: np.random.Generator, values: np.ndarray, temperature: float) -> int:
@@ -282,7 +300,10 @@ class KiekBot:
 
     def _unused(self, used_words: Sequence[str]) -> np.ndarray:
         words = self.candidates.words
-        return ~used_mask(words, used_words) & ~same_category_mask(self.candidates, used_words)
+        unused: NDArray[np.bool_] = ~used_mask(words, used_words) & ~same_category_mask(
+            self.candidates, used_words
+        )
+        return unused
 
     # -- guesser ------------------------------------------------------------------------------
 
@@ -329,6 +350,26 @@ class KiekBot:
 
     # -- active player ------------------------------------------------------------------------
 
+    @overload
+    def plan_turn(
+        self,
+        table: Sequence[Card],
+        hand: Sequence[Card],
+        used_words: Sequence[str],
+        *,
+        with_penalty: Literal[False] = False,
+    ) -> _Plan: ...
+
+    @overload
+    def plan_turn(
+        self,
+        table: Sequence[Card],
+        hand: Sequence[Card],
+        used_words: Sequence[str],
+        *,
+        with_penalty: Literal[True],
+    ) -> _PenaltyPlan: ...
+
     def plan_turn(
         self,
         table: Sequence[Card],
@@ -336,7 +377,7 @@ class KiekBot:
         used_words: Sequence[str],
         *,
         with_penalty: bool = False,
-    ):
+    ) -> _Plan | _PenaltyPlan:
         """Score every (2 hand cards, 3-vs-2 split, word) choice.
 
         Returns:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from kiekai.kiek import bot_tuning as tuning
 from kiekai.lexicon import Vocabulary
@@ -95,12 +96,13 @@ def word_prior(vocabulary: Vocabulary) -> np.ndarray:
     specificity = np.where(
         grounded, vocabulary.specificity.astype(np.float64), tuning.UNGROUNDED_SPECIFICITY
     )
-    return (
+    prior: NDArray[np.float64] = (
         tuning.ZIPF_WEIGHT * (zipf - 4.5)
         + tuning.CONCRETENESS_WEIGHT * np.clip(concrete, -2.0, 1.0)
         + kind
         + tuning.SPECIFICITY_WEIGHT * specificity
     )
+    return prior
 
 
 def _closed_forms_are_words(closed: list[str]) -> list[bool]:
@@ -175,4 +177,5 @@ def naming_words(candidates: Candidates) -> np.ndarray:
             )
         ]
     )
-    return own[candidates.base] & ~candidates.negated
+    naming: NDArray[np.bool_] = own[candidates.base] & ~candidates.negated
+    return naming

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from kiekai.deck import Card
 from kiekai.judge.protocol import JudgeLike
@@ -22,6 +23,8 @@ from kiekai.kiek.truth import split_log_fit, wordnet_penalty
 from kiekai.lexicon import Vocabulary, as_vocabulary
 
 if TYPE_CHECKING:
+    from nltk.corpus.reader.wordnet import Synset
+
     from kiekai.perception.base import Perception
 
 
@@ -43,7 +46,8 @@ def guess_scores(
         raise ValueError(f"a Kiek split is 3 cards vs 2, got {len(three)} vs {len(two)}")
     vocab = as_vocabulary(vocabulary)
     scores = perception.scores(list(three) + list(two), vocab.words)
-    return split_log_fit(scores, (0, 1, 2), (3, 4)) + word_prior(vocab)
+    value: NDArray[np.float64] = split_log_fit(scores, (0, 1, 2), (3, 4)) + word_prior(vocab)
+    return value
 
 
 def rank_guesses(
@@ -87,7 +91,7 @@ def baseline_guess(three: Sequence[Card], two: Sequence[Card]) -> str | None:
     ancestor exists. (The baseline guesser of docs/EVALUATION.md.)"""
     from kiekai.lexicon import depth, hypernym_closure, synset_for_label, synset_for_wnid
 
-    def synset(card: Card):
+    def synset(card: Card) -> Synset | None:
         if card.wnid:
             try:
                 return synset_for_wnid(card.wnid)
@@ -105,4 +109,5 @@ def baseline_guess(three: Sequence[Card], two: Sequence[Card]) -> str | None:
     if not shared:
         return None
     best = max(shared, key=lambda s: (depth(s), s.name()))
-    return best.lemmas()[0].name().replace("_", " ")
+    name: str = best.lemmas()[0].name()
+    return name.replace("_", " ")

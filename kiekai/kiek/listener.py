@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from kiekai import paths
 
@@ -186,7 +187,8 @@ def split_features(
     dynamic = np.column_stack(
         [log_true.sum(0), log_false.sum(0), log_true.min(0), log_false.min(0), undecided]
     )
-    return np.concatenate([dynamic, traits.static], axis=1)
+    features: NDArray[np.float64] = np.concatenate([dynamic, traits.static], axis=1)
+    return features
 
 
 def wrong_side(scores: np.ndarray, three: Sequence[int], two: Sequence[int]) -> np.ndarray:
@@ -194,14 +196,16 @@ def wrong_side(scores: np.ndarray, three: Sequence[int], two: Sequence[int]) -> 
     side of 0.5 (below it on one of the three, above it on one of the two; 0.5 itself, "can't
     tell", is neither)."""
     s = np.asarray(scores, dtype=np.float64)
-    return (s[list(three)] < 0.5).sum(axis=0) + (s[list(two)] > 0.5).sum(axis=0)
+    wrong: NDArray[np.intp] = (s[list(three)] < 0.5).sum(axis=0) + (s[list(two)] > 0.5).sum(axis=0)
+    return wrong
 
 
 def least_contradicted(scores: np.ndarray, three: Sequence[int], two: Sequence[int]) -> np.ndarray:
     """bool (W,): the words with the fewest wrong-side cards (:func:`wrong_side`): the words
     the listener chooses among (all true of the three and false of the two when any is)."""
     wrong = wrong_side(scores, three, two)
-    return wrong == wrong.min()
+    least: NDArray[np.bool_] = wrong == wrong.min()
+    return least
 
 
 @dataclass(frozen=True)
@@ -227,7 +231,8 @@ class PeopleListener:
         than the split's least contradicted ones cost :data:`WRONG_SIDE_COST` per extra card."""
         wrong = wrong_side(scores, three, two)
         u = split_features(scores, three, two, traits) @ self.weights
-        return u - WRONG_SIDE_COST * (wrong - wrong.min())
+        utility: NDArray[np.float64] = u - WRONG_SIDE_COST * (wrong - wrong.min())
+        return utility
 
 
 def read_weights(path: Path | str = LISTENER_FILE) -> dict[str, Any]:

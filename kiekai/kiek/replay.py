@@ -19,8 +19,9 @@ from kiekai.events import (
     ProblemTally,
     read_numbered_log,
 )
-from kiekai.kiek.audit import Contradiction, audit_kiek
+from kiekai.kiek.audit import audit_kiek
 from kiekai.kiek.printer import EventPrinter
+from kiekai.log_check import Contradiction
 
 if TYPE_CHECKING:
     from kiekai.kismet.rules import Rules

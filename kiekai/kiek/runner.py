@@ -26,9 +26,9 @@ from kiekai.judge.house_rules import (
     HouseRulesError,
     HouseRuling,
 )
+from kiekai.judge.protocol import JudgeLike
 from kiekai.kiek.engine import (
     IllegalAction,
-    JudgeLike,
     KiekEngine,
     Phase,
     ruling_key,

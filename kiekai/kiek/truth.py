@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from kiekai.deck import Card
 from kiekai.kiek.bot_tuning import EPS, RULED_OUT, TRUE_MARGIN, UNDECIDED, UNKNOWN_BASE_RATE
@@ -44,7 +45,10 @@ def split_log_fit(scores: np.ndarray, three: Sequence[int], two: Sequence[int]) 
         float64 array (W,), at most 0.
     """
     s = np.clip(likelihood_scores(scores), EPS, 1.0 - EPS)
-    return np.log(s[list(three)]).sum(axis=0) + np.log1p(-s[list(two)]).sum(axis=0)
+    fit: NDArray[np.float64] = np.log(s[list(three)]).sum(axis=0) + np.log1p(-s[list(two)]).sum(
+        axis=0
+    )
+    return fit
 
 
 def believed_true(
@@ -176,7 +180,8 @@ def ruled_out(
     or any word WordNet finds false. ``masks`` is :func:`wordnet_masks`' answer."""
     certain, verdict, labelled = masks
     checked = candidates.checked
-    return labelled[:, None] & (((~certain) & checked[None, :]) | (verdict < 0))
+    out: NDArray[np.bool_] = labelled[:, None] & (((~certain) & checked[None, :]) | (verdict < 0))
+    return out
 
 
 def wordnet_penalty(

@@ -38,6 +38,8 @@ from kiekai.judge.server.service import (
 )
 
 if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
     from kiekai.judge.store import RulingStore
 
 #: Where the Swagger UI and ReDoc assets (``swagger-ui-bundle.js``, ``swagger-ui.css``,
@@ -55,11 +57,11 @@ class BodyLimit:
     releases and older ones ignore it silently.
     """
 
-    def __init__(self, app: Any, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
 
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -89,7 +91,7 @@ class BodyLimit:
         body = b"".join(chunks)
         replayed = False
 
-        async def replay() -> dict:
+        async def replay() -> Message:
             nonlocal replayed
             if not replayed:
                 replayed = True
@@ -98,7 +100,7 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, scope: dict, receive: Callable, send: Callable) -> None:
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = error_response(
             413,
             "body-too-large",

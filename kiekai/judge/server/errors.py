@@ -60,10 +60,10 @@ def safe_text(text: Any, limit: int = MAX_ECHO_CHARS) -> str:
     Client-controlled text (e.g. an unknown field name) may hold lone surrogates or be
     megabytes long; both are escaped or cut here so the error itself never fails.
     """
-    text = str(text)
-    if len(text) > limit:
-        text = text[:limit] + "..."
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    shown = str(text)
+    if len(shown) > limit:
+        shown = shown[:limit] + "..."
+    return shown.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _field_path(loc: Sequence[Any]) -> str:

@@ -100,7 +100,7 @@ class FileRulings:
     Thread-safe (a lock around the re-read).
     """
 
-    def __init__(self, path: str | os.PathLike, rules: HouseRules | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str], rules: HouseRules | None = None) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
         self._reads = 0

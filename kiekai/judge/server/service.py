@@ -32,7 +32,7 @@ import functools
 import itertools
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -131,16 +131,16 @@ class VerdictCache:
 
     def __init__(self, max_entries: int) -> None:
         self.max_entries = max_entries
-        self._entries: OrderedDict[tuple, Verdict] = OrderedDict()
+        self._entries: OrderedDict[tuple[Hashable, ...], Verdict] = OrderedDict()
 
-    def get(self, key: tuple) -> Verdict | None:
+    def get(self, key: tuple[Hashable, ...]) -> Verdict | None:
         """The cached verdict for ``key`` (marked recently used), or ``None``."""
         verdict = self._entries.get(key)
         if verdict is not None:
             self._entries.move_to_end(key)
         return verdict
 
-    def put(self, key: tuple, verdict: Verdict) -> None:
+    def put(self, key: tuple[Hashable, ...], verdict: Verdict) -> None:
         """Store ``verdict``; drops the least recently used entry beyond ``max_entries``."""
         self._entries[key] = verdict
         self._entries.move_to_end(key)
@@ -193,7 +193,7 @@ class JudgeService:
         self._rulings_version: Any = None
         self._server_rules: HouseRules | None = None
         self._loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kiekai-loader")
-        self._encoder: asyncio.Future | None = None
+        self._encoder: asyncio.Future[None] | None = None
         self._requests = itertools.count()
 
     def refresh_rulings(self) -> Any:
@@ -305,7 +305,7 @@ class JudgeService:
         except Exception:  # noqa: BLE001 - the judge raises its own clear error when encoding
             log.exception("the sentence model could not be loaded")
 
-    async def call(self, priority: tuple, function: Callable[..., T], *args: Any) -> T:
+    async def call(self, priority: tuple[int, ...], function: Callable[..., T], *args: Any) -> T:
         """Run ``function(*args)`` on the judge thread at ``priority``; map its errors to
         :class:`JudgeError`."""
         try:
@@ -329,7 +329,7 @@ class JudgeService:
         self,
         items: Sequence[Any],
         function: Callable[[list[Any]], list[Any]],
-        rounds: itertools.count,
+        rounds: itertools.count[int],
         request: int,
         size: int = 2,
     ) -> list[Any]:
@@ -347,7 +347,9 @@ class JudgeService:
         return out
 
     async def _large(
-        self, pairs: Sequence[tuple[str, str]], function: Callable[[list], list[Verdict]]
+        self,
+        pairs: Sequence[tuple[str, str]],
+        function: Callable[[list[tuple[str, str]]], list[Verdict]],
     ) -> list[Verdict]:
         """Judge many ``pairs`` with ``function`` in chunks (see the class): first the
         words outside the tables are encoded in batches (one forward pass for several

@@ -18,6 +18,12 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+#: A queued task: priority, submission number, its future, the function and its
+#: arguments; ``close`` queues one with no future and no function.
+_Task = tuple[
+    tuple[int, ...], int, "Future[Any] | None", "Callable[..., Any] | None", tuple[Any, ...]
+]
+
 
 class JudgeWorker:
     """The one thread every judge call runs on, taking the most urgent task first.
@@ -35,21 +41,23 @@ class JudgeWorker:
     """
 
     def __init__(self, name: str = "kiekai-judge") -> None:
-        self._queue: queue.PriorityQueue = queue.PriorityQueue()
+        self._queue: queue.PriorityQueue[_Task] = queue.PriorityQueue()
         self._order = itertools.count()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
-    def submit(self, priority: tuple, function: Callable[..., T], *args: Any) -> Future:
+    def submit(
+        self, priority: tuple[int, ...], function: Callable[..., T], *args: Any
+    ) -> Future[T]:
         """Queue ``function(*args)``; returns a :class:`concurrent.futures.Future`."""
-        future: Future = Future()
+        future: Future[T] = Future()
         self._queue.put((priority, next(self._order), future, function, args))
         return future
 
     def _run(self) -> None:
         while True:
             _, _, future, function, args = self._queue.get()
-            if function is None:  # close()
+            if function is None or future is None:  # close()
                 return
             if not future.set_running_or_notify_cancel():
                 continue
@@ -66,7 +74,7 @@ class JudgeWorker:
                 _, _, future, function, _ = self._queue.get_nowait()
             except queue.Empty:
                 break
-            if function is not None:
+            if function is not None and future is not None:
                 future.cancel()
         self._queue.put(((-1,), -1, None, None, ()))
         self._thread.join(timeout_s)
