@@ -218,9 +218,9 @@ def test_an_unreadable_photo_is_skipped_with_its_reason(tmp_path):
         perception.scores([bad], ["red"])
 
 
-def test_a_pass_in_threads_and_steps_gives_each_photo_its_own_features(tmp_path, monkeypatch):
-    """The pass computes photos in a thread pool, a few per step, one unreadable among them:
-    each photo gets the features computed for it alone, in the order asked."""
+def test_a_pass_in_threads_gives_each_photo_its_own_features(tmp_path, monkeypatch):
+    """The pass computes photos in a thread pool, one unreadable among them: each photo gets
+    the features computed for it alone, in the order asked."""
     from kiekai.perception import colour
 
     rng = np.random.default_rng(3)
@@ -239,7 +239,6 @@ def test_a_pass_in_threads_and_steps_gives_each_photo_its_own_features(tmp_path,
         monkeypatch.setattr(colour, "COMPUTE_WORKERS", 1)
         alone.append(one.features([card]))
     monkeypatch.setattr(colour, "COMPUTE_WORKERS", 3)
-    monkeypatch.setattr(colour, "COMPUTE_CHUNK", 2)
     together = ColourPerception(cache_root=tmp_path / "together")
     skipped = together.prepare(cards)
     assert [card.id for card, _ in skipped] == ["p3.png"]

@@ -115,15 +115,11 @@ COLOUR_WORDS: dict[str, str] = {
 }
 #: Longest side (pixels) a photo is decoded at.
 DECODE_MAX_SIDE = 64
-#: Threads decoding photos ahead of the feature computation (same pixels as one thread).
-DECODE_WORKERS = max(1, min(4, os.cpu_count() or 1))
-#: Threads computing the features of decoded photos at once. SLIC (scikit-image's Cython),
-#: the k-d tree query (SciPy) and NumPy's array arithmetic release the GIL, so on 2 cores two
-#: threads compute 1.6x the photos per second of one (same features, bit for bit).
+#: Threads decoding photos and computing their features at once. Pillow's decoders, SLIC
+#: (scikit-image's Cython), the k-d tree query (SciPy) and NumPy's array arithmetic release
+#: the GIL, so on 2 cores two threads compute about 1.6x the photos per second of one (the
+#: same features, bit for bit).
 COMPUTE_WORKERS = max(1, min(4, os.cpu_count() or 1))
-#: Photos decoded and computed per step of a pass: the decoded pixels of one step (about
-#: 60 kB a photo) are all the pass holds in memory.
-COMPUTE_CHUNK = 64
 #: Largest exposure gain of the white-patch step (2 = one photographic stop).
 MAX_GAIN = 2.0
 #: Percentile of relative luminance that the white-patch step brings to white.
@@ -566,6 +562,19 @@ def load_colour_models(path: Path | str | None = None) -> dict[str, ColourModel]
     return by_name
 
 
+def _read_photo(card: Card) -> tuple[np.ndarray | None, str | None]:
+    """``(features, None)`` of one photo (:func:`_photo_features` of it decoded at both
+    sizes through :func:`kiekai.deck.decode_photos`), or ``(None, reason)`` when it cannot
+    be decoded."""
+    pixels = []
+    for side in (DECODE_MAX_SIDE, SUBJECT_MAX_SIDE):
+        photo = next(iter(decode_photos([card], side)))
+        if photo.image is None:
+            return None, photo.reason or "cannot be decoded"
+        pixels.append(np.asarray(photo.image, dtype=np.uint8))
+    return _photo_features((card.sha256, pixels[0], pixels[1])), None
+
+
 def _photo_features(pixels: tuple[str, np.ndarray, np.ndarray]) -> np.ndarray:
     """float32 (:data:`FEATURES`,): :func:`colour_features` of the photo at
     :data:`DECODE_MAX_SIDE` px then :func:`subject_features` at :data:`SUBJECT_MAX_SIDE` px,
@@ -647,36 +656,20 @@ class ColourPerception:
                 pending[key] = card
             else:
                 self._memory[key] = cached
-        keys = list(pending)
-        if not keys:
+        if not pending:
             return
+        # each photo is decoded and computed in one thread: decoding (Pillow) and the
+        # features (SLIC, the k-d tree, NumPy) release the GIL, so the threads keep every
+        # core busy, with no step that waits for the slowest photo of a batch
         with ThreadPoolExecutor(COMPUTE_WORKERS, thread_name_prefix="kiekai-colour") as pool:
-            for start in range(0, len(keys), COMPUTE_CHUNK):
-                self._compute_chunk([pending[k] for k in keys[start : start + COMPUTE_CHUNK]], pool)
-
-    def _compute_chunk(self, chunk: list[Card], pool: ThreadPoolExecutor) -> None:
-        """Decode ``chunk`` (cards not cached yet, distinct photos) at both sizes and compute
-        their features in ``pool``, into memory and the disk cache."""
-        small: dict[str, np.ndarray] = {}
-        for photo in decode_photos(chunk, DECODE_MAX_SIDE, workers=DECODE_WORKERS):
-            if photo.image is None:
-                self.failed[photo.card.sha256] = photo.reason or "cannot be decoded"
-            else:
-                small[photo.card.sha256] = np.asarray(photo.image, dtype=np.uint8)
-        pixels: list[tuple[str, np.ndarray, np.ndarray]] = []
-        by_key = {card.sha256: card for card in chunk}
-        subjects = [by_key[k] for k in small]
-        for photo in decode_photos(subjects, SUBJECT_MAX_SIDE, workers=DECODE_WORKERS):
-            key = photo.card.sha256
-            if photo.image is None:
-                self.failed[key] = photo.reason or "cannot be decoded"
-            else:
-                pixels.append((key, small[key], np.asarray(photo.image, dtype=np.uint8)))
-        for key, features in zip(
-            (key for key, _, _ in pixels), pool.map(_photo_features, pixels), strict=True
-        ):
-            self.cache.put(key, features)
-            self._memory[key] = features
+            for key, (features, reason) in zip(
+                pending, pool.map(_read_photo, pending.values()), strict=True
+            ):
+                if features is None:
+                    self.failed[key] = reason or "cannot be decoded"
+                else:
+                    self.cache.put(key, features)
+                    self._memory[key] = features
 
     # -- the Perception protocol ------------------------------------------------------------------
 
