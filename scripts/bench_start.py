@@ -18,8 +18,9 @@ this tree and the reference in new processes, interleaved, ``--repeats`` times (
    and the tree, so no photo cache entry matches (target < 15 s and <= 0.25x the
    reference); the WordNet index and embedding table are the user cache's;
 5. unless ``--no-perception``: ``scripts/bench_perception.py`` of each tree on the same
-   photos (first perception pass against the classifier's raw batched forward, target
-   >= 0.8x; ``scores()`` of the classifier+colour perception, first call after the pass,
+   photos (the first perception pass against the summed raw speeds of its models, the
+   classifier's batched forward and the colour features on ready pixels, target >= 0.8x;
+   each model's own ratio too; ``scores()`` of the classifier+colour perception, first call after the pass,
    target < 1 s for 400 x 1,006; the disk cache's second run, target >= 100x).
 
 Timings depend on the machine and its load; the ratios of one run are what to compare.
@@ -127,7 +128,9 @@ def perception_figures(tree: Path, photos: int) -> dict[str, str]:
     text = done.stdout
     found: dict[str, str] = {}
     patterns = {
-        "pass / raw forward": r"first-pass classifier rate / raw forward rate: ([\d.]+)",
+        "classifier pass / its raw forward": r"first-pass classifier rate / raw forward rate: ([\d.]+)",
+        "colour pass / its raw features": r"first-pass colour rate / colour features on ready pixels: ([\d.]+)",
+        "whole pass / summed raw (target >= 0.8)": r"first pass, both / summed raw [^:]*: ([\d.]+)",
         "first pass, both (photos/s)": r"\| first pass, both \| [^|]+\| ([\d.]+) \|",
         "raw forward (photos/s)": r"raw batched forward[^|]*\| - \| ([\d.]+) \|",
         "scores() first / again": r"\| scores\([^|]*\), first call / again \| ([^|]+) \|",
