@@ -377,7 +377,7 @@ def _typo_feature(a: str, b: str, links: lexical.Links, morph: str | None) -> fl
     when it is not that close or is a word linked to ``a``; ``None`` when it is a
     different English word spelled alike (no WordNet or affix link), which a rule
     rejects. The edit distance is read only when the guess is no word: a real word is
-    never a misspelling of another (issue 20)."""
+    never a misspelling of another."""
     real_b = lexical.is_real_word(b)
     semantic = max(links.synonym, links.derivation, links.hypernym1, links.hyponym1)
     dist = _typo_distance(a, b) if " " not in b else 99
@@ -452,7 +452,7 @@ def gender_evidence(secret: str, guess: str) -> Evidence | None:
     """``gender-variant`` evidence (accepted from standard) when one word is the other's
     gender form (:func:`kiekai.judge.lexical.gender_variant`: actor / actress, prince /
     princess), else ``None``. The judge reads it before the everyday lexicon: Just One
-    counts gender forms as the same clue (issue 20), though the lexicon files some as
+    counts gender forms as the same clue, though the lexicon files some as
     different (royal titles by sex). Cached per pair.
 
     Raises:

@@ -274,7 +274,7 @@ class HouseRules:
 
         Args:
             ruling: the table's ruling.
-            ruled_by: the name of the person who made it (issue 21: every ruling names who
+            ruled_by: the name of the person who made it (every ruling names who
                 ruled); it replaces ``ruling.ruled_by``, is kept with the ruling
                 (:meth:`ruled_by`) and written in the file's ``ruled_by`` column.
 

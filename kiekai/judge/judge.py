@@ -612,7 +612,7 @@ class Judge:
     def _same_clue(
         self, candidate: str, used: Sequence[str], rulings: HouseRules | None
     ) -> tuple[_Decision, str] | None:
-        """Just One's reading of a repeat (issue 20; docs/judge.md "Just One's
+        """Just One's reading of a repeat (docs/judge.md "Just One's
         readings"): the first used word that ``candidate`` repeats as the same clue
         though :meth:`match` rejects the pair at this level, with the decision, or None.
 

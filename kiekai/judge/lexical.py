@@ -252,7 +252,7 @@ def written_form_known(norm: str) -> bool:
         # a new formation: one word only joined by hyphens and made with an affix (the
         # rulebook's "people-less", "non-human") or of number words ("twenty-one"). Two
         # words joined ("red-blue", "dog.cat") are a hedge and words written apart a
-        # phrase ("brown dog"), not one word (issue 20)
+        # phrase ("brown dog"), not one word
         return bool(_HYPHENS_ONLY.fullmatch(norm)) and _affix_formation(parts)
     return _made_of(closed, tuple(parts))
 
@@ -299,7 +299,7 @@ def _common_part(part: str) -> bool:
 def hedge_parts(norm: str) -> tuple[str, ...]:
     """The words of a hedge: two or more words written as one guess, so that it might
     match either ("red-blue", "dog/cat", "dog.cat", "dogcat"); ``()`` when ``norm`` is
-    no hedge (issue 20; rulebook "A Turn": just one word).
+    no hedge (rulebook "A Turn": just one word).
 
     A hedge joined by hyphens, dots or slashes has parts that are all words and is no
     known written form (:func:`written_form_known`: WordNet's "black-and-white", the
@@ -579,7 +579,7 @@ def regular_inflections(lemma: str) -> Mapping[str, frozenset[str]]:
 @lru_cache(maxsize=65536)
 def inflected_pos(word: str, lemma: str) -> frozenset[str]:
     """Parts of speech (n, v, a, r) in which English inflection makes ``word`` of
-    ``lemma``; empty when it does not (issue 20: only real inflections are forms).
+    ``lemma``; empty when it does not (only real inflections are forms).
 
     ``word`` is an inflection of ``lemma`` when lemminflect's lemma table (Jascoll 2019;
     word -> lemmas per part of speech, the forms English inflection makes: hopes -> hope,
@@ -1063,7 +1063,7 @@ def gender_variant(a: str, b: str) -> str | None:
 
     True gender variants name the same role or kind, differing only in the sex of who is
     meant (host / hostess, waiter / waitress, actor / actress, lion / lioness, prince /
-    princess; Just One counts them as the same clue, issue 20): the feminine word is
+    princess; Just One counts them as the same clue): the feminine word is
     spelled from the other (:func:`_spelled_feminine`), and WordNet defines one of its
     senses with "woman", "female" or "girl" as a direct hyponym of a sense of the other
     word (hostess.n.01 "a woman host") or as its sister under one direct hypernym

@@ -1,4 +1,4 @@
-"""Reasons a player reads, and the evidence behind them (issue 20, point 6).
+"""Reasons a player reads, and the evidence behind them.
 
 A verdict's ``reason`` (:class:`kiekai.judge.verdict.Verdict`) says in plain words why the
 judge decided as it did: the two words are synonyms, forms of one word, one is a kind of

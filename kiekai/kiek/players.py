@@ -31,7 +31,7 @@ class TableRuling(Generic[_V]):
     may answer a word with a plain value (the ruling of that person) or with a
     ``TableRuling`` when the front end shares one set of rulings among several people (the
     browser table), so that the runner credits the person who made it, not the seat that
-    happened to report it (issue 21).
+    happened to report it.
 
     Attributes:
         value: the ruling: ``True``/``False`` (a match or not) for a guess; the used word

@@ -24,7 +24,7 @@ Routes (``{token}`` is a seat's secret, :class:`kiekai.web.table.WebSeat`):
   (:class:`~kiekai.web.photos.DealtPhotos`): no request decodes anything, so no answer's
   time depends on which photos another seat fetched. Any other name (another seat's card,
   a hash of no card, a malformed name) gets the same 404; a wrong token the same 403
-  whatever the photo (issue 21).
+  whatever the photo.
 
 Every refusal is a 4xx with a sentence saying what was wrong and what to do (JSON
 ``{"error": ...}`` for posts and the state, a small HTML page for pages); no input reaches a

@@ -35,7 +35,7 @@ from kiekai.web.table import WebTable
 #: Seconds the pages have to hear that the table closes before the server stops.
 LINGER_SECONDS = 3.0
 #: Longest time, in seconds, the table stays open after the game for its final page, when
-#: neither every person leaves nor every page closes before (issue 21).
+#: neither every person leaves nor every page closes before.
 AFTER_GAME_SECONDS = 900.0
 
 

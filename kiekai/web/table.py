@@ -476,7 +476,7 @@ class WebTable:
         """Whether the person at ``seat`` may fetch the photo with this content hash: a
         card of its own hand (now or earlier) or one that has been face up on the table
         (the three, the played two, the cards on offer). Another seat's hand is not, and
-        a hash of no card at this table is answered the same way (issue 21)."""
+        a hash of no card at this table is answered the same way."""
         with self.cond:
             card = self._card_of_photo.get(sha256)
             return card is not None and (card in self.public_cards or card in seat.held)
