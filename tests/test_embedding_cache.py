@@ -18,8 +18,8 @@ def test_a_put_vector_reads_back_exactly(tmp_path, dim: int) -> None:
     again = EmbeddingCache("test|v1", root=tmp_path, dim=dim).get(text_key("a"))
     assert again is not None and again.dtype == np.float32 and again.flags.writeable
     assert np.array_equal(again, vector)
-    assert cache._header() is not None
-    assert cache._path(text_key("a")).read_bytes().startswith(cache._header())
+    assert cache.header is not None
+    assert cache._path(text_key("a")).read_bytes().startswith(cache.header)
 
 
 def test_a_file_numpy_wrote_otherwise_is_read_by_np_load(tmp_path) -> None:

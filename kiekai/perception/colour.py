@@ -572,14 +572,13 @@ def _read_photo(card: Card) -> tuple[np.ndarray | None, str | None]:
         if photo.image is None:
             return None, photo.reason or "cannot be decoded"
         pixels.append(np.asarray(photo.image, dtype=np.uint8))
-    return _photo_features((card.sha256, pixels[0], pixels[1])), None
+    return _photo_features(pixels[0], pixels[1]), None
 
 
-def _photo_features(pixels: tuple[str, np.ndarray, np.ndarray]) -> np.ndarray:
-    """float32 (:data:`FEATURES`,): :func:`colour_features` of the photo at
-    :data:`DECODE_MAX_SIDE` px then :func:`subject_features` at :data:`SUBJECT_MAX_SIDE` px,
-    from ``(content hash, small uint8 (H, W, 3), large uint8 (H', W', 3))``."""
-    _, small, large = pixels
+def _photo_features(small: np.ndarray, large: np.ndarray) -> np.ndarray:
+    """float32 (:data:`FEATURES`,): :func:`colour_features` of ``small`` (uint8 (H, W, 3),
+    the photo at :data:`DECODE_MAX_SIDE` px) then :func:`subject_features` of ``large``
+    (uint8 (H', W', 3), at :data:`SUBJECT_MAX_SIDE` px)."""
     return np.concatenate([colour_features(small), subject_features(large)]).astype(np.float32)
 
 
