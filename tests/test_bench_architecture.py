@@ -167,3 +167,29 @@ def test_compare_trees_interleaves_and_reports_each_repeat(tmp_path: Path) -> No
     ]
     [comparison] = bench.compare([bench.Figure("help", "help", lambda r: r.wall)], results)
     assert comparison.reference > 0 and comparison.current > 0
+
+
+def test_raw_stream_rate_times_whole_passes_after_one_warm_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a fake clock: each item of a batch takes 10 ms, except during the third pass (slower)
+    now = [0.0]
+    calls: list[int] = []
+
+    def step(batch: list[int]) -> None:
+        calls.append(len(batch))
+        now[0] += len(batch) * (0.02 if len(calls) > 7 else 0.01)
+
+    monkeypatch.setattr(bench.time, "perf_counter", lambda: now[0])
+    rate = bench.raw_stream_rate(step, [[1, 2], [3, 4, 5], [6, 7, 8, 9]], repeats=3)
+    # one warm-up call on the first batch, then three passes over all three batches
+    assert calls == [2] + [2, 3, 4] * 3
+    # 9 items in the fastest pass (0.09 s), not the slow third one
+    assert rate == pytest.approx(100.0)
+
+
+def test_raw_stream_rate_refuses_nothing_to_time() -> None:
+    with pytest.raises(ValueError, match="at least one batch"):
+        bench.raw_stream_rate(lambda batch: None, [])
+    with pytest.raises(ValueError, match="one repeat"):
+        bench.raw_stream_rate(lambda batch: None, [[1]], repeats=0)
