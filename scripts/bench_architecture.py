@@ -8,9 +8,9 @@ Checks ``--ref`` out in a temporary ``git worktree`` and times, in new processes
 ``PYTHONPATH`` set to each tree, interleaved (reference, current, reference, current, ...)
 after compiling both trees' bytecode and one untimed warm-up run of each command
 (``--no-warmup``: none): a cold ``kiekai judge`` verdict; a bot-only Kiek game
-(3 bots, seed 1, one round) on the golden logs' 30-photo dev deck with labels and with pixels
+(3 bots, seed 1, three rounds) on the golden logs' 30-photo dev deck with labels and with pixels
 only, each on a cold perception cache, timing the perception's ``prepare`` and ``scores``
-and every bot decision (:mod:`kiekai.eval.bench_probe`); a headless Kismet variant game.
+and every bot decision (their median, and all of them added up; :mod:`kiekai.eval.bench_probe`); a headless Kismet variant game.
 After each repeat prints a Markdown table of the medians so far: figure, reference,
 current, current / reference and whether that is within 5 %. Only the command line and the player and perception protocols
 are used, so the two trees may lay out their modules differently. The logic lives in

@@ -128,6 +128,13 @@ def test_figures_read_medians() -> None:
         bench.RunResult(2.0, {"perception": {"prepare": [1.0], "scores": [0.5, 0.25]}}),
     ]
     assert bench.decision_median(runs[0]) == 2.0
+    assert bench.decision_median(runs[0], kind="guess") == 1.5
+    assert bench.decision_median(runs[1], kind="keep_card") == 5.0
+    assert bench.decision_total(runs[0]) == 6.0
+    timed_bots = bench.RunResult(
+        1.0, {"decisions": {"guess": [1.0]}, "cpu": {"decisions": {"guess": [0.5, 0.25]}}}
+    )
+    assert bench.decision_total(timed_bots, cpu=True) == 0.75
     assert bench.perception_seconds(runs[2]) == 1.75
     timed = bench.RunResult(1.0, {"cpu": {"perception": {"scores": [0.5]}}}, cpu=0.8)
     assert bench.perception_seconds(timed, cpu=True) == 0.5
