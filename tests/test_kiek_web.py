@@ -500,8 +500,10 @@ def test_two_people_never_see_each_others_hand_or_word_before_the_reveal(deck, t
         assert r.status_code == 200, r.text
         assert "agreed by Player 1" in t.state(1)["decision"]
         t.post(0, "reveal", request=reveal.id, do="done")
-        threading.Thread(target=answer_everything, args=(t, 1), daemon=True).start()
+        other = threading.Thread(target=answer_everything, args=(t, 1), daemon=True)
+        other.start()
         answer_everything(t, 0)
+        other.join(timeout=20)  # its last request ends before the client is closed
         events = list(read_log(t.log_path))
         overrule = next(e for e in events if e.type == "overrule")
         assert (
