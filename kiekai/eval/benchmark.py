@@ -22,6 +22,7 @@ bots' evaluation) can time the same way:
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import resource
@@ -349,19 +350,8 @@ def _perception_cpu(run: RunResult) -> float:
     return perception_seconds(run, cpu=True)
 
 
-def _decision_of(kind: str, cpu: bool) -> Callable[[RunResult], float]:
-    def read(run: RunResult) -> float:
-        return decision_median(run, cpu=cpu, kind=kind)
-
-    return read
-
-
 #: The decisions timed per kind, as the figures name them.
 DECISION_KINDS = (("play_turn", "active turn"), ("guess", "guess"), ("keep_card", "kept card"))
-
-
-def _decision_total_cpu(run: RunResult) -> float:
-    return decision_total(run, cpu=True)
 
 
 def default_figures() -> tuple[Figure, ...]:
@@ -376,15 +366,15 @@ def default_figures() -> tuple[Figure, ...]:
         Figure("perception, pixels only: prepare + scores, wall (cold cache)", "kiek-pixels", perception_seconds),
         Figure("perception, pixels only: prepare + scores, CPU", "kiek-pixels", _perception_cpu),
         *(
-            Figure(f"bot decision, {label}, median, {clock} ({game} game)", f"kiek-{game}", _decision_of(kind, clock == "CPU"))
+            Figure(f"bot decision, {label}, median, {clock} ({game} game)", f"kiek-{game}", functools.partial(decision_median, cpu=clock == "CPU", kind=kind))
             for game in ("labels", "pixels")
             for kind, label in DECISION_KINDS
             for clock in ("wall", "CPU")
         ),
         Figure("bot thinking, all decisions added, wall (labels game)", "kiek-labels", decision_total),
-        Figure("bot thinking, all decisions added, CPU (labels game)", "kiek-labels", _decision_total_cpu),
+        Figure("bot thinking, all decisions added, CPU (labels game)", "kiek-labels", functools.partial(decision_total, cpu=True)),
         Figure("bot thinking, all decisions added, wall (pixels game)", "kiek-pixels", decision_total),
-        Figure("bot thinking, all decisions added, CPU (pixels game)", "kiek-pixels", _decision_total_cpu),
+        Figure("bot thinking, all decisions added, CPU (pixels game)", "kiek-pixels", functools.partial(decision_total, cpu=True)),
         Figure("bot-only Kiek game, labels, wall (whole process)", "kiek-labels", _wall),
         Figure("bot-only Kiek game, labels, CPU", "kiek-labels", _cpu),
         Figure("bot-only Kiek game, pixels only, wall (whole process)", "kiek-pixels", _wall),
