@@ -15,8 +15,10 @@ import multiprocessing
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -30,6 +32,7 @@ from kiekai.judge.store import (
     DEFAULT_TABLE,
     HEAD_REVISION,
     RulingStore,
+    StoreError,
     TableExistsError,
     TableFullError,
     TableKeyError,
@@ -274,6 +277,54 @@ def test_processes_opening_a_new_store_at_once_migrate_it_once(store_url: str) -
     with store.engine.connect() as conn:
         versions = conn.execute(sa.text("SELECT version_num FROM alembic_version")).all()
     assert [v[0] for v in versions] == [HEAD_REVISION]
+    store.close()
+
+
+def _lock_new_sqlite_file(path: Path) -> sqlite3.Connection:
+    """A plain (rollback-journal) SQLite file with a write transaction held open: the
+    state in which ``PRAGMA journal_mode = WAL`` is refused at once, busy timeout or not."""
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("CREATE TABLE held (x)")
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("INSERT INTO held VALUES (1)")
+    return holder
+
+
+def test_a_store_opened_while_another_process_holds_the_file_waits_for_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "store.sqlite3"
+    holder = _lock_new_sqlite_file(path)
+    release = threading.Timer(0.3, holder.commit)
+    release.start()
+    try:
+        store = RulingStore(f"sqlite:///{path}")
+    finally:
+        release.join()
+        holder.close()
+    store.ensure_table("late")
+    store.add_ruling("late", HouseRuling("sofa", "couch", True))
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    assert [r.guess for r in store.rulings("late")] == ["couch"]
+    store.close()
+
+
+def test_a_store_locked_past_the_busy_timeout_names_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "store.sqlite3"
+    holder = _lock_new_sqlite_file(path)
+    monkeypatch.setattr("kiekai.judge.store.BUSY_TIMEOUT_S", 0.2)
+    try:
+        with pytest.raises(StoreError, match="store.sqlite3.*stayed locked.*KIEKAI_STORE"):
+            RulingStore(f"sqlite:///{path}")
+    finally:
+        holder.close()
+    monkeypatch.undo()
+    store = RulingStore(f"sqlite:///{path}")  # once the other process is gone it opens
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM held").scalar() == 0
     store.close()
 
 

@@ -40,7 +40,9 @@ import hmac
 import os
 import re
 import secrets
+import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -266,7 +268,7 @@ def _sqlite_engine(url: sa.URL) -> tuple[Engine, bool]:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         if not memory:
-            cursor.execute("PRAGMA journal_mode = WAL")
+            _enter_wal(cursor, url.database or "")
             cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
@@ -277,6 +279,40 @@ def _sqlite_engine(url: sa.URL) -> tuple[Engine, bool]:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine, memory
+
+
+def _enter_wal(cursor: Any, database: str) -> None:
+    """Put a SQLite file in WAL mode (a setting kept in the file), retrying while another
+    process holds a lock, for at most :data:`BUSY_TIMEOUT_S` seconds.
+
+    SQLite answers ``PRAGMA journal_mode = WAL`` with SQLITE_BUSY at once, without calling
+    the busy handler, when another connection is changing the journal mode or writing the
+    first schema (the upgrade from a shared lock would deadlock; sqlite.org "File Locking
+    And Concurrency", section 5), so several processes opening a new store together need
+    this retry.
+
+    Raises:
+        StoreError: still locked after :data:`BUSY_TIMEOUT_S` seconds, naming the file.
+    """
+    if str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+        return
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) and "busy" not in str(error):
+                raise
+            if time.monotonic() >= deadline:
+                raise StoreError(
+                    f"the store {database!r} stayed locked by another process for "
+                    f"{BUSY_TIMEOUT_S:.0f} s while it was being opened; close the other "
+                    "kiekai processes using it, or point $KIEKAI_STORE at another file"
+                ) from error
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
 
 
 def _current_revision(conn: Connection) -> str | None:
