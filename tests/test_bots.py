@@ -327,6 +327,52 @@ def test_candidates_add_x_less_of_everyday_categories_only() -> None:
     )
 
 
+def test_the_used_and_same_category_masks_match_their_word_by_word_definitions() -> None:
+    """The indexed masks (one lookup per used word) give what the rulebook's definitions
+    give checked candidate by candidate ("Ne Bis in Idem"), for used words written in any
+    case and spacing, X-less among them, and words outside the vocabulary."""
+    from kiekai.kiek.candidates import candidates_for, written_key
+    from kiekai.kiek.repeats import same_category_mask, used_mask
+    from kiekai.lexicon import load_vocabulary
+
+    cands = candidates_for(load_vocabulary())
+    vocab = cands.vocabulary
+    rng = np.random.default_rng(7)
+    picks = [cands.words[int(j)] for j in rng.choice(len(cands), size=40, replace=False)]
+    used_sets = [
+        [],
+        ["  Dog ", "CLOTHES", "clothing", "animal-less", "zzyzx", ""],
+        [w.upper() if i % 2 else f" {w} " for i, w in enumerate(picks)],
+    ]
+    for used in used_sets:
+        keys = {written_key(u) for u in used if u.strip()}
+        expected_used = np.asarray([written_key(w) in keys for w in cands.words])
+        assert np.array_equal(used_mask(cands, used), expected_used)
+        taken: set[str] = set()
+        taken_less: set[str] = set()
+        for u in used:
+            key = written_key(u)
+            target = taken_less if key.endswith("-less") else taken
+            key = key[:-5].replace("-", " ") if key.endswith("-less") else key
+            if key in vocab and vocab.kinds[vocab.index(key)] == "category":
+                target.update(vocab.synsets[vocab.index(key)])
+        expected_same = np.asarray(
+            [
+                any(n in (taken if kind == "category" else taken_less) for n in
+                    vocab.synsets[int(cands.base[j])])
+                if kind == "category" or cands.negated[j] else False
+                for j, kind in enumerate(cands.kinds)
+            ]
+        )  # fmt: skip
+        assert np.array_equal(same_category_mask(cands, used), expected_same)
+    dog, dog_less = cands.words.index("dog"), cands.words.index("dog-less")
+    assert np.flatnonzero(used_mask(cands, [" DOG"])).tolist() == [dog]
+    assert (
+        same_category_mask(cands, ["dog"])[dog] and not same_category_mask(cands, ["dog"])[dog_less]
+    )
+    assert same_category_mask(cands, ["Dog-less"])[dog_less]
+
+
 def test_perceive_keeps_undecided_and_noise_is_fixed_per_card() -> None:
     from kiekai.kiek.bots import Persona, perceive
 

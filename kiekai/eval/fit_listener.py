@@ -111,7 +111,7 @@ def observations(
     for rnd, three, two in scorable:
         scores = candidates.scores(np.asarray(perception.scores(list(three) + list(two), words)))
         # a person cannot write a word the game has used (ne bis in idem): not a choice
-        unused = ~used_mask(candidates.words, rnd.used)
+        unused = ~used_mask(candidates, rnd.used)
         wrong = wrong_side(scores, (0, 1, 2), (3, 4))
         gate = unused & (wrong == wrong[unused].min())
         chosen = [accepted[w][gate] for w in (rnd.target, *rnd.others)]

@@ -299,8 +299,7 @@ class KiekBot:
         return self.candidates.scores(seen)
 
     def _unused(self, used_words: Sequence[str]) -> np.ndarray:
-        words = self.candidates.words
-        unused: NDArray[np.bool_] = ~used_mask(words, used_words) & ~same_category_mask(
+        unused: NDArray[np.bool_] = ~used_mask(self.candidates, used_words) & ~same_category_mask(
             self.candidates, used_words
         )
         return unused
@@ -623,7 +622,7 @@ class KiekBot:
         margin = np.asarray([TRUE_MARGIN.get(k, 0.2) for k in self.candidates.kinds])
         true = self.see(cards) >= UNDECIDED + margin[None, :]
         n = len(view.cards)
-        usable = self.persona.known & ~used_mask(self.candidates.words, view.used_words)
+        usable = self.persona.known & ~used_mask(self.candidates, view.used_words)
         shared = true[n : n + len(view.kept)].all(0) if view.kept else np.zeros(len(usable), bool)
         if own_turn and view.hand:
             shared = true[n + len(view.kept) :].sum(0) >= 2

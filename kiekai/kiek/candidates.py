@@ -29,6 +29,12 @@ from kiekai.kiek import bot_tuning as tuning
 from kiekai.lexicon import Vocabulary
 
 
+def written_key(word: str) -> str:
+    """``word`` as written, case and spacing aside: ``" Dog  House"`` -> ``"dog house"``
+    (the judge's "same word" at every level, rulebook "Ne Bis in Idem")."""
+    return " ".join(word.lower().split())
+
+
 def less(word: str) -> str:
     """The rulebook's privative category ("Imperfect Guesses": "white-less", "person-less")
     of ``word`` as one hyphenated word: ``dog`` -> ``dog-less``."""
@@ -84,6 +90,37 @@ class Candidates:
             ]
         )
         return cast(np.ndarray, own[self.base])
+
+    @functools.cached_property
+    def written_index(self) -> dict[str, tuple[int, ...]]:
+        """:func:`written_key` -> the candidate indices written that way (usually one),
+        computed once per object, so that a used word is found among the W candidates by
+        one lookup."""
+        index: dict[str, list[int]] = {}
+        for j, word in enumerate(self.words):
+            index.setdefault(written_key(word), []).append(j)
+        return {key: tuple(rows) for key, rows in index.items()}
+
+    @functools.cached_property
+    def synset_index(self) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]]:
+        """Two maps from a synset name (``dog.n.01``) to candidate indices, computed once
+        per object: the category candidates that declare it, and the ``X-less`` candidates
+        whose X declares it."""
+        categories: dict[str, list[int]] = {}
+        privatives: dict[str, list[int]] = {}
+        for j, (kind, row) in enumerate(zip(self.kinds, self.base, strict=True)):
+            if kind == "category":
+                target = categories
+            elif self.negated[j]:
+                target = privatives
+            else:
+                continue
+            for name in self.vocabulary.synsets[int(row)]:
+                target.setdefault(name, []).append(j)
+        return (
+            {name: tuple(rows) for name, rows in categories.items()},
+            {name: tuple(rows) for name, rows in privatives.items()},
+        )
 
 
 def word_prior(vocabulary: Vocabulary) -> np.ndarray:

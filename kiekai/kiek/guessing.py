@@ -78,7 +78,7 @@ def rank_guesses(
     scores = cands.scores(perception.scores(five, vocab.words))
     value = split_log_fit(scores, (0, 1, 2), (3, 4)) + cands.prior
     value += wordnet_penalty(perception, five, cands, [([0, 1, 2], [3, 4])])[0]
-    value[used_mask(cands.words, used_words)] = -np.inf
+    value[used_mask(cands, used_words)] = -np.inf
     order = np.argsort(-value, kind="stable")
     chosen = JudgeMemo(judge).first_writable(order, cands.words, used_words, k)
     return [(cands.words[j], float(value[j])) for j in chosen]

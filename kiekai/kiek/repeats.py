@@ -19,12 +19,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from kiekai.judge.protocol import JudgeLike
-from kiekai.kiek.candidates import Candidates
-
-
-def written_key(word: str) -> str:
-    """``word`` as written, case and spacing aside: ``" Dog  House"`` -> ``"dog house"``."""
-    return " ".join(word.lower().split())
+from kiekai.kiek.candidates import Candidates, written_key
 
 
 def _used_keys(used_words: Sequence[str]) -> set[str]:
@@ -110,14 +105,16 @@ def may_write(word: str, used_words: Sequence[str], judge: JudgeLike | None = No
     return JudgeMemo(judge).may_write(word, used_words)
 
 
-def used_mask(words: Sequence[str], used_words: Sequence[str]) -> np.ndarray:
-    """bool array (len(words),): True where a word is written the same way as a used word
-    (:func:`written_key`), for all words at once: the part of :meth:`JudgeMemo.is_used` that
-    needs no question. The judge still decides each word a bot is about to write."""
-    keys = _used_keys(used_words)
-    if not keys:
-        return np.zeros(len(words), dtype=bool)
-    return np.fromiter((written_key(w) in keys for w in words), dtype=bool, count=len(words))
+def used_mask(candidates: Candidates, used_words: Sequence[str]) -> np.ndarray:
+    """bool array (W,): True where a candidate is written the same way as a used word
+    (:func:`written_key`), for all candidates at once (one lookup per used word in
+    :attr:`Candidates.written_index`): the part of :meth:`JudgeMemo.is_used` that needs no
+    question. The judge still decides each word a bot is about to write."""
+    out = np.zeros(len(candidates), dtype=bool)
+    index = candidates.written_index
+    for key in _used_keys(used_words):
+        out[list(index.get(key, ()))] = True
+    return out
 
 
 def same_category_mask(candidates: Candidates, used_words: Sequence[str]) -> np.ndarray:
@@ -137,8 +134,11 @@ def same_category_mask(candidates: Candidates, used_words: Sequence[str]) -> np.
         if key in vocab and vocab.kinds[vocab.index(key)] == "category":
             target.update(vocab.synsets[vocab.index(key)])
     out = np.zeros(len(candidates), dtype=bool)
-    if not taken and not taken_less:
-        return out
+    categories, privatives = candidates.synset_index
+    for names, index in ((taken, categories), (taken_less, privatives)):
+        for name in names:
+            out[list(index.get(name, ()))] = True
+    return out
     for j in range(len(candidates)):
         names = vocab.synsets[candidates.base[j]]
         if candidates.kinds[j] == "category":
