@@ -2,7 +2,7 @@
 """Compare the architecture step's speed with the commit before it, in the same run.
 
     python scripts/bench_architecture.py [--ref 7d931ee] [--repeats 5] [--kismet-rounds 300]
-        [--only verdict kiek-labels kiek-pixels kismet]
+        [--only verdict kiek-labels kiek-pixels kiek-labels-later kiek-pixels-later kismet]
 
 Checks ``--ref`` out in a temporary ``git worktree`` and times, in new processes with
 ``PYTHONPATH`` set to each tree, interleaved (reference, current, reference, current, ...)
@@ -10,7 +10,9 @@ after compiling both trees' bytecode and one untimed warm-up run of each command
 (``--no-warmup``: none): a cold ``kiekai judge`` verdict; a bot-only Kiek game
 (3 bots, seed 1, three rounds) on the golden logs' 30-photo dev deck with labels and with pixels
 only, each on a cold perception cache, timing the perception's ``prepare`` and ``scores``
-and every bot decision (their median, and all of them added up; :mod:`kiekai.eval.bench_probe`); a headless Kismet variant game.
+and every bot decision (their median, and all of them added up; :mod:`kiekai.eval.bench_probe`);
+the same two games played six times in one process (``-later``: the bots' thinking in
+games 2-6, once every model is loaded); a headless Kismet variant game.
 After each repeat prints a Markdown table of the medians so far: figure, reference,
 current, current / reference and whether that is within 5 %. Only the command line and the player and perception protocols
 are used, so the two trees may lay out their modules differently. The logic lives in

@@ -7,6 +7,7 @@ real run of the command line against this tree through the probe.
 from __future__ import annotations
 
 import json
+import math
 import sys
 import types
 from pathlib import Path
@@ -142,6 +143,41 @@ def test_figures_read_medians() -> None:
     figures = [bench.Figure("wall", "x", lambda r: r.wall)]
     [comparison] = bench.compare(figures, {"x": [runs[:2], runs]})
     assert (comparison.reference, comparison.current) == (2.0, 2.0)
+
+
+def test_probe_names_a_log_per_game_and_refuses_a_bad_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["play", "--log", "/tmp/run/log.jsonl", "--seed", "1"]
+    assert bench_probe.game_args(args, 0) == args
+    assert bench_probe.game_args(args, 2)[2] == "/tmp/run/log-g2.jsonl"
+    assert bench_probe.game_args(["play", "--log", "plain"], 1)[2] == "plain-g1"
+    assert bench_probe.game_args(["play", "--log"], 1) == ["play", "--log"]
+    assert bench_probe.main(["out.json", "--games", "0", "--", "play"]) == 2
+    assert "whole number" in capsys.readouterr().err
+
+
+def test_later_game_thinking_is_the_median_total_after_the_first_game() -> None:
+    def game(*seconds: float) -> dict[str, object]:
+        return {"decisions": {"guess": list(seconds)}, "cpu": {"decisions": {"guess": [0.1]}}}
+
+    run = bench.RunResult(
+        1.0, {"games": [game(9.0), game(1.0, 1.0), game(3.0), game(0.5, 0.25, 0.25)]}
+    )
+    assert bench.later_game_thinking(run) == 2.0  # totals 2, 3, 1 after the first game's 9
+    assert bench.later_game_thinking(run, cpu=True) == pytest.approx(0.1)
+    assert math.isnan(bench.later_game_thinking(bench.RunResult(1.0, {"games": [game(9.0)]})))
+
+
+@pytest.mark.slow
+def test_probe_runs_a_command_several_times_in_one_process(tmp_path: Path) -> None:
+    command = bench.BenchCommand("verdict", ("judge", "people", "humans"), probe=True, games=3)
+    result = bench.run_command(REPO, command, tmp_path, sys.executable)
+    games = result.probe["games"]
+    assert [g["exit"] for g in games] == [0, 0, 0]
+    # the later runs find everything loaded
+    assert games[0]["seconds"] > max(g["seconds"] for g in games[1:])
+    assert result.probe["seconds"] == games[0]["seconds"]
 
 
 @pytest.mark.slow

@@ -1,6 +1,6 @@
 """Run one ``kiekai`` command in this process and time the bots' decisions and perception.
 
-    python -P kiekai/eval/bench_probe.py OUT.json -- play --bots 3 --humans 0 ...
+    python -P kiekai/eval/bench_probe.py OUT.json [--games N] -- play --bots 3 --humans 0 ...
 
 Started by :func:`kiekai.eval.benchmark.compare_trees` with ``PYTHONPATH`` naming the tree
 under test (``-P``: this file's folder is not put on ``sys.path``), so it must work against
@@ -19,9 +19,13 @@ perception, is not counted twice in the same kind), per thread. ``OUT.json`` get
 
     {"exit": 0, "seconds": float, "decisions": {"play_turn": [s, ...], ...},
      "perception": {"prepare": [s, ...], "scores": [s, ...]},
-     "cpu": {"decisions": {...}, "perception": {...}}}
+     "cpu": {"decisions": {...}, "perception": {...}},
+     "games": [{"exit": 0, "seconds": float, "decisions": {...}, "cpu": {"decisions": {...}}},
+               ...]}
 
-where ``seconds`` is the command's wall time after this script started (imports included),
+where the top-level figures are the first run's, ``games`` has one entry per run (``--games
+N`` runs the command N times in this process, the log file renamed per run by
+:func:`game_args`), ``seconds`` is a run's wall time (the first run's imports included),
 ``decisions`` and ``perception`` hold wall seconds (``time.perf_counter``) and ``cpu`` the
 same calls' CPU seconds of the whole process (``time.process_time``: every thread, so a
 torch forward's worker threads count; on a busy machine it moves less than wall time).
@@ -142,39 +146,83 @@ class _Finder(importlib.abc.MetaPathFinder):
         return spec
 
 
-def run(out: str, args: Sequence[str]) -> int:
-    """Run ``python -m kiekai ARGS`` here with the hook installed; write the figures to
-    ``out`` (JSON, see the module docstring) and return the command's exit status."""
+def game_args(args: Sequence[str], game: int) -> list[str]:
+    """``args`` for the ``game``-th run of the command (0 for the first): the file after
+    ``--log`` gets ``-g<game>`` before its suffix from the second run on (a log holds one
+    game), everything else unchanged."""
+    out = list(args)
+    for i, arg in enumerate(out[:-1]):
+        if arg == "--log" and game:
+            stem, dot, suffix = out[i + 1].rpartition(".")
+            out[i + 1] = f"{stem}-g{game}.{suffix}" if dot else f"{out[i + 1]}-g{game}"
+    return out
+
+
+def _since(calls: dict[str, list[float]], start: dict[str, int]) -> dict[str, list[float]]:
+    return {name: values[start.get(name, 0) :] for name, values in calls.items()}
+
+
+def run(out: str, args: Sequence[str], games: int = 1) -> int:
+    """Run ``python -m kiekai ARGS`` here with the hook installed, ``games`` times one after
+    another in this process (later runs find the models, WordNet and the imports already
+    loaded: their decisions are the bots' thinking without one-time loads); write the
+    figures to ``out`` (JSON, see the module docstring) and return the first non-zero exit
+    status (0 when every run succeeded)."""
     recorder = Recorder()
     sys.meta_path.insert(0, _Finder(recorder))
-    start = time.perf_counter()
-    code: Any = 0
-    sys.argv = ["kiekai", *args]
-    try:
-        runpy.run_module("kiekai", run_name="__main__", alter_sys=True)
-    except SystemExit as exc:
-        code = exc.code
-    seconds = time.perf_counter() - start
-    status = code if isinstance(code, int) else (0 if code is None else 1)
-    figures = {
-        "exit": status,
-        "seconds": seconds,
-        "decisions": recorder.decisions,
-        "perception": recorder.perception,
-        "cpu": recorder.cpu,
-    }
+    per_game: list[dict[str, Any]] = []
+    status = 0
+    for game in range(games):
+        before = {name: len(values) for name, values in recorder.decisions.items()}
+        cpu_before = {name: len(values) for name, values in recorder.cpu["decisions"].items()}
+        start = time.perf_counter()
+        code: Any = 0
+        sys.argv = ["kiekai", *game_args(args, game)]
+        try:
+            runpy.run_module("kiekai", run_name="__main__", alter_sys=True)
+        except SystemExit as exc:
+            code = exc.code
+        seconds = time.perf_counter() - start
+        this = code if isinstance(code, int) else (0 if code is None else 1)
+        status = status or this
+        per_game.append(
+            {
+                "exit": this,
+                "seconds": seconds,
+                "decisions": _since(recorder.decisions, before),
+                "cpu": {"decisions": _since(recorder.cpu["decisions"], cpu_before)},
+            }
+        )
+        if game == 0:
+            first = {
+                "exit": this,
+                "seconds": seconds,
+                "decisions": {k: list(v) for k, v in recorder.decisions.items()},
+                "perception": {k: list(v) for k, v in recorder.perception.items()},
+                "cpu": {kind: {k: list(v) for k, v in calls.items()} for kind, calls in recorder.cpu.items()},
+            }  # fmt: skip
+        if this:
+            break
+    figures = {**first, "exit": status, "games": per_game}
     with open(out, "w", encoding="utf-8") as handle:
         json.dump(figures, handle)
     return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``bench_probe.py OUT.json -- KIEKAI ARGS...``."""
+    """``bench_probe.py OUT.json [--games N] -- KIEKAI ARGS...``."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    games = 1
+    if len(argv) >= 3 and argv[1] == "--games":
+        if not argv[2].isdigit() or int(argv[2]) < 1:
+            print(f"--games takes a whole number >= 1, not {argv[2]!r}", file=sys.stderr)
+            return 2
+        games = int(argv[2])
+        del argv[1:3]
     if len(argv) < 2 or argv[1] != "--":
-        print("usage: bench_probe.py OUT.json -- KIEKAI-ARGS...", file=sys.stderr)
+        print("usage: bench_probe.py OUT.json [--games N] -- KIEKAI-ARGS...", file=sys.stderr)
         return 2
-    return run(argv[0], argv[2:])
+    return run(argv[0], argv[2:], games)
 
 
 if __name__ == "__main__":

@@ -230,12 +230,15 @@ class BenchCommand:
             perception timed) instead of ``python -m kiekai``.
         cold_cache: give it a new kiekai cache folder (``KIEKAI_CACHE_DIR``) in which the
             perceptions' feature caches are empty (see :func:`cold_cache_copy`).
+        games: with ``probe``, how many times the probe runs the command in one process
+            (``bench_probe.py --games``): the runs after the first find every model loaded.
     """
 
     key: str
     args: tuple[str, ...]
     probe: bool = False
     cold_cache: bool = False
+    games: int = 1
 
 
 @dataclass(frozen=True)
@@ -272,6 +275,9 @@ class Figure:
 #: Rounds of the timed bot-only Kiek games: three give about 50 bot decisions a game (one
 #: gives about 15, whose median jumps between the kinds' typical times from run to run).
 KIEK_BENCH_ROUNDS = 3
+#: Games of the "later game" commands: the first loads the models, the other five time the
+#: bots' thinking alone (:func:`later_game_thinking` takes their median).
+KIEK_LATER_GAMES = 6
 
 
 def _kiek_args(perception: str, deck: str) -> tuple[str, ...]:
@@ -283,13 +289,25 @@ def _kiek_args(perception: str, deck: str) -> tuple[str, ...]:
 
 def default_commands(kismet_rounds: int = 300) -> tuple[BenchCommand, ...]:
     """The commands behind :func:`default_figures`: a cold verdict, a bot-only Kiek game
-    (3 bots, seed 1, :data:`KIEK_BENCH_ROUNDS` rounds, the golden logs' 30-photo deck) with labels and with pixels
-    only (the classifier and colours) on a cold perception cache, and a headless Kismet
-    variant game of ``kismet_rounds`` rounds (4 bots, seed 1, virtual clock)."""
+    (3 bots, seed 1, :data:`KIEK_BENCH_ROUNDS` rounds, the golden logs' 30-photo deck) with
+    labels and with pixels only (the classifier and colours) on a cold perception cache,
+    the same games played :data:`KIEK_LATER_GAMES` times in one process (``-later``), and a
+    headless Kismet variant game of ``kismet_rounds`` rounds (4 bots, seed 1, virtual
+    clock)."""
     return (
         BenchCommand("verdict", ("judge", "people", "humans")),
         BenchCommand("kiek-labels", _kiek_args("labels", "{deck-labels}"), True, True),
         BenchCommand("kiek-pixels", _kiek_args("classifier", "{deck-pixels}"), True, True),
+        BenchCommand(
+            "kiek-labels-later", _kiek_args("labels", "{deck-labels}"), True, True, KIEK_LATER_GAMES
+        ),
+        BenchCommand(
+            "kiek-pixels-later",
+            _kiek_args("classifier", "{deck-pixels}"),
+            True,
+            True,
+            KIEK_LATER_GAMES,
+        ),
         BenchCommand(
             "kismet",
             (
@@ -338,6 +356,19 @@ def decision_total(run: RunResult, cpu: bool = False) -> float:
     return float(sum(sum(values) for values in calls.values()))
 
 
+def later_game_thinking(run: RunResult, cpu: bool = False) -> float:
+    """Seconds of every bot decision of one game added up, the median over the games after
+    the first of a ``--games`` run (wall time, or with ``cpu`` the process's CPU time): the
+    bots' thinking once the models, WordNet and imports are loaded, which a game's first
+    decisions also pay for (:func:`decision_total` counts those loads)."""
+    later = list(run.probe.get("games", []))[1:]
+    totals = [
+        float(sum(sum(v) for v in (g.get("cpu", {}) if cpu else g).get("decisions", {}).values()))
+        for g in later
+    ]
+    return statistics.median(totals) if totals else float("nan")
+
+
 def _wall(run: RunResult) -> float:
     return run.wall
 
@@ -375,6 +406,11 @@ def default_figures() -> tuple[Figure, ...]:
         Figure("bot thinking, all decisions added, CPU (labels game)", "kiek-labels", functools.partial(decision_total, cpu=True)),
         Figure("bot thinking, all decisions added, wall (pixels game)", "kiek-pixels", decision_total),
         Figure("bot thinking, all decisions added, CPU (pixels game)", "kiek-pixels", functools.partial(decision_total, cpu=True)),
+        *(
+            Figure(f"bot thinking, a later game in the process (median of games 2-{KIEK_LATER_GAMES}), {clock} ({game} game)", f"kiek-{game}-later", functools.partial(later_game_thinking, cpu=clock == "CPU"))
+            for game in ("labels", "pixels")
+            for clock in ("wall", "CPU")
+        ),
         Figure("bot-only Kiek game, labels, wall (whole process)", "kiek-labels", _wall),
         Figure("bot-only Kiek game, labels, CPU", "kiek-labels", _cpu),
         Figure("bot-only Kiek game, pixels only, wall (whole process)", "kiek-pixels", _wall),
@@ -462,7 +498,8 @@ def run_command(
     if command.cold_cache:
         env["KIEKAI_CACHE_DIR"] = str(cold_cache_copy(_user_cache(), run_dir / "cache"))
     out = run_dir / "probe.json"
-    line = [python, "-P", str(PROBE), str(out), "--", *args] if command.probe else None
+    games = ["--games", str(command.games)] if command.games > 1 else []
+    line = [python, "-P", str(PROBE), str(out), *games, "--", *args] if command.probe else None
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
