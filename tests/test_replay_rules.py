@@ -270,6 +270,21 @@ def test_a_kismet_log_is_printed_and_checked(tmp_path):
     _refused(tmp_path, "kismet-points", base, reveal + 1, "'points' is")
 
 
+def test_a_log_is_told_kismet_by_its_typed_first_event(tmp_path):
+    from kiekai.kiek.replay import kismet_log
+
+    assert kismet_log(GOLDEN / "kismet-variant-seed1.jsonl")
+    assert kismet_log(GOLDEN / "kismet-base-seed2.jsonl")
+    kiek = sorted(GOLDEN.glob("kiek-*.jsonl"))[0]
+    assert not kismet_log(kiek)
+    first = _records((GOLDEN / "kismet-base-seed2.jsonl").read_text().splitlines())[0]
+    first["data"]["game"] = "chess"  # a setup no Kismet engine wrote
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text(json.dumps(first) + "\n")
+    assert not kismet_log(odd)
+    assert not kismet_log(tmp_path / "missing.jsonl")
+
+
 def test_the_audit_of_an_in_memory_game_agrees(tmp_path):
     """The audit reads what the engine writes: the events of a game as played, checked."""
     path = tmp_path / "rich.jsonl"

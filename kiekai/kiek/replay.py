@@ -15,6 +15,7 @@ from kiekai.events import (
     KiekAborted,
     KiekGameOver,
     KiekHeader,
+    KismetSetup,
     LogProblem,
     ProblemTally,
     read_numbered_log,
@@ -211,11 +212,11 @@ def kismet_log(log_path: str | os.PathLike[str]) -> bool:
     cannot be read is not (the Kiek replay then says why)."""
 
     def stop(problem: LogProblem) -> None:
-        raise ValueError(str(problem))  # the first line is not an event: not a Kismet log
+        raise ValueError(str(problem))  # the first line is no Kismet event: not a Kismet log
 
     try:
-        for _, event in read_numbered_log(log_path, on_problem=stop):
-            return event.type == "setup" and event.data.get("game") in ("base", "variant")
+        for _, event in read_numbered_log(log_path, game="kismet", on_problem=stop):
+            return isinstance(event.payload, KismetSetup)
     except (OSError, ValueError):
         return False
     return False
