@@ -79,10 +79,13 @@ class Event:
             type, turn, player and data are.
 
     An event made by :meth:`of` holds its ``data`` only and builds ``payload`` back from it
-    when first asked (then keeps it): the model was checked when the engine made it, and
-    ``data`` is its dump, so the rebuilt model equals it. A game keeps every event it wrote
-    in memory; one plain dict an event (instead of a dict and a model with its own field
-    dict and set) keeps a long game's garbage collections as short as with untyped events.
+    each time it is asked (the model was checked when the engine made it, and ``data`` is
+    its dump, so the rebuilt model equals it; about 5 microseconds). A game keeps every
+    event it wrote in memory: one plain dict an event, instead of a dict and a model with
+    its own field dict and set, keeps a long game's garbage collections as short as with
+    untyped events (a 300-round Kismet game: one full collection instead of four, 0.1 s of
+    collecting instead of 0.5 s). An event given its ``payload`` (:func:`check_event`,
+    :func:`read_log`) keeps it.
     """
 
     type: str
@@ -107,12 +110,12 @@ class Event:
 
     @property
     def payload(self) -> EventData | None:
-        """The typed model of :attr:`data` (see the class), or ``None``."""
+        """The typed model of :attr:`data` (see the class: for an event made by :meth:`of`, a
+        new model on each call), or ``None``."""
         payload: EventData | None = self._payload  # type: ignore[attr-defined]
         model: type[EventData] | None = self._model  # type: ignore[attr-defined]
         if payload is None and model is not None:
             payload = model.model_validate(self.data)
-            object.__setattr__(self, "_payload", payload)
         return payload
 
     @classmethod
@@ -721,8 +724,9 @@ def typed(event: Event, game: str) -> EventData | None:
         the model, or ``None`` when the type is not one of ``game``'s or ``data`` does not
         fit its model (a reader then has nothing it can show).
     """
-    if event.payload is not None:
-        return event.payload
+    payload = event.payload
+    if payload is not None:
+        return payload
     try:
         return check_event(event, game).payload
     except (ValueError, KeyError):
