@@ -14,7 +14,8 @@ and every bot decision (their median, and all of them added up; :mod:`kiekai.eva
 the same two games played six times in one process (``-later``: the bots' thinking in
 games 2-6, once every model is loaded); a headless Kismet variant game.
 After each repeat prints a Markdown table of the medians so far: figure, reference,
-current, current / reference and whether that is within 5 %. Only the command line and the player and perception protocols
+current, current / reference, whether that is within 5 %, and the ratio of the fastest runs
+(the steadiest on a shared machine: other work only ever slows a run). Only the command line and the player and perception protocols
 are used, so the two trees may lay out their modules differently. The logic lives in
 :mod:`kiekai.eval.benchmark`.
 """

@@ -111,15 +111,20 @@ def test_comparison_ratio_and_verdict() -> None:
     assert bench.Comparison("a", 2.0, 2.2).verdict == "NO (slower)"
     assert bench.Comparison("a", 2.0, 1.5).verdict == "faster"
     assert bench.Comparison("a", 2.0, 1.5).ratio == pytest.approx(0.75)
+    assert bench.Comparison("a", 2.0, 2.2, 1.0, 0.9).min_ratio == pytest.approx(0.9)
     table = bench.ratio_table(
-        [bench.Comparison("cold verdict", 0.4, 0.42), bench.Comparison("game", 10.0, 12.0)],
+        [
+            bench.Comparison("cold verdict", 0.4, 0.42, 0.38, 0.38),
+            bench.Comparison("game", 10.0, 12.0),
+        ],
         "ref",
         "cur",
     )
     lines = table.splitlines()
     assert lines[0].startswith("| figure | reference (ref) | current (cur) | ratio |")
-    assert lines[2] == "| cold verdict | 400.0 ms | 420.0 ms | 1.050 | yes |"
-    assert lines[3] == "| game | 10.00 s | 12.00 s | 1.200 | NO (slower) |"
+    assert lines[0].endswith("| ratio of the fastest runs |")
+    assert lines[2] == "| cold verdict | 400.0 ms | 420.0 ms | 1.050 | yes | 1.000 |"
+    assert lines[3] == "| game | 10.00 s | 12.00 s | 1.200 | NO (slower) | nan |"
 
 
 def test_figures_read_medians() -> None:
@@ -143,6 +148,7 @@ def test_figures_read_medians() -> None:
     figures = [bench.Figure("wall", "x", lambda r: r.wall)]
     [comparison] = bench.compare(figures, {"x": [runs[:2], runs]})
     assert (comparison.reference, comparison.current) == (2.0, 2.0)
+    assert (comparison.reference_min, comparison.current_min) == (1.0, 1.0)
 
 
 def test_probe_names_a_log_per_game_and_refuses_a_bad_count(
