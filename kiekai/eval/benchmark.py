@@ -81,13 +81,7 @@ def raw_forward_rate(model: Any, batch: Any, repeats: int = 3) -> float:
     import torch
 
     with torch.inference_mode():
-        model(batch)
-        best = float("inf")
-        for _ in range(repeats):
-            start = time.perf_counter()
-            model(batch)
-            best = min(best, time.perf_counter() - start)
-    return batch.shape[0] / best
+        return raw_stream_rate(model, [batch], repeats)  # len(tensor) is B
 
 
 def raw_stream_rate(step: Callable[[Any], Any], batches: Sequence[Any], repeats: int = 2) -> float:
@@ -335,6 +329,17 @@ def perception_seconds(run: RunResult, cpu: bool = False) -> float:
     return float(sum(calls.get("prepare", [])) + sum(calls.get("scores", [])))
 
 
+def _decision_calls(record: Mapping[str, Any], cpu: bool) -> Mapping[str, list[float]]:
+    """Decision name -> seconds of each call, from a probe record (the whole run's or one
+    game's entry of ``games``): wall seconds, or with ``cpu`` the CPU seconds."""
+    return (record.get("cpu", {}) if cpu else record).get("decisions", {})
+
+
+def _decisions_added(record: Mapping[str, Any], cpu: bool) -> float:
+    """Every decision's seconds in a probe record added up (see :func:`_decision_calls`)."""
+    return float(sum(sum(values) for values in _decision_calls(record, cpu).values()))
+
+
 def decision_median(run: RunResult, cpu: bool = False, kind: str | None = None) -> float:
     """Median seconds of one bot decision in a run (wall time, or with ``cpu`` the process's
     CPU time): of one ``kind`` (``"play_turn"``, ``"guess"`` or ``"keep_card"``), or with
@@ -342,7 +347,7 @@ def decision_median(run: RunResult, cpu: bool = False, kind: str | None = None) 
 
     The pooled median sits where the kept cards' cluster (about 2 ms) meets the guesses'
     (about 5 ms), so it jumps between them from run to run; the figures use one kind each."""
-    calls = (run.probe.get("cpu", {}) if cpu else run.probe).get("decisions", {})
+    calls = _decision_calls(run.probe, cpu)
     kinds = (kind,) if kind else ("play_turn", "guess", "keep_card")
     values = [v for k in kinds for v in calls.get(k, [])]
     return statistics.median(values) if values else float("nan")
@@ -352,8 +357,7 @@ def decision_total(run: RunResult, cpu: bool = False) -> float:
     """Seconds of every bot decision of a run added up (active turns, guesses, kept cards and
     repeat calls; wall time, or with ``cpu`` the process's CPU time): how long the bots keep
     the table waiting over the game, one-time loads on a first decision included."""
-    calls = (run.probe.get("cpu", {}) if cpu else run.probe).get("decisions", {})
-    return float(sum(sum(values) for values in calls.values()))
+    return _decisions_added(run.probe, cpu)
 
 
 def later_game_thinking(run: RunResult, cpu: bool = False) -> float:
@@ -361,11 +365,7 @@ def later_game_thinking(run: RunResult, cpu: bool = False) -> float:
     the first of a ``--games`` run (wall time, or with ``cpu`` the process's CPU time): the
     bots' thinking once the models, WordNet and imports are loaded, which a game's first
     decisions also pay for (:func:`decision_total` counts those loads)."""
-    later = list(run.probe.get("games", []))[1:]
-    totals = [
-        float(sum(sum(v) for v in (g.get("cpu", {}) if cpu else g).get("decisions", {}).values()))
-        for g in later
-    ]
+    totals = [_decisions_added(game, cpu) for game in list(run.probe.get("games", []))[1:]]
     return statistics.median(totals) if totals else float("nan")
 
 
