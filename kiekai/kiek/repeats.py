@@ -127,7 +127,7 @@ def same_category_mask(candidates: Candidates, used_words: Sequence[str]) -> np.
     for word in used_words:
         if not isinstance(word, str) or not word.strip():
             continue
-        key = " ".join(word.strip().lower().split())
+        key = written_key(word)
         target = taken
         if key.endswith("-less"):
             key, target = key[:-5].replace("-", " "), taken_less
