@@ -719,6 +719,36 @@ def test_the_judge_decides_repeats_and_each_bot_remembers_its_answers(perception
     assert two.memo.judge.repeat_calls == [] and ("dogs", ("dog",)) in judge.repeat_calls
 
 
+def test_a_table_s_bots_share_one_memo_so_a_question_is_asked_once(perception) -> None:
+    """Bots given the same :class:`JudgeMemo` (as ``kiekai play`` gives its table's bots)
+    put a question to the judge once between them; a memo of another judge is refused."""
+    from kiekai.kiek.repeats import JudgeMemo
+
+    judge = _CountingJudge()
+    memo = JudgeMemo(judge)
+    one, two = (
+        KiekBot(name, perception=perception, judge=judge, seed=1, memo=memo)
+        for name in ("one", "two")
+    )
+    assert one.memo is memo and two.memo is memo
+    view = RevealView(1, 3, {0: "dogs"}, 0, ("dog",))
+    assert one.call_repeat(view) and two.call_repeat(view)
+    assert judge.repeat_calls == [("dogs", ("dog",))]
+    with pytest.raises(ValueError, match="another judge"):
+        KiekBot("three", perception=perception, judge=_CountingJudge(), memo=memo)
+
+
+def test_the_play_command_s_bots_share_the_table_s_memo(perception) -> None:
+    from kiekai.commands.play import _bot_maker
+    from kiekai.kiek.settings import GameSettings, TableSettings
+
+    judge = _CountingJudge()
+    settings = TableSettings(game=GameSettings(seed=1))
+    make_bot = _bot_maker(settings, judge, perception)  # type: ignore[arg-type]
+    first, second = make_bot(1, "Bot 1"), make_bot(2, "Bot 2")
+    assert first.memo is second.memo and first.memo.judge is judge
+
+
 def test_bot_modules_keep_no_state_between_bots() -> None:
     """No module-level dict, list or set (a cache keyed by ``id()`` or by word) in the bots'
     modules: what a bot learns lives on the bot. The tuning tables live in bot_tuning."""

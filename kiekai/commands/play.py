@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from kiekai.judge import Judge
     from kiekai.judge.house_rules import HouseRules
     from kiekai.kiek.players import KiekPlayer
+    from kiekai.kiek.repeats import JudgeMemo
     from kiekai.kiek.resume import StoppedGame
     from kiekai.kismet.rules import Rules
     from kiekai.perception.base import Perception
@@ -818,19 +819,26 @@ def _bot_maker(
     """``make_bot(seat, name)``: the table's bot for a seat, at the settings' level.
 
     Bots at seats ``humans..`` are seeded by their bot number (the same bots whatever the
-    number of people); a person's seat taken over by a bot (web) gets its own seed.
+    number of people); a person's seat taken over by a bot (web) gets its own seed. The
+    table's bots share one :class:`~kiekai.kiek.repeats.JudgeMemo`: a question about a word
+    (one word? a repeat?) is put to the judge once for the game, whichever bot asks.
     """
     humans, seed = settings.humans, settings.game.seed
+    memos: list[JudgeMemo] = []  # made with the first bot (a table of people imports no bot)
 
     def make_bot(seat: int, name: str) -> KiekPlayer:
         from kiekai.kiek.bots import KiekBot
+        from kiekai.kiek.repeats import JudgeMemo
 
+        if not memos:
+            memos.append(JudgeMemo(judge))
         return KiekBot(
             name,
             perception=cast("Perception", bot_perception),  # loaded: there are bots
             judge=judge,
             level=settings.level.value,
             seed=seed * 100 + (seat - humans + 1 if seat >= humans else 50 + seat),
+            memo=memos[0],
         )
 
     return make_bot

@@ -238,6 +238,9 @@ class KiekBot:
         vocabulary: candidate words (default :func:`kiekai.lexicon.load_vocabulary`).
         listener: the people-fitted listener (default: ``data/listener.json``'s weights for
             the perception's family, :func:`kiekai.kiek.listener.family_of`).
+        memo: where the judge's answers are remembered (:class:`~kiekai.kiek.repeats.JudgeMemo`
+            of the same ``judge``): a table passes one to all its bots, so that a question one
+            bot asked is not asked again for another; default a new one for this bot.
 
     Attributes:
         persona: the bot's :class:`Persona`.
@@ -245,7 +248,8 @@ class KiekBot:
         memo: the judge's answers to its questions (:class:`~kiekai.kiek.repeats.JudgeMemo`).
 
     Raises:
-        ValueError: unknown level, or the persona knows no word.
+        ValueError: unknown level, the persona knows no word, or ``memo`` remembers the
+            answers of another judge.
         kiekai.kiek.listener.ListenerError: the listener's weights file is missing or
             malformed (the message says how to rebuild it).
     """
@@ -262,12 +266,18 @@ class KiekBot:
         seed: int = 0,
         vocabulary: Vocabulary | Iterable[str] | None = None,
         listener: PeopleListener | None = None,
+        memo: JudgeMemo | None = None,
     ) -> None:
+        if memo is not None and memo.judge is not judge:
+            raise ValueError(
+                f"bot {name!r}: the memo given remembers the answers of another judge "
+                f"({memo.judge!r}, not {judge!r}); pass JudgeMemo(judge) or no memo"
+            )
         self.name = name
         self.perception = perception
         self.judge = judge
         #: the judge's answers to this bot's questions (one word? a repeat?), kept for its life
-        self.memo = JudgeMemo(judge)
+        self.memo = memo if memo is not None else JudgeMemo(judge)
         self.level = parse_level(level)
         self.rng = np.random.default_rng([seed, 104729])
         self.vocabulary = as_vocabulary(vocabulary)

@@ -139,10 +139,3 @@ def same_category_mask(candidates: Candidates, used_words: Sequence[str]) -> np.
         for name in names:
             out[list(index.get(name, ()))] = True
     return out
-    for j in range(len(candidates)):
-        names = vocab.synsets[candidates.base[j]]
-        if candidates.kinds[j] == "category":
-            out[j] = any(n in taken for n in names)
-        elif candidates.negated[j]:
-            out[j] = any(n in taken_less for n in names)
-    return out
