@@ -605,14 +605,21 @@ def run(
     else:
         cards, perception, usable = loaded
     from kiekai.kiek.bots import KiekBot, parse_level
+    from kiekai.kiek.repeats import JudgeMemo
 
     full_vocabulary = ec.candidate_words()
     taxonomy = ec.Taxonomy(declared=ec.all_declared_senses())
     labelled = [c for c in usable if taxonomy.synset_of_card(c) is not None]
     judge = ec.make_judge("standard")
+    memo = JudgeMemo(judge)  # one judge, no house rules: its answers hold for every game
     panel_bots = {
         f"guesser-{lvl}": KiekBot(
-            f"guesser-{lvl}", perception=perception, judge=judge, level=lvl, seed=seed + 101 + i
+            f"guesser-{lvl}",
+            perception=perception,
+            judge=judge,
+            level=lvl,
+            seed=seed + 101 + i,
+            memo=memo,
         )
         for i, lvl in enumerate(LEVELS)
     }
@@ -635,6 +642,7 @@ def run(
                     judge=judge,
                     level=level,
                     seed=(seed * 1000 + game) * 100 + i + 1,
+                    memo=memo,
                 )
                 for i in range(players)
             ]

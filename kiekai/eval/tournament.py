@@ -221,9 +221,11 @@ def run(
     from kiekai.clock import VirtualClock
     from kiekai.kiek.bots import KiekBot
     from kiekai.kiek.game import play_game
+    from kiekai.kiek.repeats import JudgeMemo
     from kiekai.kiek.settings import GameSettings
 
     judge = ec.make_judge("standard")
+    memo = JudgeMemo(judge)  # one judge, no house rules: its answers hold for every game
     taxonomy = ec.Taxonomy()
     by_id = {c.id: c for c in usable}
     started = time.perf_counter()
@@ -237,6 +239,7 @@ def run(
                 judge=judge,
                 level=lvl,
                 seed=(seed + g) * 100 + s,
+                memo=memo,
             )
             for s, lvl in enumerate(seat_levels)
         ]
