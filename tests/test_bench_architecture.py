@@ -82,6 +82,61 @@ def test_probe_times_outermost_protocol_calls_only() -> None:
     assert len(recorder.cpu["decisions"]["guess"]) == 2
 
 
+def test_probe_counts_the_imports_inside_a_decision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A decision that imports a module not imported before has that import's seconds in
+    ``imports``; one that imports nothing new, and an import in another thread, add 0; the
+    interpreter's loader is put back after the block."""
+    import importlib._bootstrap as bootstrap
+    import threading
+
+    for name in ("slow_a", "slow_b"):
+        (tmp_path / f"{name}.py").write_text("import time\ntime.sleep(0.05)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = types.ModuleType("kiekai.fake_importing")
+
+    class ImportingBot:
+        def guess(self, view: object) -> str:
+            __import__("slow_a")
+            return "word"
+
+        def keep_card(self, view: object) -> str:
+            thread = threading.Thread(target=__import__, args=("slow_b",))
+            thread.start()
+            thread.join()
+            return "card"
+
+    ImportingBot.__module__ = module.__name__
+    module.ImportingBot = ImportingBot  # type: ignore[attr-defined]
+    recorder = bench_probe.Recorder()
+    recorder.instrument(module)
+    loader = vars(bootstrap)["_find_and_load"]
+    with recorder.counting_imports():
+        assert vars(bootstrap)["_find_and_load"] is not loader
+        bot = ImportingBot()
+        bot.guess(None)
+        bot.guess(None)  # imported already: nothing to count
+        bot.keep_card(None)
+    assert vars(bootstrap)["_find_and_load"] is loader
+    first, again = recorder.imports["decisions"]["guess"]
+    assert 0.05 <= first <= recorder.decisions["guess"][0]
+    assert again == 0.0
+    assert recorder.imports["decisions"]["keep_card"] == [0.0]
+    assert recorder.decisions["keep_card"][0] >= 0.05  # the wait is the decision's own time
+    assert len(recorder.imports["cpu"]["decisions"]["guess"]) == 2
+    run = bench.RunResult(
+        1.0,
+        {
+            "decisions": {"guess": [2.0, 1.0]},
+            "cpu": {"decisions": {"guess": [1.5]}},
+            "imports": {"decisions": {"guess": [1.5, 0.0]}, "cpu": {"decisions": {"guess": [1.0]}}},
+        },
+    )
+    assert bench.decision_total_without_imports(run) == 1.5
+    assert bench.decision_total_without_imports(run, cpu=True) == 0.5
+
+
 def test_probe_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert bench_probe.main(["out.json", "play"]) == 2
     assert "usage" in capsys.readouterr().err

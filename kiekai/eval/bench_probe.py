@@ -20,20 +20,29 @@ perception, is not counted twice in the same kind), per thread. ``OUT.json`` get
     {"exit": 0, "seconds": float, "decisions": {"play_turn": [s, ...], ...},
      "perception": {"prepare": [s, ...], "scores": [s, ...]},
      "cpu": {"decisions": {...}, "perception": {...}},
-     "games": [{"exit": 0, "seconds": float, "decisions": {...}, "cpu": {"decisions": {...}}},
-               ...]}
+     "imports": {"decisions": {...}, "perception": {...},
+                 "cpu": {"decisions": {...}, "perception": {...}}},
+     "games": [{"exit": 0, "seconds": float, "decisions": {...}, "cpu": {"decisions": {...}},
+                "imports": {"decisions": {...}, "cpu": {"decisions": {...}}}}, ...]}
 
 where the top-level figures are the first run's, ``games`` has one entry per run (``--games
 N`` runs the command N times in this process, the log file renamed per run by
 :func:`game_args`), ``seconds`` is a run's wall time (the first run's imports included),
 ``decisions`` and ``perception`` hold wall seconds (``time.perf_counter``) and ``cpu`` the
 same calls' CPU seconds of the whole process (``time.process_time``: every thread, so a
-torch forward's worker threads count; on a busy machine it moves less than wall time).
+torch forward's worker threads count; on a busy machine it moves less than wall time), and
+``imports`` the part of each of those calls (same order) spent importing modules not
+imported before, in the calling thread (the outermost ``importlib._bootstrap._find_and_load``,
+which every ``import`` statement and :func:`importlib.import_module` goes through): a
+library that one tree imports before the game and another only on a bot's first decision
+shows here.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib._bootstrap as _bootstrap
 import importlib.abc
 import importlib.machinery
 import inspect
@@ -42,7 +51,7 @@ import runpy
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -60,6 +69,9 @@ class Recorder:
         perception: method name -> wall seconds of each outermost call on a perception.
         cpu: ``decisions`` / ``perception`` -> method name -> the same calls' process CPU
             seconds.
+        imports: ``decisions`` / ``perception`` -> method name -> wall seconds of each of
+            those calls spent in imports (in its thread); ``imports["cpu"]`` the same in CPU
+            seconds. Counted inside :meth:`counting_imports`.
     """
 
     def __init__(self) -> None:
@@ -69,18 +81,58 @@ class Recorder:
             "decisions": {m: [] for m in DECISIONS},
             "perception": {m: [] for m in PERCEPTION},
         }
+        self.imports: dict[str, Any] = {
+            "decisions": {m: [] for m in DECISIONS},
+            "perception": {m: [] for m in PERCEPTION},
+            "cpu": {"decisions": {m: [] for m in DECISIONS}, "perception": {m: [] for m in PERCEPTION}},
+        }  # fmt: skip
         self._depth = threading.local()
+        #: per thread: ``importing`` (depth of imports), ``seconds`` / ``cpu`` (their totals)
+        self._imported = threading.local()
+
+    def _import_seconds(self) -> tuple[float, float]:
+        """(wall, CPU) seconds this thread has spent in outermost imports so far."""
+        return getattr(self._imported, "seconds", 0.0), getattr(self._imported, "cpu", 0.0)
+
+    @contextlib.contextmanager
+    def counting_imports(self) -> Iterator[None]:
+        """Time every outermost import while in the block, per thread (see :attr:`imports`):
+        wraps ``importlib._bootstrap._find_and_load``, which the interpreter looks up on each
+        import of a module not in ``sys.modules``; put back on leaving."""
+        names = vars(_bootstrap)  # the private loader, not in the module's type stubs
+        find_and_load = names["_find_and_load"]
+        local = self._imported
+
+        def timed_import(name: str, import_: Any) -> Any:
+            depth = getattr(local, "importing", 0)
+            local.importing = depth + 1
+            start, cpu_start = time.perf_counter(), time.process_time()
+            try:
+                return find_and_load(name, import_)
+            finally:
+                local.importing = depth
+                if depth == 0:
+                    local.seconds = getattr(local, "seconds", 0.0) + time.perf_counter() - start
+                    local.cpu = getattr(local, "cpu", 0.0) + time.process_time() - cpu_start
+
+        names["_find_and_load"] = timed_import
+        try:
+            yield
+        finally:
+            names["_find_and_load"] = find_and_load
 
     def wrap(self, function: Callable[..., Any], kind: str, name: str) -> Callable[..., Any]:
-        """``function`` timed into ``self.<kind>[name]`` and ``self.cpu[kind][name]``
-        (outermost calls only)."""
+        """``function`` timed into ``self.<kind>[name]`` and ``self.cpu[kind][name]``, its
+        imports into ``self.imports`` (outermost calls only)."""
         store, cpu_store = getattr(self, kind)[name], self.cpu[kind][name]
+        import_store, import_cpu = self.imports[kind][name], self.imports["cpu"][kind][name]
         key = f"{kind}.{name}"
 
         @functools.wraps(function)
         def timed(*args: Any, **kwargs: Any) -> Any:
             depth = getattr(self._depth, key, 0)
             setattr(self._depth, key, depth + 1)
+            imported, imported_cpu = self._import_seconds()
             start, cpu_start = time.perf_counter(), time.process_time()
             try:
                 return function(*args, **kwargs)
@@ -89,6 +141,9 @@ class Recorder:
                 if depth == 0:
                     store.append(time.perf_counter() - start)
                     cpu_store.append(time.process_time() - cpu_start)
+                    now, now_cpu = self._import_seconds()
+                    import_store.append(now - imported)
+                    import_cpu.append(now_cpu - imported_cpu)
 
         timed.__bench_probe__ = True  # type: ignore[attr-defined]
         return timed
@@ -162,16 +217,14 @@ def _since(calls: dict[str, list[float]], start: dict[str, int]) -> dict[str, li
     return {name: values[start.get(name, 0) :] for name, values in calls.items()}
 
 
-def run(out: str, args: Sequence[str], games: int = 1) -> int:
-    """Run ``python -m kiekai ARGS`` here with the hook installed, ``games`` times one after
-    another in this process (later runs find the models, WordNet and the imports already
-    loaded: their decisions are the bots' thinking without one-time loads); write the
-    figures to ``out`` (JSON, see the module docstring) and return the first non-zero exit
-    status (0 when every run succeeded)."""
-    recorder = Recorder()
-    sys.meta_path.insert(0, _Finder(recorder))
+def _run_games(
+    recorder: Recorder, args: Sequence[str], games: int
+) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
+    """The runs of :func:`run`: (first non-zero exit status or 0, the first run's figures,
+    one entry per run)."""
     per_game: list[dict[str, Any]] = []
     status = 0
+    first: dict[str, Any] = {}
     for game in range(games):
         # a call's wall and CPU seconds are appended together: one count serves both
         before = {name: len(values) for name, values in recorder.decisions.items()}
@@ -191,6 +244,10 @@ def run(out: str, args: Sequence[str], games: int = 1) -> int:
                 "seconds": seconds,
                 "decisions": _since(recorder.decisions, before),
                 "cpu": {"decisions": _since(recorder.cpu["decisions"], before)},
+                "imports": {
+                    "decisions": _since(recorder.imports["decisions"], before),
+                    "cpu": {"decisions": _since(recorder.imports["cpu"]["decisions"], before)},
+                },
             }
         )
         if game == 0:
@@ -200,9 +257,23 @@ def run(out: str, args: Sequence[str], games: int = 1) -> int:
                 "decisions": {k: list(v) for k, v in recorder.decisions.items()},
                 "perception": {k: list(v) for k, v in recorder.perception.items()},
                 "cpu": {kind: {k: list(v) for k, v in calls.items()} for kind, calls in recorder.cpu.items()},
+                "imports": json.loads(json.dumps(recorder.imports)),  # a copy
             }  # fmt: skip
         if this:
             break
+    return status, first, per_game
+
+
+def run(out: str, args: Sequence[str], games: int = 1) -> int:
+    """Run ``python -m kiekai ARGS`` here with the hook installed, ``games`` times one after
+    another in this process (later runs find the models, WordNet and the imports already
+    loaded: their decisions are the bots' thinking without one-time loads); write the
+    figures to ``out`` (JSON, see the module docstring) and return the first non-zero exit
+    status (0 when every run succeeded)."""
+    recorder = Recorder()
+    sys.meta_path.insert(0, _Finder(recorder))
+    with recorder.counting_imports():
+        status, first, per_game = _run_games(recorder, args, games)
     figures = {**first, "exit": status, "games": per_game}
     with open(out, "w", encoding="utf-8") as handle:
         json.dump(figures, handle)

@@ -329,15 +329,21 @@ def perception_seconds(run: RunResult, cpu: bool = False) -> float:
     return float(sum(calls.get("prepare", [])) + sum(calls.get("scores", [])))
 
 
-def _decision_calls(record: Mapping[str, Any], cpu: bool) -> Mapping[str, list[float]]:
+def _decision_calls(
+    record: Mapping[str, Any], cpu: bool, imports: bool = False
+) -> Mapping[str, list[float]]:
     """Decision name -> seconds of each call, from a probe record (the whole run's or one
-    game's entry of ``games``): wall seconds, or with ``cpu`` the CPU seconds."""
+    game's entry of ``games``): wall seconds, or with ``cpu`` the CPU seconds; with
+    ``imports`` the part of each spent importing modules (the record's ``imports``)."""
+    if imports:
+        record = record.get("imports", {})
     return (record.get("cpu", {}) if cpu else record).get("decisions", {})
 
 
-def _decisions_added(record: Mapping[str, Any], cpu: bool) -> float:
+def _decisions_added(record: Mapping[str, Any], cpu: bool, imports: bool = False) -> float:
     """Every decision's seconds in a probe record added up (see :func:`_decision_calls`)."""
-    return float(sum(sum(values) for values in _decision_calls(record, cpu).values()))
+    calls = _decision_calls(record, cpu, imports)
+    return float(sum(sum(values) for values in calls.values()))
 
 
 def decision_median(run: RunResult, cpu: bool = False, kind: str | None = None) -> float:
@@ -358,6 +364,14 @@ def decision_total(run: RunResult, cpu: bool = False) -> float:
     repeat calls; wall time, or with ``cpu`` the process's CPU time): how long the bots keep
     the table waiting over the game, one-time loads on a first decision included."""
     return _decisions_added(run.probe, cpu)
+
+
+def decision_total_without_imports(run: RunResult, cpu: bool = False) -> float:
+    """:func:`decision_total` less the seconds those decisions spent importing modules not
+    imported before (the probe's ``imports``): the one-time loads of a first game without
+    the library imports, which one tree may do before the game (at start-up) and another
+    on a bot's first decision (on first use)."""
+    return _decisions_added(run.probe, cpu) - _decisions_added(run.probe, cpu, imports=True)
 
 
 def later_game_thinking(run: RunResult, cpu: bool = False) -> float:
@@ -406,6 +420,11 @@ def default_figures() -> tuple[Figure, ...]:
         Figure("bot thinking, all decisions added, CPU (labels game)", "kiek-labels", functools.partial(decision_total, cpu=True)),
         Figure("bot thinking, all decisions added, wall (pixels game)", "kiek-pixels", decision_total),
         Figure("bot thinking, all decisions added, CPU (pixels game)", "kiek-pixels", functools.partial(decision_total, cpu=True)),
+        *(
+            Figure(f"bot thinking, all decisions added, imports excluded, {clock} ({game} game)", f"kiek-{game}", functools.partial(decision_total_without_imports, cpu=clock == "CPU"))
+            for game in ("labels", "pixels")
+            for clock in ("wall", "CPU")
+        ),
         *(
             Figure(f"bot thinking, a later game in the process (median of games 2-{KIEK_LATER_GAMES}), {clock} ({game} game)", f"kiek-{game}-later", functools.partial(later_game_thinking, cpu=clock == "CPU"))
             for game in ("labels", "pixels")
