@@ -559,3 +559,65 @@ def test_bad_arguments(lexicon: EverydayLexicon) -> None:
         lexicon.relation("dog", 3)
     assert lexicon.relation("", "") is None
     assert lexicon.relation("dog", "") is None
+
+
+def test_the_parsed_lexicon_is_kept_and_read_back_until_a_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``parsed_cache``, a second process (here a second object) reads the tables the
+    first one parsed instead of parsing; a changed file, a damaged cache file or a folder
+    that cannot be written all mean a parse, never another lexicon; a malformed file is
+    refused every time."""
+    (tmp_path / "data").mkdir()
+    words = _write(
+        tmp_path / "data",
+        same="photo, picture\n",
+        near="hot ~ warm\n",
+        different="colour: red | blue\nblack <> white\n",
+    )
+    cache = tmp_path / "cache"
+    parsed = EverydayLexicon(words, parsed_cache=cache)
+    [stored] = list(cache.iterdir())
+
+    def no_parse(self: EverydayLexicon, texts: object) -> None:
+        raise AssertionError("parsed again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(EverydayLexicon, "_parse_files", no_parse)
+        again = EverydayLexicon(words, parsed_cache=cache)
+    assert again._snapshot() == parsed._snapshot()
+    for a, b in (("photo", "picture"), ("hot", "warm"), ("red", "blue"), ("black", "white")):
+        assert again.relation(a, b) == parsed.relation(a, b) is not None
+    # a changed file is parsed again, under another name
+    (words / FILES["same"]).write_text("# version: 1\nphoto, picture, snapshot\n", "utf-8")
+    changed = EverydayLexicon(words, parsed_cache=cache)
+    assert changed.relation("photo", "snapshot") is not None
+    assert len(list(cache.iterdir())) == 2
+    # a damaged cache file is parsed again (and written whole again)
+    stored.write_bytes(b"\x00 not marshal")
+    (words / FILES["same"]).write_text("# version: 1\nphoto, picture\n", "utf-8")
+    assert EverydayLexicon(words, parsed_cache=cache)._snapshot() == parsed._snapshot()
+    assert EverydayLexicon(words, parsed_cache=cache)._snapshot() == parsed._snapshot()
+    # a cache "folder" that is a file: nothing kept, the lexicon is the same
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file")
+    assert EverydayLexicon(words, parsed_cache=blocked)._snapshot() == parsed._snapshot()
+    # a malformed file is refused, cache or not, and nothing is kept for it
+    (words / FILES["near"]).write_text("# version: 1\nhot - warm\n", "utf-8")
+    for _ in range(2):
+        with pytest.raises(LexiconError, match="everyday-near.txt:2"):
+            EverydayLexicon(words, parsed_cache=cache)
+    assert len(list(cache.glob("*.marshal"))) == 2 and not list(cache.glob("*.tmp"))
+
+
+def test_the_process_lexicon_keeps_its_parse_in_kiekai_s_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kiekai.judge import everyday
+
+    monkeypatch.setenv("KIEKAI_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(everyday, "_CACHE", {})
+    lexicon = everyday.everyday_lexicon()
+    assert everyday.parsed_cache_dir() == tmp_path / "everyday-lexicon"
+    assert len(list((tmp_path / "everyday-lexicon").glob("*.marshal"))) == 1
+    assert everyday.everyday_lexicon() is lexicon

@@ -59,7 +59,12 @@ the result per process.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import marshal
+import os
 import re
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -172,13 +177,17 @@ class EverydayLexicon:
 
     Args:
         folder: the folder holding the three files; default :func:`kiekai.paths.data_dir`.
+        parsed_cache: a folder where the parsed lexicon is kept between processes (see
+            :func:`read_parsed` / :func:`write_parsed`): read from there when the three
+            files are byte for byte the ones parsed, else parsed and written there (a
+            folder that cannot be written only costs the parse); ``None``: always parse.
 
     Raises:
         LexiconError: a file is missing, a line is malformed (message names file:line),
             or the files' versions disagree.
     """
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, *, parsed_cache: Path | None = None) -> None:
         folder = Path(folder) if folder is not None else paths.data_dir()
         self.folder = folder
         self._display: dict[str, str] = {}  # key -> the word as written in the file
@@ -189,21 +198,78 @@ class EverydayLexicon:
         self._declared: dict[tuple[str, str], _Declared] = {}  # both orders
         self._groups: list[tuple[str, tuple[str, ...], str]] = []  # label, keys, where
         self._groups_of: dict[str, list[int]] = {}
+        self.version: str = ""
+        texts = {section: self._read(folder / name, section) for section, name in FILES.items()}
+        key = _parsed_key(texts)
+        if parsed_cache is not None and self._restore(read_parsed(parsed_cache, key)):
+            return
+        self._parse_files(texts)
+        if parsed_cache is not None:
+            write_parsed(parsed_cache, key, self._snapshot())
+
+    @staticmethod
+    def _read(path: Path, section: str) -> str:
+        """The text of one lexicon file.
+
+        Raises:
+            LexiconError: the file is missing or not UTF-8 text.
+        """
+        try:
+            return path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise LexiconError(
+                paths.missing_file_message(path, f"everyday lexicon ({section})")
+            ) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise LexiconError(
+                f"everyday lexicon file {path} cannot be read as UTF-8 text ({exc}); "
+                "restore it with `git checkout -- data/`"
+            ) from None
+
+    def _snapshot(self) -> tuple[object, ...]:
+        """The parsed tables as built-in values only (what :mod:`marshal` writes)."""
+        declared = {
+            pair: (rel.kind, rel.broader, rel.group, rel.where)
+            for pair, rel in self._declared.items()
+        }
+        return (
+            self.version, self._display, self._same_sets, self._same_where, self._sets_of,
+            declared, self._groups, self._groups_of,
+        )  # fmt: skip
+
+    def _restore(self, snapshot: object) -> bool:
+        """Take the tables from a :meth:`_snapshot` read back; ``False`` (nothing taken)
+        when ``snapshot`` is ``None`` or not of that shape."""
+        if not isinstance(snapshot, tuple) or len(snapshot) != 8:
+            return False
+        version, display, same_sets, same_where, sets_of, declared, groups, groups_of = snapshot
+        if not (isinstance(version, str) and isinstance(declared, dict)):
+            return False
+        made: dict[tuple[str, str, str, str], _Declared] = {}
+        rebuilt: dict[tuple[str, str], _Declared] = {}
+        try:
+            for pair, fields in declared.items():
+                rel = made.get(fields)
+                if rel is None:
+                    rel = made[fields] = _Declared(*fields)
+                rebuilt[pair] = rel
+        except TypeError:
+            return False
+        self.version = version
+        self._display, self._same_sets, self._same_where = display, same_sets, same_where
+        self._sets_of, self._declared = sets_of, rebuilt
+        self._groups, self._groups_of = groups, groups_of
+        return True
+
+    def _parse_files(self, texts: dict[str, str]) -> None:
+        """Parse the three files' ``texts`` (section -> text) into the tables.
+
+        Raises:
+            LexiconError: a line is malformed, or the files' versions disagree.
+        """
         versions: dict[str, str] = {}
         for section, name in FILES.items():
-            path = folder / name
-            try:
-                text = path.read_text(encoding="utf-8")
-            except FileNotFoundError:
-                raise LexiconError(
-                    paths.missing_file_message(path, f"everyday lexicon ({section})")
-                ) from None
-            except (OSError, UnicodeDecodeError) as exc:
-                raise LexiconError(
-                    f"everyday lexicon file {path} cannot be read as UTF-8 text ({exc}); "
-                    "restore it with `git checkout -- data/`"
-                ) from None
-            versions[name] = self._parse(name, text, section)
+            versions[name] = self._parse(name, texts[section], section)
         distinct = set(versions.values())
         if len(distinct) != 1:
             listing = ", ".join(f"{n}: {v}" for n, v in versions.items())
@@ -211,7 +277,7 @@ class EverydayLexicon:
                 f"everyday lexicon files disagree on their version ({listing}); give all three "
                 "the same '# version: N' line"
             )
-        self.version: str = distinct.pop()
+        self.version = distinct.pop()
 
     # ----------------------------------------------------------------- parsing
     def _parse(self, name: str, text: str, section: str) -> str:
@@ -713,12 +779,73 @@ def _variants(key: str) -> list[str]:
     return out
 
 
+#: The layout of the parsed tables that :func:`write_parsed` keeps (part of the key: a
+#: change to :meth:`EverydayLexicon._snapshot` must change it, so that no process reads
+#: tables of another layout).
+PARSED_LAYOUT = 1
+
+
+def _parsed_key(texts: dict[str, str]) -> str:
+    """The name of the parsed tables of these file ``texts`` (section -> text): a SHA-256
+    of the layout and the three texts, so that any change to a file parses it again."""
+    digest = hashlib.sha256(f"everyday-lexicon layout {PARSED_LAYOUT}".encode())
+    for section in sorted(texts):
+        for part in (section, texts[section]):
+            data = part.encode("utf-8")
+            digest.update(len(data).to_bytes(8, "little") + data)
+    return digest.hexdigest()[:32]
+
+
+def read_parsed(folder: Path, key: str) -> object | None:
+    """The parsed tables stored under ``key`` in ``folder`` by :func:`write_parsed`, or
+    ``None`` when there are none or they cannot be read (the caller parses the files)."""
+    try:
+        found: object = marshal.loads((folder / f"{key}.marshal").read_bytes())
+        return found
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+
+
+def write_parsed(folder: Path, key: str, snapshot: tuple[object, ...]) -> None:
+    """Keep ``snapshot`` (built-in values only) under ``key`` in ``folder`` for later
+    processes, written whole or not at all (a temporary file renamed into place, so that a
+    process reading at the same time finds the old state or the new one). A folder that
+    cannot be written is left alone: the next process parses the files again."""
+    target = folder / f"{key}.marshal"
+    written: str | None = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, suffix=".tmp", delete=False) as handle:
+            written = handle.name
+            handle.write(marshal.dumps(snapshot))  # type: ignore[arg-type]
+        os.replace(written, target)
+    except (OSError, ValueError):
+        if written is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(written)
+
+
+def parsed_cache_dir() -> Path | None:
+    """Where :func:`everyday_lexicon` keeps the parsed lexicon: ``everyday-lexicon/`` in
+    kiekai's cache folder (:func:`kiekai.models.common.cache_dir`), or ``None`` when that
+    folder cannot be made (the lexicon is parsed each time)."""
+    from kiekai.models.common import ModelUnavailable, cache_dir
+
+    try:
+        return cache_dir() / "everyday-lexicon"
+    except ModelUnavailable:
+        return None
+
+
 _CACHE: dict[Path, EverydayLexicon] = {}
 _CACHE_LOCK = threading.Lock()
 
 
 def everyday_lexicon() -> EverydayLexicon:
-    """The everyday lexicon from :func:`kiekai.paths.data_dir`, read once per process.
+    """The everyday lexicon from :func:`kiekai.paths.data_dir`, read once per process;
+    parsed once per version of the files, the tables kept in :func:`parsed_cache_dir` for
+    later processes (reading them back takes about a third of the parse, which is a tenth
+    of a cold ``kiekai judge``).
 
     Raises:
         LexiconError: a file is missing or malformed (see :class:`EverydayLexicon`).
@@ -727,7 +854,8 @@ def everyday_lexicon() -> EverydayLexicon:
     with _CACHE_LOCK:
         lexicon = _CACHE.get(folder)
         if lexicon is None:
-            lexicon = _CACHE[folder] = EverydayLexicon(folder)
+            lexicon = EverydayLexicon(folder, parsed_cache=parsed_cache_dir())
+            _CACHE[folder] = lexicon
         return lexicon
 
 

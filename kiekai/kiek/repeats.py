@@ -4,9 +4,10 @@ Two questions (rulebook ``../shared/rules/kiek.txt``): is a word *just one word*
 the engine refuses anything else, and a refused word would stop a bot-only game), and does
 it repeat a category already used ("Ne Bis in Idem")? Both are the judge's to answer
 (:class:`~kiekai.judge.protocol.JudgeLike`: ``check_word`` and ``is_repeat``); the bot has no
-morphology of its own. A :class:`JudgeMemo` remembers the answers for the life of the bot
-that holds it (one per bot; nothing is kept per process), so a word is asked about once per
-used word however many turns it is considered.
+morphology of its own. A :class:`JudgeMemo` remembers the answers for the life of the bots
+that hold it (one per bot, or one given to all the bots of a table, as ``kiekai play`` does;
+nothing is kept per process), so a word is asked about once per used word however many turns
+and bots consider it.
 
 Before asking, a word written the same way as a used one (case and spacing aside,
 :func:`written_key`) is a repeat without a question: the judge's "same word" at every level.
@@ -27,7 +28,7 @@ def _used_keys(used_words: Sequence[str]) -> set[str]:
 
 
 class JudgeMemo:
-    """A judge's answers to one bot's questions, remembered for the bot's life.
+    """A judge's answers to the questions of the bots holding it, remembered for their life.
 
     Args:
         judge: the table's judge; ``None``: every word is one word and only a word written
