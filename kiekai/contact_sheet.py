@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,6 +20,7 @@ from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 from kiekai.deck import MAX_PIXELS, Card, decode_photos
 from kiekai.display import printable
+from kiekai.files import replacing
 
 #: Sheet background and the letterbox colour around photos that are not square (RGB).
 BACKGROUND = (255, 255, 255)
@@ -261,14 +261,8 @@ def contact_sheet(
         draw.text((left, (top + bottom) / 2), text, fill=(0, 0, 0), font=font, anchor="lm")
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".sheet-", suffix=".png", dir=target.parent)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            sheet.save(out, format="PNG")
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with replacing(target) as out:
+        sheet.save(out, format="PNG")
     return target
 
 

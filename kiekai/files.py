@@ -16,15 +16,21 @@ is ("a named pipe", "a character device") or which bound it broke; callers add t
 Used by :func:`kiekai.events.read_log` (``kiekai replay``), :func:`kiekai.deck.read_labels`
 and :func:`kiekai.deck.read_photo_bytes`; a line-oriented input (``kiekai judge --batch``)
 streams with :func:`iter_lines`.
+
+Files kiekai writes for later processes (caches, contact sheets) are written whole or not at
+all with :func:`replacing`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from pathlib import Path
+from typing import IO, Any, BinaryIO
 
 _FILE_KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -212,3 +218,31 @@ __all__ = [
     "open_regular",
     "read_regular_bytes",
 ]
+
+
+@contextlib.contextmanager
+def replacing(
+    path: str | os.PathLike[str], mode: str = "wb", **open_args: Any
+) -> Iterator[IO[Any]]:
+    """Write ``path`` whole or not at all: yields a new temporary file in the same folder
+    (``mode`` ``"wb"`` or ``"w"``, ``open_args`` such as ``encoding`` passed to
+    :func:`os.fdopen`), renamed over ``path`` (:func:`os.replace`, atomic on one file
+    system) when the block ends without an error, removed when it raises. A process reading
+    ``path`` meanwhile finds the old file or the new one, never half of one.
+
+    Raises:
+        OSError: the folder cannot be written (nothing is left behind); whatever the block
+            raises (the temporary file is removed, ``path`` is untouched).
+    """
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{target.name}-", suffix=".tmp", dir=target.parent
+    )
+    try:
+        with os.fdopen(handle, mode, **open_args) as out:
+            yield out
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

@@ -66,3 +66,27 @@ def test_any_bytes_give_numbered_lines_within_the_bound(tmp_path: Path, content:
             assert line.text.encode("utf-8") == raw and len(raw) <= limit
         else:
             assert line.problem is not None
+
+
+def test_replacing_writes_whole_or_leaves_the_old_file(tmp_path: Path) -> None:
+    """A block that ends writes the new bytes in place; one that raises leaves the old file
+    and no temporary file; a folder that does not exist is an OSError, nothing written."""
+    from kiekai.files import replacing
+
+    target = tmp_path / "table.bin"
+    with replacing(target) as out:
+        out.write(b"first")
+    assert target.read_bytes() == b"first"
+    with pytest.raises(RuntimeError, match="stop"):
+        with replacing(target) as out:
+            out.write(b"half of the sec")
+            raise RuntimeError("stop")
+    assert target.read_bytes() == b"first"
+    with replacing(target, "w", encoding="utf-8") as text:
+        text.write("zweite Fassung ✓")
+    assert target.read_text(encoding="utf-8") == "zweite Fassung ✓"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["table.bin"]
+    with pytest.raises(OSError):
+        with replacing(tmp_path / "missing" / "x.bin") as out:
+            out.write(b"x")
+    assert not (tmp_path / "missing").exists()

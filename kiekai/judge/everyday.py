@@ -59,12 +59,9 @@ the result per process.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import marshal
-import os
 import re
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -72,6 +69,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kiekai import paths
+from kiekai.files import replacing
 from kiekai.judge.normalize import compound_key
 
 #: The lexicon's files in ``data/``, by section.
@@ -808,21 +806,16 @@ def read_parsed(folder: Path, key: str) -> object | None:
 
 def write_parsed(folder: Path, key: str, snapshot: tuple[object, ...]) -> None:
     """Keep ``snapshot`` (built-in values only) under ``key`` in ``folder`` for later
-    processes, written whole or not at all (a temporary file renamed into place, so that a
-    process reading at the same time finds the old state or the new one). A folder that
+    processes, written whole or not at all (:func:`kiekai.files.replacing`: a process
+    reading at the same time finds the old state or the new one). A folder that
     cannot be written is left alone: the next process parses the files again."""
-    target = folder / f"{key}.marshal"
-    written: str | None = None
     try:
+        data = marshal.dumps(snapshot)  # type: ignore[arg-type]
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, suffix=".tmp", delete=False) as handle:
-            written = handle.name
-            handle.write(marshal.dumps(snapshot))  # type: ignore[arg-type]
-        os.replace(written, target)
+        with replacing(folder / f"{key}.marshal") as out:
+            out.write(data)
     except (OSError, ValueError):
-        if written is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(written)
+        return
 
 
 def parsed_cache_dir() -> Path | None:

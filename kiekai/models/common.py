@@ -14,13 +14,13 @@ import hashlib
 import json
 import os
 import socket
-import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kiekai import paths
+from kiekai.files import replacing
 
 #: Pinned model ids, hashes and defaults (format described in ``models/README.md``); the
 #: repository's ``models/registry.json`` or the installed copy (see :mod:`kiekai.paths`).
@@ -210,14 +210,8 @@ def _remember_hash(memo_path: Path, path: str, stamp: list[int], digest: str) ->
             memo = {}
         memo = {k: v for k, v in memo.items() if k == path or Path(k).exists()}
         memo[path] = {"stat": stamp, "sha256": digest}
-        handle, temp = tempfile.mkstemp(prefix=".file-hashes-", dir=memo_path.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as fh:
-                json.dump(memo, fh, indent=1, sort_keys=True)
-            os.replace(temp, memo_path)
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
+        with replacing(memo_path, "w", encoding="utf-8") as fh:
+            json.dump(memo, fh, indent=1, sort_keys=True)
     except OSError:
         pass
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+from kiekai.files import replacing
 
 _HEX = re.compile(r"^[0-9a-f]{8,128}$")
 
@@ -131,13 +131,7 @@ class EmbeddingCache:
             meta = self.folder / "namespace.json"
             if not meta.exists():
                 meta.write_text(json.dumps({"namespace": self.namespace}), encoding="utf-8")
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npy", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    np.save(fh, array, allow_pickle=False)
-                os.replace(tmp, path)
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
+            with replacing(path) as fh:
+                np.save(fh, array, allow_pickle=False)
         except OSError:
             return

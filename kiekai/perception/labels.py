@@ -370,17 +370,14 @@ class TextEmbeddings:
             self._vectors.clear()
 
     def _save(self) -> None:
-        import os
-        import tempfile
+        from kiekai.files import replacing
 
         try:
             path = self._path()
             texts = list(self._vectors)
             matrix = np.stack([self._vectors[t] for t in texts]).astype(np.float32)
-            handle, temp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
-            with os.fdopen(handle, "wb") as out:
+            with replacing(path) as out:
                 np.savez(out, texts=np.asarray(texts), vectors=matrix)
-            os.replace(temp, path)
         except OSError:
             pass  # a cache that cannot be written only costs time
         self._dirty = 0
